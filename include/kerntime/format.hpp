@@ -1,0 +1,29 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+
+#include <string>
+#include <string_view>
+
+#include <kerntime/report.hpp>
+
+namespace kerntime {
+
+/// The text renderings of a report.
+enum class Format {
+  table,     ///< aligned console table, units per magnitude (ns, us, ms, s)
+  markdown,  ///< GitHub-flavoured Markdown table
+  csv,       ///< one row per entry, durations in ns, RFC 4180 quoting
+  json,      ///< kerntime-report/1, same as to_json()
+};
+
+/// Parses "table", "md"/"markdown", "csv" or "json"; throws kerntime::Error listing the choices.
+Format parse_format(std::string_view name);
+
+/// Renders `report` in `format`. Warnings are included where the format has room for them.
+std::string render(const Report& report, Format format);
+
+/// Formats a duration given in nanoseconds with a unit chosen by magnitude, 4 significant
+/// digits: 812 ns, 2.593 us, 1.006 ms, 12.35 s. Negative durations keep their sign.
+std::string format_duration(double nanoseconds);
+
+}  // namespace kerntime

@@ -1,0 +1,57 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include <kerntime/report.hpp>
+
+namespace kerntime {
+
+/// Why no GPU work can run, in the order a user should check.
+enum class GpuProblem {
+  none,               ///< at least one device is usable
+  no_driver,          ///< no NVIDIA driver is installed or loadable
+  driver_too_old,     ///< the driver supports an older CUDA than kerntime's runtime
+  no_device,          ///< the driver works but sees no device (CUDA_VISIBLE_DEVICES, containers)
+  initialization_failed,  ///< anything else that stopped CUDA from starting
+};
+
+/// What the CUDA driver and runtime say about this machine. Never throws.
+struct GpuStatus {
+  int driver_version = 0;   ///< highest CUDA version the driver supports; 0 when no driver
+  int runtime_version = 0;  ///< CUDA runtime kerntime was built with
+  int device_count = 0;
+  GpuProblem problem = GpuProblem::none;
+  std::string message;  ///< one line naming the cause and the fix; empty when problem is none
+
+  bool usable() const { return problem == GpuProblem::none; }
+};
+
+/// Probes the driver and runtime. Cheap after the first call's CUDA initialization; never throws.
+GpuStatus query_gpu_status();
+
+/// Turns raw probe results into a GpuStatus with a plain-words message. `init_error_name` and
+/// `init_error_text` describe the error CUDA reported while counting devices ("" if none).
+/// Pure function: the tests drive it with the values a machine without a driver would report.
+GpuStatus diagnose_gpu_status(int driver_version, int runtime_version, int device_count,
+                              const std::string& init_error_name,
+                              const std::string& init_error_text);
+
+/// Throws kerntime::Error with GpuStatus::message when no GPU can be used.
+void require_gpu();
+
+/// Formats a CUDA version number (13000 -> "13.0", 12080 -> "12.8"); 0 -> "unknown".
+std::string cuda_version_string(int version);
+
+/// Describes every visible device. Throws kerntime::Error when CUDA cannot be used.
+std::vector<DeviceInfo> query_devices();
+
+/// Describes one device. Throws kerntime::Error when the device cannot be queried.
+DeviceInfo query_device(int device);
+
+/// The environment section of a report for the given devices (all visible ones when empty).
+/// Never throws: what cannot be known stays at its default.
+Environment current_environment(const std::vector<int>& devices = {});
+
+}  // namespace kerntime

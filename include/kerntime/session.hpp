@@ -1,0 +1,119 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include <cuda_runtime_api.h>
+
+#include <kerntime/report.hpp>
+
+namespace kerntime {
+
+class ScopedTimer;
+
+/// A region name registered with a Session. Timing through a Region skips the name lookup.
+class Region {
+ public:
+  std::uint32_t id() const { return id_; }
+
+ private:
+  friend class Session;
+  explicit Region(std::uint32_t id) : id_(id) {}
+  std::uint32_t id_;
+};
+
+struct SessionOptions {
+  /// Event pairs created for each device the session times on. When every pair is in flight,
+  /// finished pairs are recycled (their results are read then); if none has finished, the next
+  /// timer waits for the oldest one. Raise it if timers block where you expect none to.
+  std::size_t event_pairs_per_device = 1024;
+  /// Devices whose event pools are created in the constructor, so that the first timer on them
+  /// creates nothing. Empty: the device current on the constructing thread. Other devices get
+  /// their pool on first use.
+  std::vector<int> devices;
+  /// Open an NVTX range in the "kerntime" domain for each timed scope, so Nsight Systems shows
+  /// the same names.
+  bool nvtx_ranges = true;
+};
+
+/// Collects GPU-time samples per named region.
+///
+/// A Session owns pools of CUDA events, created up front and reused. Timers record events on
+/// the user's stream and return at once; a sample is read only when results are asked for, or
+/// when a pool must recycle an event pair. Timing never synchronizes the device on its own.
+///
+/// Thread-safe: any number of threads may time regions of one Session, on any streams and
+/// devices. Samples of one region name aggregate across calls, streams and threads.
+///
+/// The times are GPU times between two events on one stream: everything enqueued on that stream
+/// between them, plus the gap while a launch travels to the GPU (a few microseconds, which
+/// matters for kernels under about 100 us; see docs/timing.md).
+class Session {
+ public:
+  explicit Session(SessionOptions options = {});
+  ~Session();
+  Session(const Session&) = delete;
+  Session& operator=(const Session&) = delete;
+
+  /// Registers `name` (once) and returns its handle.
+  Region region(std::string_view name);
+
+  /// Times everything `callable` enqueues on `stream` under `name`; returns what it returns.
+  template <class Callable>
+  decltype(auto) time(std::string_view name, cudaStream_t stream, Callable&& callable);
+
+  /// Waits for every timer in flight and turns it into a sample. Rethrows, as kerntime::Error,
+  /// the first error that a timer's destructor could not throw; samples already read are kept.
+  void resolve();
+
+  /// Number of timers whose events have not been read yet.
+  std::size_t in_flight() const;
+
+  /// All samples of `name` in nanoseconds, resolving first; empty if the name is unknown.
+  std::vector<double> samples(std::string_view name);
+
+  /// A report of every region (in order of registration), resolving first.
+  Report report();
+
+  struct Impl;
+
+ private:
+  friend class ScopedTimer;
+  std::unique_ptr<Impl> impl_;
+};
+
+/// Times, as GPU time on `stream`, everything enqueued between its construction and destruction:
+///
+///     { kerntime::ScopedTimer t{session, "saxpy", stream}; saxpy<<<g, b, 0, stream>>>(...); }
+///
+/// Neither constructor nor destructor synchronizes. The constructor throws kerntime::Error if the
+/// start event cannot be recorded; errors in the destructor are kept by the Session and thrown by
+/// its next resolve() or report().
+class ScopedTimer {
+ public:
+  ScopedTimer(Session& session, std::string_view name, cudaStream_t stream = nullptr);
+  ScopedTimer(Session& session, Region region, cudaStream_t stream = nullptr);
+  ~ScopedTimer();
+  ScopedTimer(const ScopedTimer&) = delete;
+  ScopedTimer& operator=(const ScopedTimer&) = delete;
+
+ private:
+  Session::Impl* session_;
+  cudaStream_t stream_;
+  std::uint32_t region_;
+  std::uint32_t slot_;
+  int device_;
+};
+
+template <class Callable>
+decltype(auto) Session::time(std::string_view name, cudaStream_t stream, Callable&& callable) {
+  ScopedTimer timer{*this, name, stream};
+  return std::forward<Callable>(callable)();
+}
+
+}  // namespace kerntime

@@ -1,0 +1,13 @@
+// SPDX-License-Identifier: Apache-2.0
+// The kerntime command's subcommands. Each one registers its options on the app; its callback
+// does the work through the library and stores the process exit status in `exit_status`:
+// 0 success, 1 a found regression (compare only), 2 bad usage or input.
+#pragma once
+
+#include <CLI/CLI.hpp>
+
+namespace kerntime::cli {
+
+void add_info_command(CLI::App& app, int& exit_status);
+
+}  // namespace kerntime::cli
