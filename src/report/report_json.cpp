@@ -1,1 +1,155 @@
-// placeholder: being written
+// SPDX-License-Identifier: Apache-2.0
+// Writes kerntime-report/1 (docs/report-format.md). The writer refuses what the reader would
+// reject, so kerntime never produces a file it cannot read back.
+#include <cmath>
+#include <string>
+#include <unordered_map>
+
+#include <nlohmann/json.hpp>
+
+#include <kerntime/error.hpp>
+#include <kerntime/gpu_status.hpp>
+#include <kerntime/report_json.hpp>
+
+namespace kerntime {
+namespace {
+
+// ordered_json keeps the keys in the documented order, which makes files diffable by eye.
+using Json = nlohmann::ordered_json;
+
+[[noreturn]] void fail(const std::string& path, const std::string& why) {
+  throw Error("cannot write report: " + path + ": " + why);
+}
+
+// JSON-quoted for messages; replaces bytes that are not UTF-8 instead of throwing over them.
+std::string json_quoted(const std::string& text) {
+  return Json(text).dump(-1, ' ', false, Json::error_handler_t::replace);
+}
+
+// nlohmann writes NaN and infinity as null; the format promises finite numbers only.
+double finite(double value, const std::string& path) {
+  if (!std::isfinite(value)) fail(path, "expected a finite number, got " + std::to_string(value));
+  return value;
+}
+
+Json device_json(const DeviceInfo& device) {
+  return Json{{"index", device.index},
+              {"name", device.name},
+              {"compute_capability_major", device.compute_capability_major},
+              {"compute_capability_minor", device.compute_capability_minor},
+              {"multiprocessor_count", device.multiprocessor_count},
+              {"total_memory_bytes", device.total_memory_bytes},
+              {"l2_cache_bytes", device.l2_cache_bytes},
+              {"sm_clock_khz", device.sm_clock_khz},
+              {"memory_clock_khz", device.memory_clock_khz},
+              {"memory_bus_width_bits", device.memory_bus_width_bits},
+              {"ecc_enabled", device.ecc_enabled},
+              {"pci_bus_id", device.pci_bus_id}};
+}
+
+// Unknown values (empty strings, version 0) are left out rather than written as placeholders.
+Json environment_json(const Environment& env) {
+  Json json = Json::object();
+  if (!env.host_name.empty()) json["host"] = env.host_name;
+  if (env.driver_version != 0) {
+    json["driver_version"] = cuda_version_string(env.driver_version);
+    json["driver_version_raw"] = env.driver_version;
+  }
+  if (env.runtime_version != 0) {
+    json["runtime_version"] = cuda_version_string(env.runtime_version);
+    json["runtime_version_raw"] = env.runtime_version;
+  }
+  json["devices"] = Json::array();
+  for (const DeviceInfo& device : env.devices) {
+    json["devices"].push_back(device_json(device));
+  }
+  return json;
+}
+
+Json statistics_json(const Statistics& s, const std::string& path) {
+  Json json = Json::object();
+  json["count"] = s.count;
+  if (s.count == 0) return json;
+  const std::pair<const char*, double> fields[] = {
+      {"min", s.min}, {"max", s.max}, {"mean", s.mean}, {"median", s.median}, {"q1", s.q1},
+      {"q3", s.q3},   {"p95", s.p95}, {"p99", s.p99},   {"mad", s.mad}};
+  for (const auto& [key, value] : fields) {
+    json[key] = finite(value, path + "." + key);
+  }
+  if (s.stddev) json["stddev"] = finite(*s.stddev, path + ".stddev");
+  if (s.relative_noise) {
+    json["relative_noise"] = finite(*s.relative_noise, path + ".relative_noise");
+  }
+  if (s.median_ci) {
+    const std::string ci = path + ".median_ci";
+    Json interval{{"low", finite(s.median_ci->low, ci + ".low")},
+                  {"high", finite(s.median_ci->high, ci + ".high")},
+                  {"level", finite(s.median_ci_level, ci + ".level")}};
+    if (!s.median_ci_method.empty()) interval["method"] = s.median_ci_method;
+    json["median_ci"] = std::move(interval);
+  }
+  return json;
+}
+
+Json entry_json(const Entry& entry, const std::string& path) {
+  if (entry.name.empty()) fail(path + ".name", "empty; every entry needs a name");
+  if (entry.unit != "ns") {
+    fail(path + ".unit",
+         "unsupported unit " + json_quoted(entry.unit) + "; kerntime reports use \"ns\"");
+  }
+  Json json{{"name", entry.name}, {"unit", entry.unit}};
+  if (!entry.timer.empty()) json["timer"] = entry.timer;
+  if (entry.device) json["device"] = *entry.device;
+  Json samples = Json::array();
+  for (std::size_t i = 0; i < entry.samples.size(); ++i) {
+    const std::string sample_path = path + ".samples[" + std::to_string(i) + "]";
+    const double sample = finite(entry.samples[i], sample_path);
+    if (sample < 0.0) {
+      fail(sample_path, "a duration cannot be negative, got " + Json(sample).dump());
+    }
+    samples.push_back(sample);
+  }
+  json["samples"] = std::move(samples);
+  json["statistics"] = statistics_json(entry.statistics, path + ".statistics");
+  return json;
+}
+
+}  // namespace
+
+std::string to_json(const Report& report) {
+  Json json;
+  // Always the schema this code writes, whatever the model says: the layout below is /1.
+  json["schema"] = kReportSchema;
+  json["tool"] = Json{{"name", "kerntime"}};
+  if (!report.environment.tool_version.empty()) {
+    json["tool"]["version"] = report.environment.tool_version;
+  }
+  if (!report.environment.created_utc.empty()) json["created"] = report.environment.created_utc;
+  json["environment"] = environment_json(report.environment);
+  json["warnings"] = report.warnings;
+
+  Json entries = Json::array();
+  std::unordered_map<std::string, std::size_t> first_index;
+  for (std::size_t i = 0; i < report.entries.size(); ++i) {
+    const Entry& entry = report.entries[i];
+    const std::string path = "entries[" + std::to_string(i) + "]";
+    const auto [it, inserted] = first_index.emplace(entry.name, i);
+    if (!inserted) {
+      fail(path + ".name", "duplicate name " + json_quoted(entry.name) + " (also entries[" +
+                               std::to_string(it->second) + "])");
+    }
+    entries.push_back(entry_json(entry, path));
+  }
+  json["entries"] = std::move(entries);
+
+  try {
+    return json.dump(2) + "\n";
+  } catch (const nlohmann::json::type_error& e) {
+    // The only type error dump() raises: a string that is not UTF-8 (error 316).
+    throw Error(std::string("cannot write report: a name, warning or environment string is not "
+                            "valid UTF-8 (") +
+                e.what() + ")");
+  }
+}
+
+}  // namespace kerntime

@@ -1,0 +1,307 @@
+// SPDX-License-Identifier: Apache-2.0
+// Reads kerntime-report/1 (docs/report-format.md). Lenient about what is absent or unknown,
+// strict about what is present: every rejection names the source, the JSON path and why.
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <string>
+#include <unordered_map>
+#include <utility>
+
+#include <nlohmann/json.hpp>
+
+#include <kerntime/error.hpp>
+#include <kerntime/report_json.hpp>
+#include <kerntime/version.hpp>
+
+#include "report/cuda_version.hpp"
+
+namespace kerntime {
+namespace {
+
+using Json = nlohmann::json;
+
+std::string json_quoted(const std::string& text) {
+  return Json(text).dump(-1, ' ', false, Json::error_handler_t::replace);
+}
+
+// How a wrong value appears in a message: scalars as JSON text, containers by kind only.
+std::string describe(const Json& value) {
+  if (value.is_object()) return "an object";
+  if (value.is_array()) return "an array";
+  if (value.is_string()) {
+    const std::string& text = value.get_ref<const std::string&>();
+    return text.size() <= 40 ? json_quoted(text) : json_quoted(text.substr(0, 37)) + "...";
+  }
+  return value.dump();
+}
+
+const Json* member(const Json& object, const char* key) {
+  const auto it = object.find(key);
+  return it == object.end() ? nullptr : &*it;
+}
+
+std::string index_path(const std::string& path, std::size_t index) {
+  return path + "[" + std::to_string(index) + "]";
+}
+
+class Reader {
+ public:
+  explicit Reader(const std::string& source) : source_(source) {}
+
+  Report report(const Json& root) const {
+    object(root, "top level");
+    Report report;
+    check_schema(root);
+    if (const Json* tool = member(root, "tool")) {
+      object(*tool, "tool");
+      if (const Json* version = member(*tool, "version")) {
+        report.environment.tool_version = string(*version, "tool.version");
+      }
+    }
+    if (const Json* created = member(root, "created")) {
+      report.environment.created_utc = string(*created, "created");
+    }
+    if (const Json* env = member(root, "environment")) environment(*env, report.environment);
+    if (const Json* warnings = member(root, "warnings")) {
+      array(*warnings, "warnings");
+      for (std::size_t i = 0; i < warnings->size(); ++i) {
+        report.warnings.push_back(string((*warnings)[i], index_path("warnings", i)));
+      }
+    }
+    const Json* entries = member(root, "entries");
+    if (entries == nullptr) fail("entries", "missing; a report lists its regions in \"entries\"");
+    array(*entries, "entries");
+    std::unordered_map<std::string, std::size_t> first_index;
+    for (std::size_t i = 0; i < entries->size(); ++i) {
+      const std::string path = index_path("entries", i);
+      Entry parsed = entry((*entries)[i], path);
+      const auto [it, inserted] = first_index.emplace(parsed.name, i);
+      if (!inserted) {
+        fail(path + ".name", "duplicate name " + json_quoted(parsed.name) + " (also " +
+                                 index_path("entries", it->second) + ")");
+      }
+      report.entries.push_back(std::move(parsed));
+    }
+    return report;
+  }
+
+ private:
+  [[noreturn]] void fail(const std::string& path, const std::string& why) const {
+    throw Error(source_ + ": " + path + ": " + why);
+  }
+
+  void object(const Json& value, const std::string& path) const {
+    if (!value.is_object()) fail(path, "expected an object, got " + describe(value));
+  }
+
+  void array(const Json& value, const std::string& path) const {
+    if (!value.is_array()) fail(path, "expected an array, got " + describe(value));
+  }
+
+  std::string string(const Json& value, const std::string& path) const {
+    if (!value.is_string()) fail(path, "expected a string, got " + describe(value));
+    return value.get<std::string>();
+  }
+
+  bool boolean(const Json& value, const std::string& path) const {
+    if (!value.is_boolean()) fail(path, "expected true or false, got " + describe(value));
+    return value.get<bool>();
+  }
+
+  // Integers must be written as integers: 2.0 for a device index is a hand-edit mistake.
+  long long integer(const Json& value, const std::string& path, long long low,
+                    long long high) const {
+    const bool in_range =
+        (value.is_number_unsigned() &&
+         value.get<unsigned long long>() <= static_cast<unsigned long long>(high)) ||
+        (value.is_number_integer() && !value.is_number_unsigned() &&
+         value.get<long long>() >= low && value.get<long long>() <= high);
+    if (!in_range) {
+      fail(path, "expected an integer from " + std::to_string(low) + " to " + std::to_string(high) +
+                     ", got " + describe(value));
+    }
+    return value.get<long long>();
+  }
+
+  int int_value(const Json& value, const std::string& path, int low) const {
+    return static_cast<int>(integer(value, path, low, std::numeric_limits<int>::max()));
+  }
+
+  std::size_t byte_count(const Json& value, const std::string& path) const {
+    if (!value.is_number_unsigned()) {
+      fail(path, "expected a non-negative integer, got " + describe(value));
+    }
+    return static_cast<std::size_t>(value.get<unsigned long long>());
+  }
+
+  double duration(const Json& value, const std::string& path) const {
+    if (!value.is_number() || !std::isfinite(value.get<double>())) {
+      fail(path, "expected a finite number, got " + describe(value));
+    }
+    const double ns = value.get<double>();
+    if (ns < 0.0) fail(path, "expected a duration >= 0 ns, got " + describe(value));
+    return ns;
+  }
+
+  void check_schema(const Json& root) const {
+    const std::string expected = kReportSchema;
+    const Json* schema = member(root, "schema");
+    if (schema == nullptr) fail("schema", "missing; expected " + json_quoted(expected));
+    const std::string value = string(*schema, "schema");
+    if (value == expected) return;
+    const std::string family = "kerntime-report/";
+    if (value.compare(0, family.size(), family) == 0) {
+      fail("schema", "unsupported version " + json_quoted(value) + "; this kerntime (" + kVersion +
+                         ") reads " + json_quoted(expected) + " only");
+    }
+    fail("schema",
+         json_quoted(value) + " is not a kerntime report; expected " + json_quoted(expected));
+  }
+
+  // "driver_version": "13.0" is for people, "driver_version_raw": 13000 for programs; either
+  // may be given, and when both are they must agree.
+  int cuda_version(const Json& env, const std::string& key) const {
+    const std::string raw_key = key + "_raw";
+    int version = 0;
+    const Json* raw = member(env, raw_key.c_str());
+    if (raw != nullptr) version = int_value(*raw, "environment." + raw_key, 0);
+    if (const Json* text = member(env, key.c_str())) {
+      const std::string path = "environment." + key;
+      const std::string value = string(*text, path);
+      const auto parsed = report_detail::parse_cuda_version(value);
+      if (!parsed) fail(path, "expected a CUDA version like \"13.0\", got " + json_quoted(value));
+      if (raw == nullptr) return *parsed;
+      if (*parsed != version - version % 10) {
+        fail(path,
+             json_quoted(value) + " disagrees with " + raw_key + " " + std::to_string(version));
+      }
+    }
+    return version;
+  }
+
+  void environment(const Json& env, Environment& out) const {
+    object(env, "environment");
+    if (const Json* host = member(env, "host")) out.host_name = string(*host, "environment.host");
+    out.driver_version = cuda_version(env, "driver_version");
+    out.runtime_version = cuda_version(env, "runtime_version");
+    if (const Json* devices = member(env, "devices")) {
+      array(*devices, "environment.devices");
+      for (std::size_t i = 0; i < devices->size(); ++i) {
+        out.devices.push_back(device((*devices)[i], index_path("environment.devices", i)));
+      }
+    }
+  }
+
+  DeviceInfo device(const Json& value, const std::string& path) const {
+    object(value, path);
+    DeviceInfo d;
+    const auto text = [&](const char* key, std::string& field) {
+      if (const Json* v = member(value, key)) field = string(*v, path + "." + key);
+    };
+    const auto number = [&](const char* key, int& field, int low) {
+      if (const Json* v = member(value, key)) field = int_value(*v, path + "." + key, low);
+    };
+    const auto bytes = [&](const char* key, std::size_t& field) {
+      if (const Json* v = member(value, key)) field = byte_count(*v, path + "." + key);
+    };
+    number("index", d.index, -1);
+    text("name", d.name);
+    number("compute_capability_major", d.compute_capability_major, 0);
+    number("compute_capability_minor", d.compute_capability_minor, 0);
+    number("multiprocessor_count", d.multiprocessor_count, 0);
+    bytes("total_memory_bytes", d.total_memory_bytes);
+    bytes("l2_cache_bytes", d.l2_cache_bytes);
+    number("sm_clock_khz", d.sm_clock_khz, 0);
+    number("memory_clock_khz", d.memory_clock_khz, 0);
+    number("memory_bus_width_bits", d.memory_bus_width_bits, 0);
+    if (const Json* v = member(value, "ecc_enabled")) {
+      d.ecc_enabled = boolean(*v, path + ".ecc_enabled");
+    }
+    text("pci_bus_id", d.pci_bus_id);
+    return d;
+  }
+
+  Entry entry(const Json& value, const std::string& path) const {
+    object(value, path);
+    Entry e;
+    const Json* name = member(value, "name");
+    if (name == nullptr) fail(path + ".name", "missing; every entry needs a name");
+    e.name = string(*name, path + ".name");
+    if (e.name.empty()) fail(path + ".name", "empty; every entry needs a name");
+    if (const Json* unit = member(value, "unit")) {
+      e.unit = string(*unit, path + ".unit");
+      if (e.unit != "ns") {
+        fail(path + ".unit",
+             "unsupported unit " + json_quoted(e.unit) + "; supported units: \"ns\"");
+      }
+    }
+    if (const Json* timer = member(value, "timer")) e.timer = string(*timer, path + ".timer");
+    if (const Json* device = member(value, "device")) {
+      e.device = int_value(*device, path + ".device", 0);
+    }
+    const Json* samples = member(value, "samples");
+    if (samples == nullptr) {
+      fail(path + ".samples", "missing; expected an array of durations in ns");
+    }
+    if (!samples->is_array()) {
+      fail(path + ".samples", "expected an array of durations in ns, got " + describe(*samples));
+    }
+    e.samples.reserve(samples->size());
+    for (std::size_t i = 0; i < samples->size(); ++i) {
+      e.samples.push_back(duration((*samples)[i], index_path(path + ".samples", i)));
+    }
+    // Statistics in the file are never trusted: a hand-edited median must not win a comparison.
+    if (!e.samples.empty()) {
+      try {
+        e.statistics = compute_statistics(e.samples);
+      } catch (const Error& error) {
+        fail(path + ".samples", error.what());
+      }
+    }
+    return e;
+  }
+
+  const std::string& source_;
+};
+
+// nlohmann counts bytes from 1 and reports the last byte it read; people want line:column.
+std::pair<std::size_t, std::size_t> line_and_column(std::string_view text, std::size_t byte) {
+  const std::size_t offset = std::min(byte == 0 ? 0 : byte - 1, text.size());
+  std::size_t line = 1;
+  std::size_t line_start = 0;
+  for (std::size_t i = 0; i < offset; ++i) {
+    if (text[i] == '\n') {
+      ++line;
+      line_start = i + 1;
+    }
+  }
+  return {line, offset - line_start + 1};
+}
+
+// nlohmann's message without its "[json.exception.parse_error.101] parse error at ...: " prefix.
+std::string parse_error_reason(const std::string& what) {
+  const auto column = what.find("column ");
+  const auto colon = column == std::string::npos ? column : what.find(": ", column);
+  if (colon != std::string::npos) return what.substr(colon + 2);
+  const auto bracket = what.find("] ");
+  return bracket == std::string::npos ? what : what.substr(bracket + 2);
+}
+
+}  // namespace
+
+Report parse_report(std::string_view json_text, const std::string& source) {
+  Json root;
+  try {
+    root = Json::parse(json_text.begin(), json_text.end());
+  } catch (const Json::parse_error& e) {
+    const auto [line, column] = line_and_column(json_text, e.byte);
+    throw Error(source + ": line " + std::to_string(line) + ", column " + std::to_string(column) +
+                ": invalid JSON: " + parse_error_reason(e.what()));
+  } catch (const Json::exception& e) {
+    throw Error(source + ": invalid JSON: " + parse_error_reason(e.what()));
+  }
+  return Reader(source).report(root);
+}
+
+}  // namespace kerntime

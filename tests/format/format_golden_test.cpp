@@ -1,0 +1,78 @@
+// SPDX-License-Identifier: Apache-2.0
+// Golden files: each view of testing::sample_report() must match tests/format/golden/ byte for
+// byte.
+//
+// After an intended change to a view, regenerate the goldens and review the diff:
+//   KERNTIME_UPDATE_GOLDEN=1 ctest --test-dir build/<preset> -R format_golden_test
+//   git diff tests/format/golden/
+#include <cstdlib>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+#include <string>
+
+#include <gtest/gtest.h>
+
+#include <kerntime/format.hpp>
+#include <kerntime/report_json.hpp>
+
+#include "report/sample_report.hpp"
+
+namespace kerntime {
+namespace {
+
+bool updating_goldens() {
+  const char* value = std::getenv("KERNTIME_UPDATE_GOLDEN");
+  return value != nullptr && std::string(value) == "1";
+}
+
+void expect_golden(const std::string& file, const std::string& actual) {
+  const std::string path = std::string(KERNTIME_TEST_DATA_DIR) + "/golden/" + file;
+  if (updating_goldens()) {
+    std::ofstream out(path, std::ios::binary);
+    out << actual;
+    ASSERT_TRUE(out.good()) << "cannot write " << path;
+    std::cout << "updated " << path << "\n";
+    return;
+  }
+  std::ifstream in(path, std::ios::binary);
+  ASSERT_TRUE(in.good()) << "missing golden file " << path
+                         << "; create it with KERNTIME_UPDATE_GOLDEN=1";
+  std::ostringstream expected;
+  expected << in.rdbuf();
+  EXPECT_EQ(actual, expected.str())
+      << "the output differs from " << path
+      << "; if the change is intended, regenerate with KERNTIME_UPDATE_GOLDEN=1";
+}
+
+TEST(FormatGolden, Table) {
+  expect_golden("report.txt", render(testing::sample_report(), Format::table));
+}
+
+TEST(FormatGolden, Markdown) {
+  expect_golden("report.md", render(testing::sample_report(), Format::markdown));
+}
+
+TEST(FormatGolden, Csv) {
+  expect_golden("report.csv", render(testing::sample_report(), Format::csv));
+}
+
+TEST(FormatGolden, Json) {
+  expect_golden("report.json", render(testing::sample_report(), Format::json));
+}
+
+// The JSON golden doubles as a fixed file that this kerntime must keep reading.
+TEST(FormatGolden, JsonGoldenReadsBack) {
+  if (updating_goldens()) GTEST_SKIP() << "goldens are being regenerated";
+  const Report read = read_report_file(std::string(KERNTIME_TEST_DATA_DIR) + "/golden/report.json");
+  const Report expected = testing::sample_report();
+  ASSERT_EQ(read.entries.size(), expected.entries.size());
+  for (std::size_t i = 0; i < read.entries.size(); ++i) {
+    EXPECT_EQ(read.entries[i].name, expected.entries[i].name);
+    EXPECT_EQ(read.entries[i].samples, expected.entries[i].samples);
+  }
+  EXPECT_EQ(read.environment.devices.at(0).total_memory_bytes, 150754820096u);
+}
+
+}  // namespace
+}  // namespace kerntime

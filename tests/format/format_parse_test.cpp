@@ -1,0 +1,53 @@
+// SPDX-License-Identifier: Apache-2.0
+// parse_format() names and render()'s dispatch.
+#include <gtest/gtest.h>
+
+#include <kerntime/error.hpp>
+#include <kerntime/format.hpp>
+#include <kerntime/report_json.hpp>
+
+#include "report/sample_report.hpp"
+
+namespace kerntime {
+namespace {
+
+TEST(ParseFormat, AcceptsEveryDocumentedName) {
+  EXPECT_EQ(parse_format("table"), Format::table);
+  EXPECT_EQ(parse_format("md"), Format::markdown);
+  EXPECT_EQ(parse_format("markdown"), Format::markdown);
+  EXPECT_EQ(parse_format("csv"), Format::csv);
+  EXPECT_EQ(parse_format("json"), Format::json);
+}
+
+TEST(ParseFormat, RejectsOtherNamesListingTheChoices) {
+  for (const char* name : {"xml", "", "JSON", "table "}) {
+    SCOPED_TRACE(name);
+    try {
+      parse_format(name);
+      FAIL() << "expected kerntime::Error";
+    } catch (const Error& e) {
+      EXPECT_EQ(std::string(e.what()), std::string("unknown output format \"") + name +
+                                           "\"; choose one of: table, markdown (or md), csv, json");
+    }
+  }
+}
+
+TEST(Render, JsonIsToJson) {
+  const Report report = testing::sample_report();
+  EXPECT_EQ(render(report, Format::json), to_json(report));
+}
+
+TEST(Render, EveryFormatEndsWithANewline) {
+  for (const Format format : {Format::table, Format::markdown, Format::csv, Format::json}) {
+    const std::string text = render(testing::sample_report(), format);
+    ASSERT_FALSE(text.empty());
+    EXPECT_EQ(text.back(), '\n');
+  }
+}
+
+TEST(Render, UnknownEnumValueIsAnError) {
+  EXPECT_THROW(render(Report{}, static_cast<Format>(42)), Error);
+}
+
+}  // namespace
+}  // namespace kerntime

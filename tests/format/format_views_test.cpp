@@ -1,0 +1,138 @@
+// SPDX-License-Identifier: Apache-2.0
+// Properties of the table, markdown and CSV views that the golden report does not pin down:
+// escaping, empty reports, unknown environments, mixed confidence levels.
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include <kerntime/format.hpp>
+
+#include "report/sample_report.hpp"
+
+namespace kerntime {
+namespace {
+
+std::vector<std::string> lines_of(const std::string& text) {
+  std::vector<std::string> lines;
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);) {
+    lines.push_back(line);
+  }
+  return lines;
+}
+
+Report report_named(const std::string& name) {
+  Report report;
+  Entry entry{name, "ns", "cuda-event", std::nullopt, {1500, 2500}, {}};
+  entry.statistics =
+      testing::sample_statistics(2, 1500, 2500, 2000, 2000, 1750, 2250, 2450, 2490, 500);
+  testing::set_spread(entry.statistics, 707.1067811865476, 1500, 2500);
+  report.entries.push_back(entry);
+  return report;
+}
+
+TEST(TableView, EmptyReportHasHeaderAndSaysSo) {
+  EXPECT_EQ(render(Report{}, Format::table),
+            "Name  Samples  Median  Median 95% CI  Mean  Min  Max  StdDev  Noise\n"
+            "----  -------  ------  -------------  ----  ---  ---  ------  -----\n"
+            "(no entries)\n");
+}
+
+TEST(TableView, ShowsOnlyTheEnvironmentThatIsKnown) {
+  Report report = report_named("k");
+  report.environment.driver_version = 12080;
+  DeviceInfo device;
+  device.index = 1;
+  report.environment.devices.push_back(device);
+  const std::vector<std::string> lines = lines_of(render(report, Format::table));
+  ASSERT_GE(lines.size(), 3u);
+  EXPECT_EQ(lines[0], "CUDA driver 12.8");
+  EXPECT_EQ(lines[1], "device 1");
+  EXPECT_EQ(lines[2], "");
+}
+
+TEST(TableView, NoLineHasTrailingBlanks) {
+  for (const std::string& line : lines_of(render(testing::sample_report(), Format::table))) {
+    EXPECT_TRUE(line.empty() || line.back() != ' ') << "'" << line << "'";
+  }
+}
+
+TEST(TableView, ControlCharactersCannotBreakARow) {
+  const std::string text = render(report_named("two\nlines\t\x1b"), Format::table);
+  EXPECT_NE(text.find("two\\nlines\\t\\x1b  "), std::string::npos) << text;
+  EXPECT_EQ(lines_of(text).size(), 3u) << text;
+}
+
+TEST(TableView, AlignsNamesByCodePointsNotBytes) {
+  Report report = report_named("größe");  // 5 code points, 7 bytes
+  report.entries.push_back(report_named("sum").entries[0]);
+  const std::vector<std::string> lines = lines_of(render(report, Format::table));
+  ASSERT_EQ(lines.size(), 4u);
+  EXPECT_EQ(lines[2].substr(0, std::string("größe  ").size()), "größe  ");
+  EXPECT_EQ(lines[3].substr(0, 7), "sum    ");
+}
+
+TEST(TableView, MixedConfidenceLevelsAreNamedPerCell) {
+  Report report = report_named("a");
+  report.entries.push_back(report_named("b").entries[0]);
+  report.entries[1].statistics.median_ci_level = 0.9;
+  const std::string text = render(report, Format::table);
+  EXPECT_NE(text.find("  Median CI  "), std::string::npos) << text;
+  EXPECT_NE(text.find("[1.500 us, 2.500 us] at 95%"), std::string::npos) << text;
+  EXPECT_NE(text.find("[1.500 us, 2.500 us] at 90%"), std::string::npos) << text;
+}
+
+TEST(TableView, OneSampleShowsDashesAndTheLegend) {
+  Report report = report_named("k");
+  Statistics& s = report.entries[0].statistics;
+  s.stddev.reset();
+  s.relative_noise.reset();
+  s.median_ci.reset();
+  const std::vector<std::string> lines = lines_of(render(report, Format::table));
+  ASSERT_EQ(lines.size(), 5u);
+  EXPECT_EQ(lines[2],
+            "k           2  2.000 us              -  2.000 us  1.500 us  2.500 us       -      -");
+  EXPECT_EQ(lines[4], "-: not enough samples");
+}
+
+TEST(MarkdownView, EscapesMarkdownSyntaxInNames) {
+  const std::string text =
+      render(report_named("void k<float>(float*, int) | a_b [x] `c` \\ & ~"), Format::markdown);
+  EXPECT_NE(
+      text.find("| void k\\<float\\>(float\\*, int) \\| a\\_b \\[x\\] \\`c\\` \\\\ \\& \\~ |"),
+      std::string::npos)
+      << text;
+}
+
+TEST(MarkdownView, HasOneRowPerEntryAndAnAlignmentRow) {
+  const std::vector<std::string> lines = lines_of(render(report_named("k"), Format::markdown));
+  ASSERT_EQ(lines.size(), 3u);
+  EXPECT_EQ(lines[0],
+            "| Name | Samples | Median | Median 95% CI | Mean | Min | Max | StdDev | Noise |");
+  EXPECT_EQ(lines[1], "| :--- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
+  EXPECT_EQ(lines[2],
+            "| k | 2 | 2.000 us | [1.500 us, 2.500 us] | 2.000 us | 1.500 us | 2.500 us | "
+            "707.1 ns | 35.36% |");
+}
+
+TEST(CsvView, QuotesOnlyWhatRfc4180Requires) {
+  const std::vector<std::string> lines =
+      lines_of(render(report_named("a,b \"c\"\nd"), Format::csv));
+  ASSERT_EQ(lines.size(), 3u);  // the quoted line break splits the text line, not the record
+  EXPECT_EQ(lines[1], "\"a,b \"\"c\"\"");
+  EXPECT_EQ(lines[2],
+            "d\",cuda-event,,2,2000,2000,1500,2500,707.1067811865476,0.3535533905932738,1500,2500,"
+            "0.95,1750,2250,2450,2490,500");
+}
+
+TEST(CsvView, EmptyReportIsTheHeaderOnly) {
+  EXPECT_EQ(
+      render(Report{}, Format::csv),
+      "name,timer,device,count,median_ns,mean_ns,min_ns,max_ns,stddev_ns,relative_noise,"
+      "median_ci_low_ns,median_ci_high_ns,median_ci_level,q1_ns,q3_ns,p95_ns,p99_ns,mad_ns\n");
+}
+
+}  // namespace
+}  // namespace kerntime
