@@ -103,11 +103,14 @@ class ScopedTimer {
   ScopedTimer& operator=(const ScopedTimer&) = delete;
 
  private:
+  void open(cudaStream_t stream, const std::string_view* name);
+
   Session::Impl* session_;
-  cudaStream_t stream_;
-  std::uint32_t region_;
-  std::uint32_t slot_;
-  int device_;
+  cudaStream_t stream_ = nullptr;
+  std::uint64_t scope_id_ = 0;  // non-zero while a tracer observes this scope
+  std::uint32_t region_ = 0;
+  std::uint32_t slot_ = 0;
+  int device_ = 0;
 };
 
 template <class Callable>
