@@ -1,0 +1,34 @@
+# SPDX-License-Identifier: Apache-2.0
+# Installs headers, the library, the kerntime command and a CMake package, so that another
+# project can find_package(kerntime CONFIG REQUIRED) and link kerntime::kerntime.
+include(CMakePackageConfigHelpers)
+
+set(KERNTIME_CMAKE_DIR ${CMAKE_INSTALL_LIBDIR}/cmake/kerntime)
+set_target_properties(kerntime_cli PROPERTIES EXPORT_NAME cli)
+
+install(TARGETS kerntime kerntime_cli
+  EXPORT kerntimeTargets
+  ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
+  LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
+  RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+install(DIRECTORY ${PROJECT_SOURCE_DIR}/include/kerntime
+  DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+install(FILES ${PROJECT_BINARY_DIR}/include/kerntime/version.hpp
+  DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/kerntime)
+install(EXPORT kerntimeTargets
+  NAMESPACE kerntime::
+  DESTINATION ${KERNTIME_CMAKE_DIR})
+
+configure_package_config_file(${PROJECT_SOURCE_DIR}/cmake/kerntimeConfig.cmake.in
+  ${PROJECT_BINARY_DIR}/kerntimeConfig.cmake
+  INSTALL_DESTINATION ${KERNTIME_CMAKE_DIR})
+write_basic_package_version_file(${PROJECT_BINARY_DIR}/kerntimeConfigVersion.cmake
+  VERSION ${PROJECT_VERSION}
+  COMPATIBILITY SameMajorVersion)
+set(kerntime_config_files
+  ${PROJECT_BINARY_DIR}/kerntimeConfig.cmake
+  ${PROJECT_BINARY_DIR}/kerntimeConfigVersion.cmake)
+if(EXISTS ${PROJECT_SOURCE_DIR}/cmake/kerntimeRegression.cmake)
+  list(APPEND kerntime_config_files ${PROJECT_SOURCE_DIR}/cmake/kerntimeRegression.cmake)
+endif()
+install(FILES ${kerntime_config_files} DESTINATION ${KERNTIME_CMAKE_DIR})
