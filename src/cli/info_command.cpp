@@ -1,1 +1,80 @@
-// placeholder: being written
+// SPDX-License-Identifier: Apache-2.0
+// `kerntime info`: what a user checks first when timings look wrong or nothing runs.
+#include <cstdio>
+#include <string>
+
+#include <cuda_runtime_api.h>
+#include <fmt/core.h>
+
+#include <kerntime/error.hpp>
+#include <kerntime/gpu_status.hpp>
+#include <kerntime/version.hpp>
+
+#include "cli/commands.hpp"
+#include "cupti/cupti_library.hpp"
+#include "env/driver_release.hpp"
+
+namespace kerntime::cli {
+namespace {
+
+std::string bytes_text(std::size_t bytes) {
+  const double b = static_cast<double>(bytes);
+  if (b >= 1024.0 * 1024 * 1024) return fmt::format("{:.1f} GiB", b / (1024.0 * 1024 * 1024));
+  if (b >= 1024.0 * 1024) return fmt::format("{:.1f} MiB", b / (1024.0 * 1024));
+  return fmt::format("{:.0f} KiB", b / 1024.0);
+}
+
+void print_device(const DeviceInfo& d) {
+  // DDR memory: two transfers per clock; kHz * bits -> bytes/s.
+  const double peak_bandwidth = 2.0 * d.memory_clock_khz * 1e3 * d.memory_bus_width_bits / 8.0;
+  fmt::print("  [{}] {}\n", d.index, d.name);
+  fmt::print("      compute capability   {}.{}\n", d.compute_capability_major,
+             d.compute_capability_minor);
+  fmt::print("      multiprocessors      {}\n", d.multiprocessor_count);
+  fmt::print("      memory               {}\n", bytes_text(d.total_memory_bytes));
+  fmt::print("      L2 cache             {}\n", bytes_text(d.l2_cache_bytes));
+  fmt::print("      SM clock (peak)      {} MHz\n", d.sm_clock_khz / 1000);
+  fmt::print("      memory clock (peak)  {} MHz, {}-bit bus, {:.0f} GB/s peak\n",
+             d.memory_clock_khz / 1000, d.memory_bus_width_bits, peak_bandwidth / 1e9);
+  fmt::print("      ECC                  {}\n", d.ecc_enabled ? "on" : "off");
+  if (!d.pci_bus_id.empty()) fmt::print("      PCI bus              {}\n", d.pci_bus_id);
+}
+
+int run_info() {
+  fmt::print("kerntime {}\n", kVersion);
+  const GpuStatus status = query_gpu_status();
+  const std::string release = detail::nvidia_driver_release();
+  if (status.driver_version == 0) {
+    fmt::print("driver       none found\n");
+  } else {
+    fmt::print("driver       {}supports CUDA up to {}\n", release.empty() ? "" : release + ", ",
+               cuda_version_string(status.driver_version));
+  }
+  fmt::print("runtime      CUDA {} (kerntime built with {})\n",
+             cuda_version_string(status.runtime_version), cuda_version_string(CUDART_VERSION));
+  const cupti::CuptiProbe cupti = cupti::probe_cupti();
+  if (cupti.loaded) {
+    fmt::print("CUPTI        loads: {} (API version {})\n", cupti.path, cupti.api_version);
+  } else {
+    fmt::print("CUPTI        does not load: {}\n", cupti.problem);
+  }
+  if (!status.usable()) {
+    fmt::print("devices      none usable\n");
+    std::fflush(stdout);
+    fmt::print(stderr, "kerntime: {}\n", status.message);
+    return 2;
+  }
+  fmt::print("devices      {}\n", status.device_count);
+  for (const DeviceInfo& device : query_devices()) print_device(device);
+  return 0;
+}
+
+}  // namespace
+
+void add_info_command(CLI::App& app, int& exit_status) {
+  CLI::App* info = app.add_subcommand(
+      "info", "Show the driver, runtime, CUPTI and every GPU; explain what stops CUDA from running");
+  info->callback([&exit_status] { exit_status = run_info(); });
+}
+
+}  // namespace kerntime::cli

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include <cstdio>
 #include <exception>
+#include <string>
 
 #include <CLI/CLI.hpp>
 #include <fmt/core.h>
@@ -17,6 +18,22 @@ int main(int argc, char** argv) {
 
   int exit_status = 0;
   kerntime::cli::add_info_command(app, exit_status);
+  kerntime::cli::add_compare_command(app, exit_status);
+  kerntime::cli::add_report_command(app, exit_status);
+
+  // CLI11 would only say that a subcommand is required; name the word it did not know.
+  if (argc > 1 && argv[1][0] != '-') {
+    std::string names;
+    bool known = false;
+    for (const CLI::App* command : app.get_subcommands({})) {
+      known = known || command->get_name() == argv[1];
+      names += names.empty() ? command->get_name() : ", " + command->get_name();
+    }
+    if (!known) {
+      fmt::print(stderr, "kerntime: unknown command '{}'; the commands are {}.\n", argv[1], names);
+      return 2;
+    }
+  }
 
   try {
     app.parse(argc, argv);

@@ -1,0 +1,160 @@
+// SPDX-License-Identifier: Apache-2.0
+// Comparing two reports: the model behind `kerntime compare` and the CI regression gate.
+//
+// Each entry of the baseline is paired by name with the candidate's and gets a verdict. The
+// statistical method is documented in docs/ci.md; in short, per pair with baseline samples A and
+// candidate samples B (both positive durations):
+//   ratio r  = median(B) / median(A)
+//   p        = two-sided Mann-Whitney U test on the raw samples (exact without ties, else normal
+//              approximation with tie and continuity correction)
+//   CI       = Hodges-Lehmann (Moses) confidence interval of the ratio at level 1 - alpha, from
+//              the log samples; it contains exactly the ratios the rank test would not reject
+//   regressed     p < alpha, r > 1 + threshold and CI above 1 + threshold / 2
+//   improved      p < alpha, r < 1 - threshold and CI below 1 - threshold / 2
+//   same          the whole CI lies within [1 - threshold, 1 + threshold]
+//   inconclusive  anything else (too few samples, too noisy, timers differ), with the reason
+#pragma once
+
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <kerntime/report.hpp>
+#include <kerntime/statistics.hpp>
+
+namespace kerntime {
+
+/// What the comparison concludes about one entry.
+enum class Verdict {
+  same,          ///< no change beyond the threshold, with confidence
+  improved,      ///< significantly faster, by more than the threshold
+  regressed,     ///< significantly slower, by more than the threshold
+  inconclusive,  ///< the data cannot decide; the reason says why and what would help
+  added,         ///< only in the candidate
+  removed,       ///< only in the baseline
+};
+
+/// "same", "improved", "regressed", "inconclusive", "added" or "removed".
+std::string_view to_string(Verdict verdict);
+
+/// A per-entry threshold: entries whose name matches the glob `pattern` use `fraction`.
+struct ThresholdRule {
+  std::string pattern;  ///< `*` matches any run of characters (including '/'), `?` one character
+  double fraction = 0.05;
+};
+
+/// Relative thresholds of the median change (0.05 is 5 %), default and per entry.
+struct Thresholds {
+  double default_fraction = 0.05;
+  std::vector<ThresholdRule> rules;  ///< when several match an entry, the last one wins
+
+  /// Applies one `--threshold` argument: "3%" or "0.03" sets the default wherever it appears;
+  /// "gemm/*=10%" appends a rule. Throws kerntime::Error on anything else, or on a fraction
+  /// outside [0, 1).
+  void add(std::string_view spec);
+
+  /// The threshold for the entry called `name`.
+  double for_entry(std::string_view name) const;
+};
+
+/// Parses a relative amount: "5%", "2.5 %" or "0.05" (a bare number must be below 1, so "5" is
+/// rejected rather than guessed). Throws kerntime::Error naming `text`.
+double parse_fraction(std::string_view text);
+
+/// Shell-style glob match of the whole `text`: `*` any run of characters, `?` one character.
+bool glob_match(std::string_view pattern, std::string_view text);
+
+/// How compare() decides.
+struct CompareOptions {
+  /// Significance level of the two-sided rank test; the interval's level is 1 - alpha. 0.01
+  /// keeps noise from failing builds (asv uses 0.002, Pinpoint 0.01); see docs/ci.md.
+  double alpha = 0.01;
+  /// Fewer samples than this on either side make an entry inconclusive. Below the count at
+  /// which the rank test can reach alpha at all (5 per side for 0.01) entries are inconclusive
+  /// whatever this says.
+  std::size_t min_samples = 5;
+  Thresholds thresholds;
+  bool fail_on_removed = false;       ///< a removed entry fails the gate
+  bool fail_on_inconclusive = false;  ///< an inconclusive entry fails the gate
+};
+
+/// One side of a compared pair.
+struct SampleSummary {
+  std::size_t count = 0;
+  double median = 0.0;  ///< in `unit`
+  std::string unit;     ///< the entry's unit, e.g. "ns"
+  std::string timer;    ///< what produced the samples, e.g. "cuda-event"; may be empty
+};
+
+/// The comparison of one entry name.
+struct EntryComparison {
+  std::string name;
+  Verdict verdict = Verdict::inconclusive;
+  std::string reason;      ///< one sentence: why this verdict, and what to do if inconclusive
+  double threshold = 0.0;  ///< the relative threshold that applied to this entry
+  std::optional<SampleSummary> baseline;   ///< absent when added
+  std::optional<SampleSummary> candidate;  ///< absent when removed
+  std::optional<double> ratio;       ///< median(candidate) / median(baseline), units converted
+  std::optional<Interval> ratio_ci;  ///< confidence interval of the ratio, level 1 - alpha
+  std::optional<double> p_value;     ///< two-sided Mann-Whitney U
+  bool exact_test = false;           ///< p and CI from the exact null distribution
+  bool fails = false;                ///< this entry fails the gate (exit status 1)
+};
+
+/// The comparison of two reports.
+struct Comparison {
+  std::string baseline_source = "baseline";    ///< e.g. the baseline's file name
+  std::string candidate_source = "candidate";  ///< e.g. the candidate's file name
+  double alpha = 0.01;
+  double default_threshold = 0.05;
+  std::size_t min_samples = 5;
+  /// Things to read before the verdicts: different GPUs, drivers or runtimes, the reports' own
+  /// warnings, threshold patterns that matched nothing.
+  std::vector<std::string> warnings;
+  /// The baseline's entries in its order, then the added ones in the candidate's order.
+  std::vector<EntryComparison> entries;
+
+  double confidence_level() const { return 1.0 - alpha; }
+  std::size_t count(Verdict verdict) const;
+  /// True when an entry fails the gate: the CLI then exits with 1.
+  bool failed() const;
+};
+
+/// Compares `candidate` against `baseline` entry by entry.
+///
+/// Throws kerntime::Error when the options are invalid (alpha outside (0, 0.5], min_samples 0)
+/// or a report holds two entries of the same name.
+Comparison compare(const Report& baseline, const Report& candidate,
+                   const CompareOptions& options = {});
+
+/// Differences between two measurement environments that make timings incomparable: GPU model,
+/// compute capability, peak SM and memory clocks, ECC, driver, CUDA runtime, kerntime version.
+/// Fields unknown on either side (0 or empty) are not compared. One sentence per difference.
+std::vector<std::string> compare_environments(const Environment& baseline,
+                                              const Environment& candidate);
+
+/// The renderings of a comparison.
+enum class CompareFormat {
+  table,     ///< aligned console table; ANSI colours when asked
+  markdown,  ///< GitHub-flavoured Markdown, e.g. for a pull-request comment
+  json,      ///< kerntime-compare/1 JSON
+  junit,     ///< JUnit XML: one test case per entry, failures for entries that fail the gate
+};
+
+/// Parses "table", "md"/"markdown", "json" or "junit"; throws kerntime::Error listing them.
+CompareFormat parse_compare_format(std::string_view name);
+
+/// Renders `comparison`; `color` adds ANSI colours to the table and is ignored by other formats.
+std::string render(const Comparison& comparison, CompareFormat format, bool color = false);
+
+/// Merges reports of repeated runs into one: entries of the same name concatenate their samples
+/// (statistics recomputed), others are appended in first-seen order. The environment is the
+/// first report's; environment differences and every report's warnings become warnings of the
+/// result. `sources` names the reports in messages (same length as `reports`, or empty).
+/// Throws kerntime::Error when same-name entries differ in unit or timer.
+Report merge_reports(const std::vector<Report>& reports,
+                     const std::vector<std::string>& sources = {});
+
+}  // namespace kerntime

@@ -1,0 +1,152 @@
+// SPDX-License-Identifier: Apache-2.0
+// `kerntime compare BASELINE CANDIDATE`: the CI regression gate. Wiring only; the decisions live
+// in kerntime::compare() (include/kerntime/compare.hpp, docs/ci.md).
+#include <cerrno>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <memory>
+#include <string>
+#include <unistd.h>
+#include <vector>
+
+#include <fmt/core.h>
+
+#include <kerntime/compare.hpp>
+#include <kerntime/error.hpp>
+#include <kerntime/report_json.hpp>
+
+#include "cli/commands.hpp"
+
+namespace kerntime::cli {
+namespace {
+
+constexpr const char* kFooter = R"(Verdicts:
+  same          no change beyond the threshold, shown by the confidence interval
+  regressed     significantly slower (rank test p < alpha), the median slower by more
+                than the threshold and the confidence interval by more than half of it
+  improved      the same, faster
+  inconclusive  too few samples or too noisy to tell; the reason says what would help
+  added         only in CANDIDATE
+  removed       only in BASELINE
+
+Thresholds: '--threshold 3%' (or 0.03) sets the default wherever it appears;
+'--threshold "gemm/*=10%"' sets it for entries matching the glob (* any characters,
+? one); among patterns the last match wins.
+
+Output: without --output the chosen format goes to stdout; with --output it goes to
+FILE and the table goes to stdout for the log.
+
+Exit status: 0 nothing regressed; 1 an entry regressed (or was removed with
+--fail-on-removed, or is inconclusive with --fail-on-inconclusive); 2 bad usage or
+unreadable or malformed input, or no entry names in common. See docs/ci.md.)";
+
+struct CompareSettings {
+  std::string baseline;
+  std::string candidate;
+  std::vector<std::string> thresholds;
+  double alpha = CompareOptions{}.alpha;
+  // Signed, so that a negative count is refused instead of wrapping around.
+  long long min_samples = static_cast<long long>(CompareOptions{}.min_samples);
+  std::string format = "table";
+  std::string output;
+  std::string color = "auto";
+  bool fail_on_removed = false;
+  bool fail_on_inconclusive = false;
+};
+
+bool stdout_wants_color(const std::string& mode) {
+  if (mode == "always") return true;
+  if (mode == "never") return false;
+  // NO_COLOR (no-color.org) and dumb terminals opt out of "auto".
+  const char* no_color = std::getenv("NO_COLOR");
+  const char* term = std::getenv("TERM");
+  if (no_color != nullptr && no_color[0] != '\0') return false;
+  if (term != nullptr && std::strcmp(term, "dumb") == 0) return false;
+  return isatty(fileno(stdout)) != 0;
+}
+
+void write_file(const std::string& path, const std::string& text) {
+  std::ofstream file(path, std::ios::binary | std::ios::trunc);
+  file << text;
+  file.close();
+  if (!file) {
+    throw Error(fmt::format("cannot write {}: {}.", path, std::strerror(errno)));
+  }
+}
+
+int run_compare(const CompareSettings& s) {
+  CompareOptions options;
+  options.alpha = s.alpha;
+  if (s.min_samples < 1) {
+    throw Error(fmt::format("--min-samples must be at least 1, got {}.", s.min_samples));
+  }
+  options.min_samples = static_cast<std::size_t>(s.min_samples);
+  options.fail_on_removed = s.fail_on_removed;
+  options.fail_on_inconclusive = s.fail_on_inconclusive;
+  for (const std::string& spec : s.thresholds) {
+    options.thresholds.add(spec);
+  }
+  const CompareFormat format = parse_compare_format(s.format);
+
+  const Report baseline = read_report_file(s.baseline);
+  const Report candidate = read_report_file(s.candidate);
+  Comparison comparison = compare(baseline, candidate, options);
+  comparison.baseline_source = s.baseline;
+  comparison.candidate_source = s.candidate;
+
+  // Two reports without a common name are almost always the wrong pair of files; passing the
+  // gate with everything "added" and "removed" would hide that.
+  const std::size_t paired = comparison.entries.size() - comparison.count(Verdict::added) -
+                             comparison.count(Verdict::removed);
+  if (paired == 0 && !baseline.entries.empty() && !candidate.entries.empty()) {
+    throw Error(fmt::format("{} and {} have no entry names in common; is {} the right baseline?",
+                            s.baseline, s.candidate, s.baseline));
+  }
+
+  const bool color = stdout_wants_color(s.color);
+  if (s.output.empty()) {
+    fmt::print("{}", render(comparison, format, color));
+  } else {
+    write_file(s.output, render(comparison, format, s.color == "always"));
+    fmt::print("{}", render(comparison, CompareFormat::table, color));
+  }
+  std::fflush(stdout);
+  return comparison.failed() ? 1 : 0;
+}
+
+}  // namespace
+
+void add_compare_command(CLI::App& app, int& exit_status) {
+  auto settings = std::make_shared<CompareSettings>();
+  CLI::App* command = app.add_subcommand(
+      "compare", "Compare CANDIDATE with BASELINE entry by entry; exit 1 if anything regressed");
+  command->footer(kFooter);
+  command->add_option("baseline", settings->baseline, "The baseline report (JSON)")->required();
+  command->add_option("candidate", settings->candidate, "The candidate report (JSON)")->required();
+  command
+      ->add_option("--threshold", settings->thresholds,
+                   "Relative median change that counts: '3%' or 'PATTERN=10%' (repeatable; "
+                   "default 5%)")
+      ->allow_extra_args(false);
+  command->add_option("--alpha", settings->alpha,
+                      "Significance level of the two-sided rank test (default 0.01)");
+  command->add_option("--min-samples", settings->min_samples,
+                      "Fewer samples per side make an entry inconclusive (default 5)");
+  command->add_option("--format", settings->format, "table, md, json or junit (default table)")
+      ->check(CLI::IsMember({"table", "md", "markdown", "json", "junit"}));
+  command->add_option("--output,-o", settings->output,
+                      "Write the chosen format to FILE; the table still goes to stdout");
+  command->add_flag("--fail-on-removed", settings->fail_on_removed,
+                    "Fail (exit 1) when an entry of BASELINE is missing from CANDIDATE");
+  command->add_flag("--fail-on-inconclusive", settings->fail_on_inconclusive,
+                    "Fail (exit 1) when an entry is inconclusive");
+  command
+      ->add_option("--color", settings->color,
+                   "Colour the table: auto (when stdout is a terminal), always or never")
+      ->check(CLI::IsMember({"auto", "always", "never"}));
+  command->callback([settings, &exit_status] { exit_status = run_compare(*settings); });
+}
+
+}  // namespace kerntime::cli

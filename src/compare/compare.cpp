@@ -1,0 +1,159 @@
+// SPDX-License-Identifier: Apache-2.0
+// Pairing two reports by entry name, and what fails the gate.
+#include <cstddef>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include <kerntime/compare.hpp>
+#include <kerntime/error.hpp>
+
+#include "compare/entry_verdict.hpp"
+
+namespace kerntime {
+namespace {
+
+std::unordered_map<std::string, std::size_t> index_by_name(const Report& report,
+                                                           const std::string& source) {
+  std::unordered_map<std::string, std::size_t> index;
+  for (std::size_t i = 0; i < report.entries.size(); ++i) {
+    if (!index.emplace(report.entries[i].name, i).second) {
+      throw Error(source + ": entries[" + std::to_string(i) + "].name: \"" +
+                  report.entries[i].name +
+                  "\" appears twice; entry names must be unique to be compared.");
+    }
+  }
+  return index;
+}
+
+void check_fraction(double fraction, const std::string& what) {
+  if (!(fraction >= 0.0 && fraction < 1.0)) {
+    throw Error(
+        fmt::format("{} must be at least 0% and below 100%, got {}%.", what, fraction * 100.0));
+  }
+}
+
+void validate(const CompareOptions& options) {
+  if (!(options.alpha > 0.0 && options.alpha <= 0.5)) {
+    throw Error(
+        fmt::format("alpha must lie in (0, 0.5], got {}; 0.01 is the default.", options.alpha));
+  }
+  if (options.min_samples == 0) throw Error("min-samples must be at least 1.");
+  check_fraction(options.thresholds.default_fraction, "The threshold");
+  for (const ThresholdRule& rule : options.thresholds.rules) {
+    check_fraction(rule.fraction, "The threshold of '" + rule.pattern + "'");
+  }
+}
+
+bool fails_gate(const EntryComparison& entry, const CompareOptions& options) {
+  switch (entry.verdict) {
+    case Verdict::regressed:
+      return true;
+    case Verdict::removed:
+      return options.fail_on_removed;
+    case Verdict::inconclusive:
+      return options.fail_on_inconclusive;
+    default:
+      return false;
+  }
+}
+
+}  // namespace
+
+std::string_view to_string(Verdict verdict) {
+  switch (verdict) {
+    case Verdict::same:
+      return "same";
+    case Verdict::improved:
+      return "improved";
+    case Verdict::regressed:
+      return "regressed";
+    case Verdict::inconclusive:
+      return "inconclusive";
+    case Verdict::added:
+      return "added";
+    case Verdict::removed:
+      return "removed";
+  }
+  return "unknown";
+}
+
+std::size_t Comparison::count(Verdict verdict) const {
+  std::size_t n = 0;
+  for (const EntryComparison& entry : entries) {
+    n += entry.verdict == verdict ? 1 : 0;
+  }
+  return n;
+}
+
+bool Comparison::failed() const {
+  for (const EntryComparison& entry : entries) {
+    if (entry.fails) return true;
+  }
+  return false;
+}
+
+Comparison compare(const Report& baseline, const Report& candidate, const CompareOptions& options) {
+  validate(options);
+  const auto baseline_index = index_by_name(baseline, "baseline");
+  const auto candidate_index = index_by_name(candidate, "candidate");
+
+  Comparison result;
+  result.alpha = options.alpha;
+  result.default_threshold = options.thresholds.default_fraction;
+  result.min_samples = options.min_samples;
+  result.warnings = compare_environments(baseline.environment, candidate.environment);
+  for (const std::string& warning : baseline.warnings) {
+    result.warnings.push_back("Baseline: " + warning);
+  }
+  for (const std::string& warning : candidate.warnings) {
+    result.warnings.push_back("Candidate: " + warning);
+  }
+
+  for (const Entry& entry : baseline.entries) {
+    const auto match = candidate_index.find(entry.name);
+    if (match == candidate_index.end()) {
+      EntryComparison removed;
+      removed.name = entry.name;
+      removed.verdict = Verdict::removed;
+      removed.reason = "only in the baseline";
+      removed.threshold = options.thresholds.for_entry(entry.name);
+      removed.baseline = detail::summarize_side(entry);
+      result.entries.push_back(std::move(removed));
+      continue;
+    }
+    result.entries.push_back(detail::compare_entry(entry, candidate.entries[match->second],
+                                                   options.thresholds.for_entry(entry.name),
+                                                   options));
+  }
+  for (const Entry& entry : candidate.entries) {
+    if (baseline_index.count(entry.name) != 0) continue;
+    EntryComparison added;
+    added.name = entry.name;
+    added.verdict = Verdict::added;
+    added.reason = "only in the candidate";
+    added.threshold = options.thresholds.for_entry(entry.name);
+    added.candidate = detail::summarize_side(entry);
+    result.entries.push_back(std::move(added));
+  }
+  for (EntryComparison& entry : result.entries) {
+    entry.fails = fails_gate(entry, options);
+  }
+
+  // A pattern that matches nothing is almost always a typo that silently left the default on.
+  for (const ThresholdRule& rule : options.thresholds.rules) {
+    bool used = false;
+    for (const EntryComparison& entry : result.entries) {
+      used = used || glob_match(rule.pattern, entry.name);
+    }
+    if (!used) {
+      result.warnings.push_back("Threshold pattern '" + rule.pattern + "' matches no entry.");
+    }
+  }
+  return result;
+}
+
+}  // namespace kerntime

@@ -1,0 +1,18 @@
+// SPDX-License-Identifier: Apache-2.0
+// The verdict for one pair of same-name entries.
+#pragma once
+
+#include <kerntime/compare.hpp>
+#include <kerntime/report.hpp>
+
+namespace kerntime::detail {
+
+/// Compares `candidate` against `baseline` with `threshold` (a fraction) and the significance
+/// level and sample floor of `options`. Sets everything but `fails`.
+EntryComparison compare_entry(const Entry& baseline, const Entry& candidate, double threshold,
+                              const CompareOptions& options);
+
+/// The one-side summary of `entry` (count, median, unit, timer).
+SampleSummary summarize_side(const Entry& entry);
+
+}  // namespace kerntime::detail

@@ -1,0 +1,45 @@
+// SPDX-License-Identifier: Apache-2.0
+// What each renderer of a comparison says, cell by cell; renderers differ only in layout and
+// escaping, so a verdict reads the same in a terminal, a pull request and a CI report.
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <vector>
+
+#include <kerntime/compare.hpp>
+
+namespace kerntime::detail {
+
+/// The text cells of one entry; "-" where a value does not exist.
+struct EntryCells {
+  std::string name;       ///< passed through printable()
+  std::string baseline;   ///< median with unit
+  std::string candidate;  ///< median with unit
+  std::string change;     ///< "+10.2%"
+  std::string interval;   ///< "[+8.1%, +12.3%]"
+  std::string p;          ///< "0.003", "4.1e-09"
+  std::string threshold;  ///< "5%"
+  std::string verdict;    ///< to_string(verdict)
+  std::string reason;     ///< passed through printable()
+};
+
+EntryCells cells_of(const EntryComparison& entry);
+
+/// "CI 99%" style header of the interval column.
+std::string interval_title(const Comparison& comparison);
+
+/// "1 regressed, 0 improved, 5 same, 1 inconclusive, 0 added, 0 removed".
+std::string summary_counts(const Comparison& comparison);
+
+/// The settings in one line: alpha, interval level, default threshold, sample floor.
+std::string settings_line(const Comparison& comparison);
+
+/// `text` with control characters written as escapes (\n, \t, \x1b) and invalid UTF-8 bytes as
+/// \xNN, so that a name can never break a table row, a Markdown line or an XML document.
+std::string printable(const std::string& text);
+
+/// Terminal columns of printable text: UTF-8 code points.
+std::size_t display_width(const std::string& text);
+
+}  // namespace kerntime::detail

@@ -1,0 +1,216 @@
+// SPDX-License-Identifier: Apache-2.0
+// `kerntime compare` and `kerntime report` run as a user runs them: exit statuses 0 / 1 / 2,
+// messages that name the file, entry and field, and every output format.
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include "support/run_command.hpp"
+#include "xml_check.hpp"
+
+namespace kerntime {
+namespace {
+
+using testing::CommandResult;
+using testing::run_command;
+
+const std::string kData = KERNTIME_TEST_DATA_DIR "/data";
+
+// Runs kerntime in the data directory, so messages carry the short file names users type.
+CommandResult kerntime(const std::string& arguments) {
+  return run_command("cd '" + kData + "' && NO_COLOR= '" KERNTIME_EXECUTABLE "' " + arguments);
+}
+
+bool contains(const std::string& text, const std::string& part) {
+  return text.find(part) != std::string::npos;
+}
+
+std::string temp_path(const std::string& name) {
+  return ::testing::TempDir() + "kerntime_compare_" + name;
+}
+
+std::string read_file(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+int count_lines_with(const std::string& text, const std::string& part) {
+  int n = 0;
+  std::istringstream lines(text);
+  for (std::string line; std::getline(lines, line);) {
+    n += contains(line, part) ? 1 : 0;
+  }
+  return n;
+}
+
+TEST(CompareCli, RerunOfTheSameBuildPasses) {
+  const CommandResult r = kerntime("compare base.json rerun.json");
+  EXPECT_EQ(r.exit_status, 0) << r.out << r.err;
+  EXPECT_EQ(r.err, "");
+  EXPECT_EQ(count_lines_with(r.out, " same "), 3) << r.out;
+  EXPECT_TRUE(contains(r.out, "retired_kernel")) << r.out;
+  EXPECT_TRUE(contains(r.out,
+                       "0 regressed, 0 improved, 3 same, 0 inconclusive, 0 added, 1 "
+                       "removed: passed"))
+      << r.out;
+  EXPECT_FALSE(contains(r.out, "\x1b[")) << "stdout is not a terminal: no colour";
+}
+
+TEST(CompareCli, SlowerKernelFailsAndIsTheOnlyOneNamed) {
+  const CommandResult r = kerntime("compare base.json slower.json");
+  EXPECT_EQ(r.exit_status, 1) << r.out << r.err;
+  EXPECT_EQ(count_lines_with(r.out, "regressed  median"), 1) << r.out;
+  std::istringstream lines(r.out);
+  for (std::string line; std::getline(lines, line);) {
+    if (contains(line, "regressed  median")) {
+      EXPECT_EQ(line.rfind("saxpy ", 0), 0u) << line;
+    }
+  }
+}
+
+TEST(CompareCli, ThresholdsDecide) {
+  EXPECT_EQ(kerntime("compare base.json slower.json --threshold 15%").exit_status, 0);
+  EXPECT_EQ(kerntime("compare base.json slower.json --threshold 'sax*=12%'").exit_status, 0);
+  // A later pattern overrides an earlier one; a bare value anywhere only sets the default.
+  EXPECT_EQ(kerntime("compare base.json slower.json --threshold 'sax*=12%' "
+                     "--threshold 'saxpy=3%' --threshold 20%")
+                .exit_status,
+            1);
+}
+
+TEST(CompareCli, RemovedAndInconclusiveFailOnlyWhenAsked) {
+  EXPECT_EQ(kerntime("compare base.json rerun.json --fail-on-removed").exit_status, 1);
+  const CommandResult few = kerntime("compare base.json few_samples.json");
+  EXPECT_EQ(few.exit_status, 0) << few.out;
+  EXPECT_TRUE(contains(few.out, "too few samples (30 baseline, 3 candidate)")) << few.out;
+  EXPECT_EQ(kerntime("compare base.json few_samples.json --fail-on-inconclusive").exit_status, 1);
+  EXPECT_EQ(kerntime("compare base.json few_samples.json --min-samples 2 --alpha 0.2").exit_status,
+            0);
+}
+
+TEST(CompareCli, AddedEntries) {
+  const CommandResult r = kerntime("compare rerun.json base.json");
+  EXPECT_EQ(r.exit_status, 0);
+  EXPECT_TRUE(contains(r.out, "added")) << r.out;
+  EXPECT_TRUE(contains(r.out, "only in the candidate")) << r.out;
+}
+
+TEST(CompareCli, MinimalFileWorks) {
+  const CommandResult r = kerntime("compare minimal.json minimal.json");
+  EXPECT_EQ(r.exit_status, 0) << r.out << r.err;
+  EXPECT_EQ(count_lines_with(r.out, " same "), 3) << r.out;
+  EXPECT_EQ(kerntime("compare base.json minimal.json").exit_status, 0);
+}
+
+TEST(CompareCli, DifferentGpuIsAWarningAboveTheVerdicts) {
+  const CommandResult r = kerntime("compare base.json other_gpu.json");
+  EXPECT_EQ(r.exit_status, 0);
+  const std::size_t warning = r.out.find(
+      "warning: GPU differs: baseline \"NVIDIA H200\", candidate \"NVIDIA A100-SXM4-80GB\"");
+  ASSERT_NE(warning, std::string::npos) << r.out;
+  EXPECT_LT(warning, r.out.find("Verdict"));
+}
+
+TEST(CompareCli, MalformedInputExitsTwoNamingFileEntryAndField) {
+  CommandResult r = kerntime("compare base.json malformed.json");
+  EXPECT_EQ(r.exit_status, 2);
+  EXPECT_EQ(r.out, "");
+  EXPECT_EQ(r.err,
+            "kerntime: malformed.json: entries[1].samples[2]: expected a finite number, got "
+            "\"abc\"\n");
+  r = kerntime("compare not_json.json base.json");
+  EXPECT_EQ(r.exit_status, 2);
+  EXPECT_EQ(r.err.rfind("kerntime: not_json.json: ", 0), 0u) << r.err;
+  EXPECT_EQ(testing::line_count(r.err), 1) << r.err;
+  r = kerntime("compare base.json missing.json");
+  EXPECT_EQ(r.exit_status, 2);
+  EXPECT_TRUE(contains(r.err, "missing.json")) << r.err;
+}
+
+TEST(CompareCli, UsageErrorsExitTwo) {
+  EXPECT_EQ(kerntime("compare base.json").exit_status, 2);
+  CommandResult r = kerntime("compare base.json rerun.json --threshold 5");
+  EXPECT_EQ(r.exit_status, 2);
+  EXPECT_TRUE(contains(r.err, "threshold '5' is ambiguous")) << r.err;
+  EXPECT_EQ(kerntime("compare base.json rerun.json --format xml").exit_status, 2);
+  EXPECT_EQ(kerntime("compare base.json rerun.json --alpha 2").exit_status, 2);
+  EXPECT_EQ(kerntime("compare base.json rerun.json --color sometimes").exit_status, 2);
+  r = kerntime("compare base.json renamed.json");
+  EXPECT_EQ(r.exit_status, 2);
+  EXPECT_TRUE(contains(r.err, "no entry names in common")) << r.err;
+}
+
+TEST(CompareCli, ColourWhenForced) {
+  const CommandResult r = kerntime("compare base.json slower.json --color always");
+  EXPECT_EQ(r.exit_status, 1);
+  EXPECT_TRUE(contains(r.out, "\x1b[1;31mregressed\x1b[0m")) << r.out;
+}
+
+TEST(CompareCli, JunitToAFileAndTheTableToStdout) {
+  const std::string path = temp_path("junit.xml");
+  std::remove(path.c_str());
+  const CommandResult r =
+      kerntime("compare base.json slower.json --format junit --output '" + path + "'");
+  EXPECT_EQ(r.exit_status, 1);
+  EXPECT_TRUE(contains(r.out, "regressed  median")) << "the log still shows the table";
+  const std::string xml = read_file(path);
+  EXPECT_EQ(testing::xml_problem(xml), "") << xml;
+  EXPECT_TRUE(contains(xml, R"(tests="4" failures="1" errors="0" skipped="1")")) << xml;
+  EXPECT_TRUE(contains(xml, R"(<testcase name="saxpy" classname="kerntime.compare" time="0">)"
+                            "\n      <failure type=\"regressed\""))
+      << xml;
+}
+
+TEST(CompareCli, JsonAndMarkdownOnStdout) {
+  CommandResult r = kerntime("compare base.json slower.json --format json");
+  EXPECT_EQ(r.exit_status, 1);
+  const nlohmann::json j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["failed"], true);
+  EXPECT_EQ(j["summary"]["regressed"], 1);
+  EXPECT_EQ(j["entries"][0]["name"], "saxpy");
+  EXPECT_GT(j["entries"][0]["ratio_ci"]["low"].get<double>(), 1.05);
+  r = kerntime("compare base.json slower.json --format md");
+  EXPECT_EQ(r.out.rfind("### kerntime compare: failed", 0), 0u) << r.out;
+  EXPECT_TRUE(contains(r.out, "| saxpy | **regressed** |")) << r.out;
+}
+
+TEST(CompareCli, ReportMergesRepeatedRuns) {
+  CommandResult r = kerntime("report base.json rerun.json --format json");
+  EXPECT_EQ(r.exit_status, 0) << r.err;
+  const nlohmann::json j = nlohmann::json::parse(r.out);
+  ASSERT_EQ(j["entries"].size(), 4u);
+  EXPECT_EQ(j["entries"][0]["name"], "saxpy");
+  EXPECT_EQ(j["entries"][0]["samples"].size(), 60u);
+  EXPECT_EQ(j["entries"][3]["samples"].size(), 30u);  // retired_kernel: only in base.json
+
+  r = kerntime("report minimal.json --format csv");
+  EXPECT_EQ(r.exit_status, 0) << r.err;
+  EXPECT_TRUE(contains(r.out, "saxpy")) << r.out;
+  for (const char* format : {"table", "md"}) {
+    EXPECT_EQ(kerntime(std::string("report base.json --format ") + format).exit_status, 0);
+  }
+  const std::string path = temp_path("merged.json");
+  EXPECT_EQ(
+      kerntime("report base.json rerun.json --output '" + path + "' --format json").exit_status, 0);
+  EXPECT_EQ(kerntime("compare base.json '" + path + "'").exit_status, 0);
+}
+
+TEST(CompareCli, ReportErrorsExitTwo) {
+  CommandResult r = kerntime("report base.json malformed.json");
+  EXPECT_EQ(r.exit_status, 2);
+  EXPECT_TRUE(contains(r.err, "malformed.json: entries[1].samples[2]")) << r.err;
+  EXPECT_EQ(kerntime("report").exit_status, 2);
+  EXPECT_EQ(kerntime("report base.json --format xml").exit_status, 2);
+  r = kerntime("report --help");
+  EXPECT_EQ(r.exit_status, 0);
+  EXPECT_TRUE(contains(r.out, "concatenate their samples")) << r.out;
+}
+
+}  // namespace
+}  // namespace kerntime

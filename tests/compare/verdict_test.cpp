@@ -1,0 +1,223 @@
+// SPDX-License-Identifier: Apache-2.0
+// The decision rule: each verdict, its reason, the gate, and what counts as input.
+#include <random>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include <kerntime/compare.hpp>
+#include <kerntime/error.hpp>
+
+#include "samples.hpp"
+
+namespace kerntime {
+namespace {
+
+using testing::make_entry;
+using testing::simulate_run;
+
+Report report_of(std::vector<Entry> entries) {
+  Report report;
+  report.entries = std::move(entries);
+  return report;
+}
+
+// Quiet noise: no outliers, 1 % spread, so the planted changes are unambiguous.
+const testing::NoiseModel kQuiet{0.01, 0.0, 0.0, 0.0, 0.0};
+
+EntryComparison compare_one(double factor, std::size_t n = 30, const CompareOptions& options = {},
+                            const testing::NoiseModel& noise = kQuiet) {
+  std::mt19937_64 rng(42);
+  const Report a = report_of({make_entry("k", simulate_run(rng, n, 1000.0, 1.0, noise))});
+  const Report b = report_of({make_entry("k", simulate_run(rng, n, 1000.0, factor, noise))});
+  const Comparison c = compare(a, b, options);
+  EXPECT_EQ(c.entries.size(), 1u);
+  return c.entries.front();
+}
+
+bool contains(const std::string& text, const std::string& part) {
+  return text.find(part) != std::string::npos;
+}
+
+TEST(CompareVerdict, PlantedSlowdownRegresses) {
+  const EntryComparison e = compare_one(1.10);
+  EXPECT_EQ(e.verdict, Verdict::regressed) << e.reason;
+  ASSERT_TRUE(e.ratio && e.ratio_ci && e.p_value);
+  EXPECT_NEAR(*e.ratio, 1.10, 0.01);
+  EXPECT_LT(e.ratio_ci->low, 1.10);
+  EXPECT_GT(e.ratio_ci->high, 1.10);
+  EXPECT_GT(e.ratio_ci->low, 1.05);
+  EXPECT_LT(*e.p_value, 1e-6);
+  EXPECT_TRUE(e.exact_test);  // 30 x 30 continuous samples: no ties
+  EXPECT_TRUE(e.fails);
+  EXPECT_TRUE(contains(e.reason, "slower")) << e.reason;
+}
+
+TEST(CompareVerdict, PlantedSpeedupImproves) {
+  const EntryComparison e = compare_one(0.90);
+  EXPECT_EQ(e.verdict, Verdict::improved) << e.reason;
+  EXPECT_FALSE(e.fails);
+  EXPECT_TRUE(contains(e.reason, "faster")) << e.reason;
+}
+
+TEST(CompareVerdict, NoChangeIsSame) {
+  const EntryComparison e = compare_one(1.0);
+  EXPECT_EQ(e.verdict, Verdict::same) << e.reason;
+  ASSERT_TRUE(e.ratio_ci);
+  EXPECT_GE(e.ratio_ci->low, 0.95);
+  EXPECT_LE(e.ratio_ci->high, 1.05);
+}
+
+TEST(CompareVerdict, SignificantButSmallChangeIsSame) {
+  // 2 % slower with 1 % noise: real, but within the 5 % threshold.
+  const EntryComparison e = compare_one(1.02, 200);
+  EXPECT_EQ(e.verdict, Verdict::same) << e.reason;
+  ASSERT_TRUE(e.p_value);
+  EXPECT_LT(*e.p_value, 0.01);
+  EXPECT_TRUE(contains(e.reason, "within the 5% threshold")) << e.reason;
+}
+
+TEST(CompareVerdict, PerEntryThresholdCatchesSmallerChanges) {
+  CompareOptions options;
+  options.thresholds.add("k=1%");
+  const EntryComparison e = compare_one(1.02, 200, options);
+  EXPECT_EQ(e.verdict, Verdict::regressed) << e.reason;
+  EXPECT_DOUBLE_EQ(e.threshold, 0.01);
+}
+
+TEST(CompareVerdict, NoisyDataIsInconclusiveNotSame) {
+  // 20 % spread and 10 samples: the interval cannot exclude a 5 % change either way.
+  const testing::NoiseModel noisy{0.20, 0.0, 0.0, 0.0, 0.0};
+  const EntryComparison e = compare_one(1.0, 10, {}, noisy);
+  EXPECT_EQ(e.verdict, Verdict::inconclusive) << e.reason;
+  EXPECT_TRUE(contains(e.reason, "collect more samples")) << e.reason;
+  EXPECT_FALSE(e.fails);
+}
+
+TEST(CompareVerdict, TooFewSamplesIsInconclusiveWithTheCounts) {
+  const EntryComparison e = compare_one(1.5, 4);
+  EXPECT_EQ(e.verdict, Verdict::inconclusive);
+  EXPECT_TRUE(contains(e.reason, "too few samples (4 baseline, 4 candidate)")) << e.reason;
+  EXPECT_TRUE(contains(e.reason, "at least 5")) << e.reason;
+  CompareOptions strict;
+  strict.min_samples = 40;
+  const EntryComparison f = compare_one(1.5, 30, strict);
+  EXPECT_EQ(f.verdict, Verdict::inconclusive);
+  EXPECT_TRUE(contains(f.reason, "at least 40")) << f.reason;
+}
+
+TEST(CompareVerdict, FiveClearlySeparatedSamplesAreEnough) {
+  const EntryComparison e = compare_one(1.5, 5);
+  EXPECT_EQ(e.verdict, Verdict::regressed) << e.reason;
+}
+
+TEST(CompareVerdict, ConstantSamplesCompareExactly) {
+  const Report a = report_of({make_entry("k", std::vector<double>(20, 100.0))});
+  const Report b = report_of({make_entry("k", std::vector<double>(20, 110.0))});
+  const EntryComparison e = compare(a, b).entries.front();
+  EXPECT_EQ(e.verdict, Verdict::regressed) << e.reason;
+  ASSERT_TRUE(e.ratio_ci);
+  EXPECT_DOUBLE_EQ(e.ratio_ci->low, 1.1);
+  EXPECT_DOUBLE_EQ(e.ratio_ci->high, 1.1);
+  EXPECT_FALSE(e.exact_test);  // ties
+  const EntryComparison same = compare(a, a).entries.front();
+  EXPECT_EQ(same.verdict, Verdict::same) << same.reason;
+  EXPECT_DOUBLE_EQ(*same.p_value, 1.0);
+}
+
+TEST(CompareVerdict, UnitsAreConvertedAndTimersMustMatch) {
+  std::mt19937_64 rng(3);
+  Entry a = make_entry("k", simulate_run(rng, 30, 1000.0, 1.0, kQuiet));
+  Entry b = make_entry("k", simulate_run(rng, 30, 1.0, 1.0, kQuiet));  // 1 us in us
+  b.unit = "us";
+  EntryComparison e = compare(report_of({a}), report_of({b})).entries.front();
+  EXPECT_EQ(e.verdict, Verdict::same) << e.reason;
+  EXPECT_NEAR(*e.ratio, 1.0, 0.02);
+
+  b.unit = "bytes";
+  e = compare(report_of({a}), report_of({b})).entries.front();
+  EXPECT_EQ(e.verdict, Verdict::inconclusive);
+  EXPECT_TRUE(contains(e.reason, "units differ")) << e.reason;
+
+  b.unit = "ns";
+  a.timer = "cuda-event";
+  b.timer = "cupti";
+  e = compare(report_of({a}), report_of({b})).entries.front();
+  EXPECT_EQ(e.verdict, Verdict::inconclusive);
+  EXPECT_TRUE(contains(e.reason, "timers differ (baseline cuda-event, candidate cupti)"))
+      << e.reason;
+}
+
+TEST(CompareVerdict, NonPositiveSamplesAreInconclusive) {
+  std::vector<double> samples(10, 100.0);
+  samples[3] = 0.0;
+  const Report a = report_of({make_entry("k", std::vector<double>(10, 100.0))});
+  const Report b = report_of({make_entry("k", samples)});
+  const EntryComparison e = compare(a, b).entries.front();
+  EXPECT_EQ(e.verdict, Verdict::inconclusive);
+  EXPECT_TRUE(contains(e.reason, "zero or negative")) << e.reason;
+}
+
+TEST(CompareVerdict, AddedRemovedAndTheGate) {
+  std::mt19937_64 rng(5);
+  const auto run = [&] { return simulate_run(rng, 30, 1000.0, 1.0, kQuiet); };
+  const Report a = report_of({make_entry("kept", run()), make_entry("gone", run())});
+  const Report b = report_of({make_entry("new", run()), make_entry("kept", run())});
+  Comparison c = compare(a, b);
+  ASSERT_EQ(c.entries.size(), 3u);
+  EXPECT_EQ(c.entries[0].name, "kept");
+  EXPECT_EQ(c.entries[1].name, "gone");
+  EXPECT_EQ(c.entries[1].verdict, Verdict::removed);
+  EXPECT_FALSE(c.entries[1].candidate.has_value());
+  EXPECT_EQ(c.entries[2].name, "new");
+  EXPECT_EQ(c.entries[2].verdict, Verdict::added);
+  EXPECT_FALSE(c.entries[2].baseline.has_value());
+  EXPECT_FALSE(c.failed());
+  EXPECT_EQ(c.count(Verdict::added), 1u);
+  EXPECT_EQ(c.count(Verdict::removed), 1u);
+
+  CompareOptions options;
+  options.fail_on_removed = true;
+  c = compare(a, b, options);
+  EXPECT_TRUE(c.failed());
+  EXPECT_TRUE(c.entries[1].fails);
+  EXPECT_FALSE(c.entries[2].fails);
+}
+
+TEST(CompareVerdict, InconclusiveFailsOnlyWhenAsked) {
+  const Report a = report_of({make_entry("k", {100, 101, 102})});
+  CompareOptions options;
+  EXPECT_FALSE(compare(a, a, options).failed());
+  options.fail_on_inconclusive = true;
+  EXPECT_TRUE(compare(a, a, options).failed());
+}
+
+TEST(CompareVerdict, RejectsBadOptionsAndDuplicateNames) {
+  const Report a = report_of({make_entry("k", {1, 2, 3, 4, 5})});
+  CompareOptions options;
+  options.alpha = 0.0;
+  EXPECT_THROW(compare(a, a, options), Error);
+  options.alpha = 0.7;
+  EXPECT_THROW(compare(a, a, options), Error);
+  options = {};
+  options.min_samples = 0;
+  EXPECT_THROW(compare(a, a, options), Error);
+  const Report twice = report_of({make_entry("k", {1, 2}), make_entry("k", {3, 4})});
+  EXPECT_THROW(compare(twice, a), Error);
+}
+
+TEST(CompareVerdict, WarnsAboutUnusedPatternsAndReportWarnings) {
+  Report a = report_of({make_entry("gemm", {1, 2, 3, 4, 5})});
+  a.warnings.push_back("3 samples throttled");
+  CompareOptions options;
+  options.thresholds.add("gem/*=10%");
+  const Comparison c = compare(a, a, options);
+  ASSERT_EQ(c.warnings.size(), 3u);
+  EXPECT_EQ(c.warnings[0], "Baseline: 3 samples throttled");
+  EXPECT_EQ(c.warnings[1], "Candidate: 3 samples throttled");
+  EXPECT_EQ(c.warnings[2], "Threshold pattern 'gem/*' matches no entry.");
+}
+
+}  // namespace
+}  // namespace kerntime
