@@ -2,6 +2,7 @@
 // kerntime: measure CUDA kernels as GPU time, not enqueue time.
 #pragma once
 
+#include <kerntime/compare.hpp>
 #include <kerntime/error.hpp>
 #include <kerntime/format.hpp>
 #include <kerntime/gpu_status.hpp>
@@ -9,4 +10,7 @@
 #include <kerntime/report_json.hpp>
 #include <kerntime/session.hpp>
 #include <kerntime/statistics.hpp>
+#include <kerntime/trace.hpp>
+#include <kerntime/trace_format.hpp>
+#include <kerntime/tracer.hpp>
 #include <kerntime/version.hpp>

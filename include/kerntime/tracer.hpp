@@ -1,0 +1,117 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+
+#include <cstddef>
+#include <memory>
+#include <string>
+
+#include <kerntime/trace.hpp>
+
+namespace kerntime {
+
+namespace detail {
+struct TracerAccess;
+}
+
+/// What a Tracer records, and the buffers it records into.
+struct TracerOptions {
+  /// Runtime API calls (cudaLaunchKernel, cudaMemcpyAsync, ...): the launch records that tie
+  /// kernels to host threads and to scopes.
+  bool runtime_api = true;
+  /// Driver API calls: launches through cuLaunchKernel (NVRTC, Triton, JIT) only have these.
+  bool driver_api = true;
+  bool memcpy = true;
+  bool memset = true;
+  bool synchronization = true;
+  /// Tag every launch inside a kerntime::ScopedTimer with the scope (needs an API kind on).
+  bool scopes = true;
+
+  /// Host buffers CUPTI writes records into. A kernel record is about 220 bytes, so 8 MiB
+  /// holds about 38,000 kernels. Buffers are recycled as soon as they are read.
+  std::size_t buffer_bytes = std::size_t{8} << 20;
+  std::size_t preallocated_buffers = 4;
+  /// At most this many buffers exist; when all are full and unread, CUPTI drops records
+  /// (counted in Trace::dropped_records).
+  std::size_t max_buffers = 64;
+  /// Read full buffers on a background thread while the program runs, so long runs need no
+  /// more than a few buffers. Off: buffers are read by flush() only.
+  bool background_reading = true;
+
+  /// CUPTI's device-side buffer per context (0: CUPTI's default, 3.2 MB); takes effect only
+  /// for contexts created after the Tracer starts.
+  std::size_t device_buffer_bytes = 0;
+  /// Device buffers CUPTI allocates up front per context (0: CUPTI's default). Raise it for
+  /// long bursts: allocating more later stalls the launching thread.
+  std::size_t device_buffers_preallocated = 0;
+
+  /// flush() synchronizes every device with an active context before it forces CUPTI to
+  /// hand over its records. Turn off only if you synchronize yourself.
+  bool synchronize_on_flush = true;
+};
+
+/// The state of a Tracer.
+enum class TracerStatus {
+  active,       ///< recording
+  unavailable,  ///< never started; unavailable_reason() says why
+  stopped,      ///< stop() ran; records are kept
+};
+
+/// A CUPTI tracing session: records every kernel, copy, memset and launch call in the process
+/// (including those of libraries such as cuBLAS), with GPU start and end times, and attributes
+/// them to the kerntime scopes (ScopedTimer) open on the launching thread.
+///
+///     kerntime::Tracer tracer;            // early: before warmup, ideally before CUDA starts
+///     ... run and time the work ...
+///     tracer.flush();                     // synchronize, then collect every record
+///     kerntime::Trace trace = tracer.trace();
+///
+/// CUPTI is optional: when it cannot be loaded, or another tool (Nsight Systems, Nsight
+/// Compute, compute-sanitizer, another profiler) holds it, the Tracer is `unavailable`, says
+/// why, and everything else in kerntime keeps working with cudaEvent timing. One Tracer can be
+/// active per process at a time; it detaches on stop() or destruction, so another Tracer or
+/// tool can attach later. Do not keep a Tracer in a static variable: it must stop before CUDA
+/// shuts down.
+///
+/// Thread-safe: any thread may call any member; launches and scopes may come from any number
+/// of threads, streams and devices.
+class Tracer {
+ public:
+  /// Starts tracing. Never throws for CUPTI conditions (see status()); throws kerntime::Error
+  /// for invalid options.
+  explicit Tracer(TracerOptions options = {});
+  /// Stops (see stop()); never throws.
+  ~Tracer();
+  Tracer(const Tracer&) = delete;
+  Tracer& operator=(const Tracer&) = delete;
+
+  TracerStatus status() const;
+  bool active() const { return status() == TracerStatus::active; }
+  /// Why the Tracer is unavailable, in plain words; empty otherwise.
+  std::string unavailable_reason() const;
+  /// CUPTI's API version of the loaded library (e.g. 130001); 0 when none was loaded.
+  int cupti_version() const;
+
+  /// Synchronizes every device with an active context, then forces CUPTI to deliver all
+  /// records, and reads them. Call it when no other thread is launching work: a forced flush
+  /// with work in flight loses that work's timestamps. Throws kerntime::Error when the device
+  /// synchronization fails (the records collected so far are kept). No-op unless active.
+  void flush();
+
+  /// Everything read so far, correlated and attributed. Call flush() first to include the
+  /// latest work.
+  Trace trace() const;
+
+  /// Forgets the records read so far (for example those of a warmup); scopes stay known.
+  void clear();
+
+  /// flush(), then stops recording and releases CUPTI. Idempotent; records are kept.
+  void stop();
+
+ private:
+  friend struct detail::TracerAccess;
+  struct Impl;
+  explicit Tracer(std::unique_ptr<Impl> impl);
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace kerntime

@@ -1,0 +1,291 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "cupti/activity_session.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <system_error>
+#include <thread>
+#include <tuple>
+#include <utility>
+
+#include "cupti/buffer_callbacks.hpp"
+#include "cupti/cupti_versions.hpp"
+#include "cupti/record_decoder.hpp"
+
+namespace kerntime::cupti {
+namespace {
+
+const char* kind_name(CUpti_ActivityKind kind) {
+  switch (kind) {
+    case CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL:
+      return "kernel";
+    case CUPTI_ACTIVITY_KIND_RUNTIME:
+      return "runtime API";
+    case CUPTI_ACTIVITY_KIND_DRIVER:
+      return "driver API";
+    case CUPTI_ACTIVITY_KIND_EXTERNAL_CORRELATION:
+      return "external correlation (scope)";
+    case CUPTI_ACTIVITY_KIND_MEMCPY:
+      return "memcpy";
+    case CUPTI_ACTIVITY_KIND_MEMCPY2:
+      return "peer-to-peer memcpy";
+    case CUPTI_ACTIVITY_KIND_MEMSET:
+      return "memset";
+    case CUPTI_ACTIVITY_KIND_SYNCHRONIZATION:
+      return "synchronization";
+    default:
+      return "activity";
+  }
+}
+
+std::int64_t steady_now_ns() {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(
+             std::chrono::steady_clock::now().time_since_epoch())
+      .count();
+}
+
+constexpr const char* kFallback =
+    ": kernel tracing is off and GPU times come from cudaEvents (they include launch latency)";
+
+}  // namespace
+
+ActivitySession::ActivitySession(CuptiApi& api, const TracerOptions& options,
+                                 Synchronize synchronize)
+    : api_(api),
+      options_(options),
+      synchronize_(std::move(synchronize)),
+      pool_(options.buffer_bytes, options.preallocated_buffers, options.max_buffers) {}
+
+ActivitySession::~ActivitySession() {
+  stop();
+}
+
+std::string ActivitySession::start() {
+  std::lock_guard control{control_};
+  if (!route_buffers_to(this)) {
+    return std::string{"another kerntime::Tracer is active in this process"} + kFallback;
+  }
+  claimed_ = true;
+
+  std::string holder;
+  const CUptiResult subscribed = api_.subscribe("kerntime", holder);
+  if (subscribed == CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED) {
+    release();
+    return "CUPTI is held by " +
+           (holder.empty() ? std::string{"another tool (Nsight Systems, Nsight Compute, "
+                                         "compute-sanitizer, cuda-gdb or another profiler)"}
+                           : holder) +
+           kFallback;
+  }
+  if (subscribed != CUPTI_SUCCESS) {
+    release();
+    return "CUPTI could not start (" + api_.describe(subscribed) +
+           "; often no NVIDIA driver, or a libcupti that does not match it)" + kFallback;
+  }
+  subscribed_ = true;
+  version_ = api_.version();
+
+  // Device buffer settings only reach contexts created after them; failures cost records, not
+  // correctness, so they become warnings.
+  const std::pair<CUpti_ActivityAttribute, std::size_t> attributes[] = {
+      {CUPTI_ACTIVITY_ATTR_DEVICE_BUFFER_SIZE, options_.device_buffer_bytes},
+      {CUPTI_ACTIVITY_ATTR_DEVICE_BUFFER_PRE_ALLOCATE_VALUE, options_.device_buffers_preallocated}};
+  for (const auto& [attribute, value] : attributes) {
+    if (value == 0) continue;
+    if (const CUptiResult r = api_.set_attribute(attribute, value); r != CUPTI_SUCCESS) {
+      builder_.add_warning("CUPTI refused a device buffer setting (" + api_.describe(r) + ")");
+    }
+  }
+
+  ClockAnchor clock;
+  api_.timestamp(clock.cupti_ns);
+  clock.steady_ns = steady_now_ns();
+  builder_.set_clock(clock);
+
+  if (const CUptiResult r = api_.register_callbacks(&on_buffer_requested, &on_buffer_completed);
+      r != CUPTI_SUCCESS) {
+    release();
+    return "CUPTI refused kerntime's activity buffers (" + api_.describe(r) + ")" + kFallback;
+  }
+
+  // CONCURRENT_KERNEL, never KERNEL: KERNEL serializes every kernel in the process.
+  std::vector<CUpti_ActivityKind> kinds{CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL};
+  if (options_.runtime_api) kinds.push_back(CUPTI_ACTIVITY_KIND_RUNTIME);
+  if (options_.driver_api) kinds.push_back(CUPTI_ACTIVITY_KIND_DRIVER);
+  if (options_.scopes) kinds.push_back(CUPTI_ACTIVITY_KIND_EXTERNAL_CORRELATION);
+  if (options_.memcpy) {
+    kinds.push_back(CUPTI_ACTIVITY_KIND_MEMCPY);
+    kinds.push_back(CUPTI_ACTIVITY_KIND_MEMCPY2);
+  }
+  if (options_.memset) kinds.push_back(CUPTI_ACTIVITY_KIND_MEMSET);
+  if (options_.synchronization) kinds.push_back(CUPTI_ACTIVITY_KIND_SYNCHRONIZATION);
+  for (const CUpti_ActivityKind kind : kinds) {
+    const CUptiResult r = api_.enable(kind);
+    if (r == CUPTI_SUCCESS) {
+      enabled_.push_back(kind);
+    } else if (kind == CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL) {
+      release();
+      return "CUPTI could not enable kernel records (" + api_.describe(r) + ")" + kFallback;
+    } else {
+      builder_.add_warning(std::string{"CUPTI could not enable "} + kind_name(kind) + " records (" +
+                           api_.describe(r) + "); they are missing");
+    }
+  }
+
+  // Seen once per launch, from inside CUDA itself rather than the program: half of all API
+  // records and their cost, for nothing a reader needs.
+  if (std::find(enabled_.begin(), enabled_.end(), CUPTI_ACTIVITY_KIND_DRIVER) != enabled_.end()) {
+    api_.mute(CUPTI_ACTIVITY_KIND_DRIVER, kDriverKernelGetName);
+  }
+
+  running_ = true;
+  if (options_.background_reading) {
+    try {
+      reader_ = std::thread{[this] { read_in_background(); }};
+    } catch (const std::system_error& error) {
+      builder_.add_warning(std::string{"no background reader thread ("} + error.what() +
+                           "): buffers are read at flush() only, so long runs may drop records");
+    }
+  }
+  if (options_.scopes) {
+    tagger_ = std::make_unique<ScopeTagger>(api_, scopes_);
+    route_scopes_to(tagger_.get());
+  }
+  return {};
+}
+
+std::string ActivitySession::flush() {
+  std::lock_guard control{control_};
+  return flush_locked();
+}
+
+std::string ActivitySession::flush_locked() {
+  if (!running_) return {};
+  const std::string failure = options_.synchronize_on_flush ? synchronize_() : std::string{};
+  // A forced flush with work in flight returns that work without timestamps, for good; after a
+  // failed synchronization only completed buffers are taken.
+  api_.flush_all(failure.empty() ? CUPTI_ACTIVITY_FLAG_FLUSH_FORCED : 0);
+  std::size_t dropped = 0;
+  if (api_.dropped_records(dropped) == CUPTI_SUCCESS && dropped > 0) {
+    std::lock_guard lock{builder_mutex_};
+    builder_.add_dropped(dropped);
+  }
+  do {
+    read_ready();
+  } while (!pool_.wait_settled());
+  return failure;
+}
+
+std::string ActivitySession::stop() {
+  std::lock_guard control{control_};
+  if (!running_) return {};
+  // No new pushes: CUPTI's external-id stacks go away with the subscription.
+  if (tagger_) route_scopes_to(nullptr);
+  std::string failure;
+  try {
+    failure = flush_locked();
+  } catch (...) {
+    failure = "reading the last activity records failed";
+  }
+  release();
+  return failure;
+}
+
+void ActivitySession::release() noexcept {
+  for (auto it = enabled_.rbegin(); it != enabled_.rend(); ++it)
+    api_.disable(*it);
+  enabled_.clear();
+  if (subscribed_) api_.unsubscribe();
+  subscribed_ = false;
+  running_ = false;
+  if (reader_.joinable()) {
+    stop_reading_ = true;
+    pool_.wake();
+    reader_.join();
+  }
+  try {
+    read_ready();
+  } catch (...) {
+    // Out of memory on the way out: those records are lost, the detach must still finish.
+  }
+  if (claimed_) {
+    stop_routing_buffers(this);
+    claimed_ = false;
+  }
+}
+
+void ActivitySession::buffer_requested(std::uint8_t** buffer, std::size_t* size,
+                                       std::size_t* max_records) {
+  const bool may_refuse = version_ >= kBufferRejectionMinVersion;
+  *buffer = pool_.acquire(!may_refuse);
+  *size = *buffer != nullptr ? pool_.buffer_bytes() : 0;
+  *max_records = 0;
+}
+
+bool ActivitySession::buffer_completed(std::uint8_t* buffer, std::size_t valid_bytes) {
+  return pool_.complete(buffer, valid_bytes);
+}
+
+void ActivitySession::read_ready() {
+  ReadyBuffer buffer;
+  while (pool_.take(buffer)) {
+    trace::RecordBatch batch;
+    decode_buffer(api_, buffer.data, buffer.valid_bytes, batch);  // no lock held: a CUPTI call
+    {
+      std::lock_guard lock{builder_mutex_};
+      builder_.append(std::move(batch));
+    }
+    pool_.finish(buffer.data);
+  }
+}
+
+void ActivitySession::read_in_background() {
+  while (pool_.wait_ready([this] { return stop_reading_.load(); }))
+    read_ready();
+}
+
+Trace ActivitySession::trace() {
+  // API function names come from CUPTI, so they are looked up without the builder lock.
+  std::vector<std::pair<ApiKind, std::uint32_t>> unnamed;
+  {
+    std::lock_guard lock{builder_mutex_};
+    unnamed = builder_.unnamed_api_functions();
+  }
+  std::vector<std::tuple<ApiKind, std::uint32_t, const char*>> names;
+  for (const auto& [kind, id] : unnamed) {
+    const CUpti_CallbackDomain domain =
+        kind == ApiKind::driver ? CUPTI_CB_DOMAIN_DRIVER_API : CUPTI_CB_DOMAIN_RUNTIME_API;
+    names.emplace_back(kind, id, api_.callback_name(domain, id));
+  }
+  const trace::ScopeSnapshot scopes = scopes_.snapshot();
+  Trace result;
+  {
+    std::lock_guard lock{builder_mutex_};
+    for (const auto& [kind, id, name] : names) {
+      if (name != nullptr) builder_.set_api_name(kind, id, name);
+    }
+    result = builder_.build(scopes);
+  }
+  if (const std::size_t refused = pool_.refused(); refused > 0) {
+    result.warnings.push_back("refused " + std::to_string(refused) + " request" +
+                              (refused == 1 ? "" : "s") +
+                              " for a record buffer (all TracerOptions::max_buffers full): "
+                              "CUPTI dropped records");
+  }
+  if (tagger_ && tagger_->mismatches() + tagger_->failed_pushes() > 0) {
+    result.warnings.push_back(
+        "could not tag " + std::to_string(tagger_->mismatches() + tagger_->failed_pushes()) +
+        " scope openings in CUPTI, or they closed out of order: some launches in them are "
+        "attributed to an enclosing scope or to none");
+  }
+  return result;
+}
+
+void ActivitySession::clear() {
+  std::lock_guard control{control_};
+  read_ready();
+  std::lock_guard lock{builder_mutex_};
+  builder_.clear_records();
+}
+
+}  // namespace kerntime::cupti

@@ -1,0 +1,90 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include <kerntime/trace.hpp>
+#include <kerntime/tracer.hpp>
+
+#include "cupti/buffer_pool.hpp"
+#include "cupti/cupti_api.hpp"
+#include "cupti/scope_tagger.hpp"
+#include "trace/scope_table.hpp"
+#include "trace/trace_builder.hpp"
+
+namespace kerntime::cupti {
+
+/// One CUPTI activity session, in the order cupti.md section 1 prescribes: subscribe, device
+/// buffer attributes, buffer callbacks, enable; then flush (synchronize first, then force) and
+/// read; finally disable and unsubscribe, so that another tool can attach later.
+///
+/// Locks: the buffer pool's lock is the only one CUPTI's callbacks take, and it is never held
+/// across a CUPTI call. `control_` serializes start/flush/stop and may be held across CUPTI
+/// calls because no callback ever takes it. `builder_mutex_` guards the record store and is
+/// never held across a CUPTI call.
+class ActivitySession {
+ public:
+  /// Waits for all work in flight; returns what failed, or an empty string.
+  using Synchronize = std::function<std::string()>;
+
+  ActivitySession(CuptiApi& api, const TracerOptions& options, Synchronize synchronize);
+  /// stop(); never throws.
+  ~ActivitySession();
+  ActivitySession(const ActivitySession&) = delete;
+  ActivitySession& operator=(const ActivitySession&) = delete;
+
+  /// Starts recording. Returns an empty string, or why tracing is unavailable (in which case
+  /// everything taken has been released again).
+  std::string start();
+  bool running() const { return running_.load(); }
+  std::uint32_t cupti_version() const { return version_; }
+
+  /// Synchronizes, forces CUPTI to deliver every record, reads them. Returns the
+  /// synchronization failure (then only completed buffers were collected), or "".
+  std::string flush();
+  /// flush(), then disables every kind, unsubscribes and stops reading. Idempotent.
+  std::string stop();
+
+  Trace trace();
+  void clear();
+
+  // CUPTI's buffer callbacks, reached through the process-wide trampolines.
+  void buffer_requested(std::uint8_t** buffer, std::size_t* size, std::size_t* max_records);
+  bool buffer_completed(std::uint8_t* buffer, std::size_t valid_bytes);
+
+ private:
+  std::string flush_locked();
+  void release() noexcept;
+  void read_ready();
+  void read_in_background();
+
+  CuptiApi& api_;
+  const TracerOptions options_;
+  const Synchronize synchronize_;
+  BufferPool pool_;
+  trace::ScopeTable scopes_;
+  std::unique_ptr<ScopeTagger> tagger_;
+
+  std::mutex control_;
+  std::atomic<bool> running_{false};
+  bool claimed_ = false;  ///< this session is the one CUPTI's callbacks reach
+  bool subscribed_ = false;
+  std::vector<CUpti_ActivityKind> enabled_;
+  std::uint32_t version_ = 0;
+
+  std::mutex builder_mutex_;
+  trace::TraceBuilder builder_;
+
+  std::atomic<bool> stop_reading_{false};
+  std::thread reader_;
+};
+
+}  // namespace kerntime::cupti

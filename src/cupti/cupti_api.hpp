@@ -1,0 +1,56 @@
+// SPDX-License-Identifier: Apache-2.0
+// Every CUPTI call kerntime makes goes through this interface: the real one resolves the
+// functions with dlsym on the library that probe_cupti() loaded; tests substitute a fake that
+// hands out synthetic buffers, so the session logic runs on machines without a GPU.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include <cupti.h>
+
+namespace kerntime::cupti {
+
+/// The external-correlation kind kerntime pushes scope ids under (kineto and Caliper use the
+/// CUSTOM kinds the same way; ours is the first).
+inline constexpr CUpti_ExternalCorrelationKind kScopeCorrelationKind =
+    CUPTI_EXTERNAL_CORRELATION_KIND_CUSTOM0;
+
+class CuptiApi {
+ public:
+  virtual ~CuptiApi() = default;
+
+  /// cuptiGetVersion() of the loaded library (CUPTI_API_VERSION numbering).
+  virtual std::uint32_t version() = 0;
+  /// Claims the subscriber slot as `name`. On CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED,
+  /// `holder` receives the holder's name when the library can tell (cuptiSubscribe_v2).
+  virtual CUptiResult subscribe(const char* name, std::string& holder) = 0;
+  virtual CUptiResult unsubscribe() = 0;
+  virtual CUptiResult set_attribute(CUpti_ActivityAttribute attribute, std::size_t value) = 0;
+  virtual CUptiResult register_callbacks(CUpti_BuffersCallbackRequestFunc requested,
+                                         CUpti_BuffersCallbackCompleteFunc completed) = 0;
+  virtual CUptiResult enable(CUpti_ActivityKind kind) = 0;
+  virtual CUptiResult disable(CUpti_ActivityKind kind) = 0;
+  /// Stops recording one function of an enabled API kind (RUNTIME or DRIVER).
+  virtual CUptiResult mute(CUpti_ActivityKind api, CUpti_CallbackId callback_id) = 0;
+  virtual CUptiResult flush_all(std::uint32_t flags) = 0;
+  /// Records dropped since the last call (CUPTI resets the count when read).
+  virtual CUptiResult dropped_records(std::size_t& dropped) = 0;
+  virtual CUptiResult next_record(std::uint8_t* buffer, std::size_t valid_bytes,
+                                  CUpti_Activity** record) = 0;
+  virtual CUptiResult push_external_id(std::uint64_t id) = 0;
+  virtual CUptiResult pop_external_id(std::uint64_t& last) = 0;
+  virtual CUptiResult timestamp(std::uint64_t& nanoseconds) = 0;
+  /// CUPTI's name of an API function, or nullptr.
+  virtual const char* callback_name(CUpti_CallbackDomain domain, std::uint32_t callback_id) = 0;
+  /// CUPTI's text for a result code.
+  virtual std::string describe(CUptiResult result) = 0;
+};
+
+/// The CUPTI that probe_cupti() loaded, or nullptr with `problem` saying why in plain words
+/// (not loadable, or a function kerntime needs is missing).
+std::unique_ptr<CuptiApi> load_cupti_api(std::string& problem);
+
+}  // namespace kerntime::cupti

@@ -1,0 +1,112 @@
+// SPDX-License-Identifier: Apache-2.0
+// Decoded activity records in kerntime's own terms: what the CUPTI decoder produces from one
+// buffer and what tests write by hand. No CUPTI types, so the processing behind it (correlation,
+// attribution, aggregation) builds and is tested on machines without CUDA's profiling tools.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include <kerntime/trace.hpp>
+
+namespace kerntime::trace {
+
+struct RawKernel {
+  /// Mangled name as CUPTI delivers it. CUPTI shares one string per kernel across records, so
+  /// the pointer is a cache key; the text is read (and copied) when the record is appended.
+  const char* name = nullptr;
+  std::uint32_t name_id = 0;  ///< set by TraceBuilder::append
+  std::uint64_t start = 0;
+  std::uint64_t end = 0;
+  std::uint32_t device = 0;
+  std::uint32_t context = 0;
+  std::uint32_t stream = 0;
+  Dim3 grid;
+  Dim3 block;
+  std::uint32_t registers = 0;
+  std::uint32_t static_shared = 0;
+  std::uint32_t dynamic_shared = 0;
+  std::uint32_t correlation_id = 0;
+  std::uint32_t graph_id = 0;
+  std::uint64_t graph_node_id = 0;
+};
+
+struct RawApi {
+  ApiKind kind = ApiKind::runtime;
+  std::uint32_t callback_id = 0;
+  std::uint64_t start = 0;
+  std::uint64_t end = 0;
+  std::uint32_t process_id = 0;
+  std::uint32_t thread_id = 0;
+  std::uint32_t correlation_id = 0;
+  std::uint32_t return_value = 0;
+};
+
+/// An external correlation record of kerntime's own kind: the API call with `correlation_id`
+/// was made while scope `scope_id` was the innermost pushed on its thread.
+struct RawScopeTag {
+  std::uint32_t correlation_id = 0;
+  std::uint64_t scope_id = 0;
+};
+
+struct RawMemcpy {
+  MemcpyKind kind = MemcpyKind::unknown;
+  MemoryKind source_kind = MemoryKind::unknown;
+  MemoryKind destination_kind = MemoryKind::unknown;
+  std::uint64_t bytes = 0;
+  std::uint64_t start = 0;
+  std::uint64_t end = 0;
+  std::uint32_t device = 0;
+  std::uint32_t context = 0;
+  std::uint32_t stream = 0;
+  int source_device = -1;
+  int destination_device = -1;
+  std::uint32_t correlation_id = 0;
+  std::uint32_t graph_id = 0;
+  std::uint64_t graph_node_id = 0;
+};
+
+struct RawMemset {
+  std::uint32_t value = 0;
+  std::uint64_t bytes = 0;
+  MemoryKind memory_kind = MemoryKind::unknown;
+  std::uint64_t start = 0;
+  std::uint64_t end = 0;
+  std::uint32_t device = 0;
+  std::uint32_t context = 0;
+  std::uint32_t stream = 0;
+  std::uint32_t correlation_id = 0;
+  std::uint32_t graph_id = 0;
+  std::uint64_t graph_node_id = 0;
+};
+
+struct RawSynchronization {
+  SynchronizationKind kind = SynchronizationKind::unknown;
+  std::uint64_t start = 0;
+  std::uint64_t end = 0;
+  std::uint32_t context = 0;
+  std::uint32_t stream = 0;
+  std::uint32_t event = 0;
+  std::uint32_t correlation_id = 0;
+};
+
+/// The records of one or more buffers, in the order they were read.
+struct RecordBatch {
+  std::vector<RawKernel> kernels;
+  std::vector<RawApi> api_calls;
+  std::vector<RawScopeTag> scope_tags;
+  std::vector<RawMemcpy> memcpys;
+  std::vector<RawMemset> memsets;
+  std::vector<RawSynchronization> synchronizations;
+  std::uint64_t unknown_records = 0;    ///< kinds kerntime does not read
+  std::uint64_t foreign_tags = 0;       ///< external correlation records of other kinds
+  std::uint64_t truncated_buffers = 0;  ///< buffers whose last record was incomplete
+
+  bool empty() const {
+    return kernels.empty() && api_calls.empty() && scope_tags.empty() && memcpys.empty() &&
+           memsets.empty() && synchronizations.empty() && unknown_records == 0 &&
+           foreign_tags == 0 && truncated_buffers == 0;
+  }
+};
+
+}  // namespace kerntime::trace
