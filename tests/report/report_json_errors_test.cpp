@@ -32,9 +32,9 @@ TEST(ReportJsonErrors, InvalidJsonGivesLineAndColumn) {
   EXPECT_EQ(error_of("{\"schema\": \"kerntime-report/1\",\n  \"entries\": [1,,]}"),
             "base.json: line 2, column 17: invalid JSON: syntax error while parsing value - "
             "unexpected ','; expected '[', '{', or a literal");
-  EXPECT_EQ(error_of(""),
-            "base.json: line 1, column 1: invalid JSON: syntax error while parsing value - "
-            "unexpected end of input; expected '[', '{', or a literal");
+  EXPECT_EQ(error_of(""), "base.json: the file is empty; expected a kerntime-report/1 JSON object");
+  EXPECT_EQ(error_of(" \n\t"),
+            "base.json: the file is empty; expected a kerntime-report/1 JSON object");
   EXPECT_EQ(error_of("{\"schema\": \"kerntime-report/1\",\n\"entries\": [\n"),
             "base.json: line 3, column 1: invalid JSON: syntax error while parsing value - "
             "unexpected end of input; expected '[', '{', or a literal");
