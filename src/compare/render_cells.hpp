@@ -35,11 +35,4 @@ std::string summary_counts(const Comparison& comparison);
 /// The settings in one line: alpha, interval level, default threshold, sample floor.
 std::string settings_line(const Comparison& comparison);
 
-/// `text` with control characters written as escapes (\n, \t, \x1b) and invalid UTF-8 bytes as
-/// \xNN, so that a name can never break a table row, a Markdown line or an XML document.
-std::string printable(const std::string& text);
-
-/// Terminal columns of printable text: UTF-8 code points.
-std::size_t display_width(const std::string& text);
-
 }  // namespace kerntime::detail

@@ -9,9 +9,13 @@
 
 #include "compare/render_cells.hpp"
 #include "compare/renderers.hpp"
+#include "format/text_grid.hpp"
 #include "compare/text.hpp"
 
 namespace kerntime::detail {
+
+using format_detail::printable;
+
 namespace {
 
 // printable() first: XML 1.0 cannot carry most control characters even as references. Element

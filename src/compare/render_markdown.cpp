@@ -9,49 +9,34 @@
 
 #include "compare/render_cells.hpp"
 #include "compare/renderers.hpp"
+#include "format/text_grid.hpp"
 
 namespace kerntime::detail {
 namespace {
 
 std::string escape(const std::string& text) {
-  std::string out;
-  for (char c : printable(text)) {
-    switch (c) {
-      case '\\':
-      case '`':
-      case '*':
-      case '_':
-      case '|':
-      case '<':
-      case '>':
-      case '[':
-      case ']':
-      case '#':
-      case '~':
-        out += '\\';
-        break;
-      default:
-        break;
-    }
-    out += c;
-  }
-  return out;
+  return format_detail::markdown_escape(text);
 }
 
 std::string table(const Comparison& comparison, const std::vector<const EntryComparison*>& rows) {
-  std::string out = fmt::format(
-      "| Entry | Verdict | Change | {} | p | Threshold | Baseline | Candidate | Reason |\n"
-      "|:--|:--|--:|:--|--:|--:|--:|--:|:--|\n",
-      interval_title(comparison));
+  format_detail::Grid grid;
+  grid.columns = {{"Entry", false},
+                  {"Verdict", false},
+                  {"Change"},
+                  {interval_title(comparison), false},
+                  {"p"},
+                  {"Threshold"},
+                  {"Baseline"},
+                  {"Candidate"},
+                  {"Reason", false}};
   for (const EntryComparison* entry : rows) {
     const EntryCells c = cells_of(*entry);
     const std::string verdict =
         entry->verdict == Verdict::same ? c.verdict : "**" + c.verdict + "**";
-    out += fmt::format("| {} | {} | {} | {} | {} | {} | {} | {} | {} |\n", escape(entry->name),
-                       verdict, c.change, c.interval, c.p, c.threshold, c.baseline, c.candidate,
-                       escape(entry->reason));
+    grid.rows.push_back({escape(entry->name), verdict, c.change, c.interval, c.p, c.threshold,
+                         c.baseline, c.candidate, escape(entry->reason)});
   }
-  return out;
+  return format_detail::grid_markdown(grid);
 }
 
 }  // namespace

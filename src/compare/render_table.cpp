@@ -1,8 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // The console table. Colours are ANSI SGR codes added after padding, so they never disturb
 // the alignment, and only when the caller asks (the CLI asks when stdout is a terminal).
-#include <algorithm>
-#include <array>
 #include <cstddef>
 #include <string>
 #include <vector>
@@ -12,8 +10,12 @@
 #include "compare/render_cells.hpp"
 #include "compare/renderers.hpp"
 #include "compare/text.hpp"
+#include "format/text_grid.hpp"
 
 namespace kerntime::detail {
+
+using format_detail::printable;
+
 namespace {
 
 constexpr const char* kRed = "\x1b[1;31m";
@@ -44,12 +46,6 @@ std::string paint(const std::string& text, const char* color, bool enabled) {
   return color + text + kReset;
 }
 
-std::string pad(const std::string& text, std::size_t width, bool right) {
-  const std::size_t used = display_width(text);
-  const std::string fill(width > used ? width - used : 0, ' ');
-  return right ? fill + text : text + fill;
-}
-
 }  // namespace
 
 std::string render_table(const Comparison& comparison, bool color) {
@@ -61,43 +57,28 @@ std::string render_table(const Comparison& comparison, bool color) {
   }
   out += "\n";
 
-  constexpr std::size_t kColumns = 9;
-  const std::array<std::string, kColumns> titles = {
-      "Entry", "Baseline",  "Candidate", "Change", interval_title(comparison),
-      "p",     "Threshold", "Verdict",   "Reason"};
-  constexpr std::array<bool, kColumns> right = {false, true, true,  true, false,
-                                                true,  true, false, false};
-  std::vector<std::array<std::string, kColumns>> rows;
+  format_detail::Grid grid;
+  grid.columns = {{"Entry", false},
+                  {"Baseline"},
+                  {"Candidate"},
+                  {"Change"},
+                  {interval_title(comparison), false},
+                  {"p"},
+                  {"Threshold"},
+                  {"Verdict", false},
+                  {"Reason", false}};
+  grid.empty_text = "(no entries)";
   for (const EntryComparison& entry : comparison.entries) {
     const EntryCells c = cells_of(entry);
-    rows.push_back({c.name, c.baseline, c.candidate, c.change, c.interval, c.p, c.threshold,
-                    c.verdict, c.reason});
+    grid.rows.push_back({c.name, c.baseline, c.candidate, c.change, c.interval, c.p, c.threshold,
+                         c.verdict, c.reason});
   }
-  std::array<std::size_t, kColumns> widths{};
-  for (std::size_t k = 0; k < kColumns; ++k) {
-    widths[k] = display_width(titles[k]);
-  }
-  for (const auto& row : rows) {
-    for (std::size_t k = 0; k < kColumns; ++k) {
-      widths[k] = std::max(widths[k], display_width(row[k]));
-    }
-  }
-
-  const auto line = [&](const std::array<std::string, kColumns>& cells, const char* highlight) {
-    std::string text;
-    for (std::size_t k = 0; k < kColumns; ++k) {
-      // The last column is not padded: trailing blanks would only wrap narrow terminals.
-      std::string cell = k + 1 == kColumns ? cells[k] : pad(cells[k], widths[k], right[k]);
-      if (k == 3 || k == 7) cell = paint(cell, highlight, color);
-      text += k == 0 ? cell : "  " + cell;
-    }
-    return text + "\n";
+  // The change and the verdict carry the verdict's colour.
+  const auto highlight = [&](std::size_t row, std::size_t column, const std::string& cell) {
+    if (column != 3 && column != 7) return cell;
+    return paint(cell, color_of(comparison.entries[row].verdict), color);
   };
-  out += line(titles, nullptr);
-  for (std::size_t i = 0; i < rows.size(); ++i) {
-    out += line(rows[i], color_of(comparison.entries[i].verdict));
-  }
-  if (rows.empty()) out += "(no entries)\n";
+  out += format_detail::grid_text(grid, highlight);
 
   out += "\n" + summary_counts(comparison) + ": ";
   out += comparison.failed() ? paint("FAILED", kRed, color) : paint("passed", kGreen, color);

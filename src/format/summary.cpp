@@ -67,7 +67,8 @@ Summary summarize(const Report& report) {
   const std::string ci_title =
       ci_level ? "Median " + level_percent(*ci_level) + " CI" : std::string("Median CI");
   Summary summary;
-  summary.columns = {
+  summary.grid.empty_text = "(no entries)";
+  summary.grid.columns = {
       {"Name", false}, {"Samples"}, {"Median"}, {ci_title}, {"Mean"},
       {"Min"},         {"Max"},     {"StdDev"}, {"Noise"},
   };
@@ -95,7 +96,7 @@ Summary summarize(const Report& report) {
     for (const std::string& cell : row) {
       summary.has_missing |= cell == kMissingCell;
     }
-    summary.rows.push_back(std::move(row));
+    summary.grid.rows.push_back(std::move(row));
   }
   return summary;
 }
@@ -117,34 +118,6 @@ std::vector<std::string> environment_lines(const Environment& env) {
     lines.push_back(device_line(device));
   }
   return lines;
-}
-
-std::string printable(const std::string& text) {
-  std::string out;
-  out.reserve(text.size());
-  for (const char c : text) {
-    const auto byte = static_cast<unsigned char>(c);
-    if (c == '\n') {
-      out += "\\n";
-    } else if (c == '\t') {
-      out += "\\t";
-    } else if (c == '\r') {
-      out += "\\r";
-    } else if (byte < 0x20 || byte == 0x7f) {
-      out += fmt::format("\\x{:02x}", byte);
-    } else {
-      out += c;
-    }
-  }
-  return out;
-}
-
-std::size_t display_width(const std::string& text) {
-  std::size_t width = 0;
-  for (const char c : text) {
-    width += (static_cast<unsigned char>(c) & 0xC0) != 0x80;
-  }
-  return width;
 }
 
 }  // namespace kerntime::format_detail

@@ -13,7 +13,7 @@
 #include <kerntime/error.hpp>
 #include <kerntime/trace_format.hpp>
 
-#include "format/trace/text_grid.hpp"
+#include "format/trace/trace_text.hpp"
 
 namespace kerntime {
 namespace {

@@ -10,7 +10,7 @@
 #include <kerntime/trace_format.hpp>
 
 #include "format/trace/counts_json.hpp"
-#include "format/trace/text_grid.hpp"
+#include "format/trace/trace_text.hpp"
 
 namespace kerntime {
 namespace {

@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// A table of text cells, rendered as an aligned console table, GitHub Markdown or CSV; and
-// the footer every trace table ends with.
+// Trace tables on the shared text grid, and the footer every trace table ends with.
 #pragma once
 
 #include <string>
@@ -9,20 +8,16 @@
 #include <kerntime/format.hpp>
 #include <kerntime/trace.hpp>
 
+#include "format/text_grid.hpp"
+
 namespace kerntime::trace_format {
 
-struct Column {
-  std::string title;
-  bool right_aligned = true;
-};
+using Column = format_detail::GridColumn;
+using Grid = format_detail::Grid;
 
-struct Grid {
-  std::vector<Column> columns;
-  std::vector<std::vector<std::string>> rows;
-};
-
-/// Renders `grid` as a table, Markdown or CSV (Format::json is not a grid view).
-std::string render_grid(const Grid& grid, Format format);
+/// Renders `grid` as a table, Markdown or CSV (Format::json is not a grid view). Text in
+/// left-aligned columns (names) is escaped for the format; "(none)" stands for no rows.
+std::string render_grid(Grid grid, Format format);
 
 /// The trace's record counts, always including dropped records and records without
 /// timestamps, then one "warning: ..." line per warning. For Markdown, lines end in a break.

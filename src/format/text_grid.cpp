@@ -1,0 +1,184 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "format/text_grid.hpp"
+
+#include <algorithm>
+
+#include <fmt/format.h>
+
+namespace kerntime::format_detail {
+namespace {
+
+// Length of the valid UTF-8 sequence starting at text[i], or 0 when it is not valid.
+std::size_t utf8_sequence(const std::string& text, std::size_t i) {
+  const auto byte = [&](std::size_t k) { return static_cast<unsigned char>(text[k]); };
+  const unsigned char lead = byte(i);
+  std::size_t length = 0;
+  if (lead >= 0xc2 && lead <= 0xdf) {
+    length = 2;
+  } else if (lead >= 0xe0 && lead <= 0xef) {
+    length = 3;
+  } else if (lead >= 0xf0 && lead <= 0xf4) {
+    length = 4;
+  } else {
+    return 0;
+  }
+  if (i + length > text.size()) return 0;
+  for (std::size_t k = 1; k < length; ++k) {
+    if ((byte(i + k) & 0xc0) != 0x80) return 0;
+  }
+  // Overlong three- and four-byte forms, surrogates and code points above U+10FFFF.
+  if (lead == 0xe0 && byte(i + 1) < 0xa0) return 0;
+  if (lead == 0xed && byte(i + 1) >= 0xa0) return 0;
+  if (lead == 0xf0 && byte(i + 1) < 0x90) return 0;
+  if (lead == 0xf4 && byte(i + 1) >= 0x90) return 0;
+  return length;
+}
+
+std::string pad(const std::string& text, std::size_t width, bool right_aligned) {
+  const std::string fill(width - std::min(width, display_width(text)), ' ');
+  return right_aligned ? fill + text : text + fill;
+}
+
+std::string markdown_row(const std::vector<std::string>& cells) {
+  std::string line = "|";
+  for (const std::string& cell : cells)
+    line += " " + cell + " |";
+  return line + "\n";
+}
+
+std::string csv_row(const std::vector<std::string>& cells) {
+  std::string line;
+  for (std::size_t i = 0; i < cells.size(); ++i)
+    line += (i > 0 ? "," : "") + csv_field(cells[i]);
+  return line + "\n";
+}
+
+std::vector<std::string> titles_of(const Grid& grid) {
+  std::vector<std::string> titles;
+  for (const GridColumn& column : grid.columns)
+    titles.push_back(column.title);
+  return titles;
+}
+
+}  // namespace
+
+std::string grid_text(const Grid& grid, const CellPainter& paint) {
+  const std::vector<std::string> titles = titles_of(grid);
+  std::vector<std::size_t> widths;
+  for (const std::string& title : titles)
+    widths.push_back(display_width(title));
+  for (const auto& row : grid.rows) {
+    for (std::size_t i = 0; i < row.size() && i < widths.size(); ++i) {
+      widths[i] = std::max(widths[i], display_width(row[i]));
+    }
+  }
+  const auto line = [&](const std::vector<std::string>& cells, std::size_t row, bool painted) {
+    std::string text;
+    for (std::size_t i = 0; i < cells.size() && i < widths.size(); ++i) {
+      if (i > 0) text += "  ";
+      std::string cell = pad(cells[i], widths[i], grid.columns[i].right_aligned);
+      text += painted && paint ? paint(row, i, cell) : cell;
+    }
+    text.erase(text.find_last_not_of(' ') + 1);
+    return text + "\n";
+  };
+  std::vector<std::string> rules;
+  for (const std::size_t width : widths)
+    rules.emplace_back(width, '-');
+  std::string out = line(titles, 0, false) + line(rules, 0, false);
+  for (std::size_t r = 0; r < grid.rows.size(); ++r)
+    out += line(grid.rows[r], r, true);
+  if (grid.rows.empty() && !grid.empty_text.empty()) out += grid.empty_text + "\n";
+  return out;
+}
+
+std::string grid_markdown(const Grid& grid) {
+  std::vector<std::string> alignments;
+  for (const GridColumn& column : grid.columns) {
+    alignments.push_back(column.right_aligned ? "---:" : ":---");
+  }
+  std::string out = markdown_row(titles_of(grid)) + markdown_row(alignments);
+  for (const auto& row : grid.rows)
+    out += markdown_row(row);
+  return out;
+}
+
+std::string grid_csv(const Grid& grid) {
+  std::string out = csv_row(titles_of(grid));
+  for (const auto& row : grid.rows)
+    out += csv_row(row);
+  return out;
+}
+
+std::string printable(const std::string& text) {
+  std::string out;
+  out.reserve(text.size());
+  std::size_t i = 0;
+  while (i < text.size()) {
+    const auto c = static_cast<unsigned char>(text[i]);
+    if (c == '\n') {
+      out += "\\n";
+    } else if (c == '\t') {
+      out += "\\t";
+    } else if (c == '\r') {
+      out += "\\r";
+    } else if (c < 0x20 || c == 0x7f) {
+      out += fmt::format("\\x{:02x}", c);
+    } else if (c < 0x80) {
+      out += static_cast<char>(c);
+    } else if (const std::size_t length = utf8_sequence(text, i); length != 0) {
+      out.append(text, i, length);
+      i += length;
+      continue;
+    } else {
+      out += fmt::format("\\x{:02x}", c);
+    }
+    ++i;
+  }
+  return out;
+}
+
+std::size_t display_width(const std::string& text) {
+  std::size_t width = 0;
+  for (const char c : text)
+    width += (static_cast<unsigned char>(c) & 0xc0) != 0x80;
+  return width;
+}
+
+std::string markdown_escape(const std::string& text) {
+  std::string out;
+  for (const char c : printable(text)) {
+    switch (c) {
+      case '\\':
+      case '`':
+      case '*':
+      case '_':
+      case '[':
+      case ']':
+      case '<':
+      case '>':
+      case '|':
+      case '&':
+      case '~':
+      case '#':
+        out += '\\';
+        break;
+      default:
+        break;
+    }
+    out += c;
+  }
+  return out;
+}
+
+std::string csv_field(const std::string& text) {
+  if (text.find_first_of(",\"\r\n") == std::string::npos) return text;
+  std::string out = "\"";
+  for (const char c : text) {
+    if (c == '"') out += '"';
+    out += c;
+  }
+  return out + "\"";
+}
+
+}  // namespace kerntime::format_detail
