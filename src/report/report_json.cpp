@@ -11,6 +11,8 @@
 #include <kerntime/gpu_status.hpp>
 #include <kerntime/report_json.hpp>
 
+#include "report/trace_section_json.hpp"
+
 namespace kerntime {
 namespace {
 
@@ -141,6 +143,8 @@ std::string to_json(const Report& report) {
     entries.push_back(entry_json(entry, path));
   }
   json["entries"] = std::move(entries);
+  // Only reports made with a Tracer have one; without it the file is as before.
+  if (report.trace) json["trace"] = report_detail::trace_section_json(*report.trace);
 
   try {
     return json.dump(2) + "\n";

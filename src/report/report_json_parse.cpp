@@ -2,8 +2,6 @@
 // Reads kerntime-report/1 (docs/report-format.md). Lenient about what is absent or unknown,
 // strict about what is present: every rejection names the source, the JSON path and why.
 #include <algorithm>
-#include <cmath>
-#include <limits>
 #include <string>
 #include <unordered_map>
 #include <utility>
@@ -15,39 +13,21 @@
 #include <kerntime/version.hpp>
 
 #include "report/cuda_version.hpp"
+#include "report/json_reader.hpp"
+#include "report/trace_section_json.hpp"
 
 namespace kerntime {
 namespace {
 
-using Json = nlohmann::json;
+using report_detail::describe;
+using report_detail::index_path;
+using report_detail::Json;
+using report_detail::json_quoted;
+using report_detail::member;
 
-std::string json_quoted(const std::string& text) {
-  return Json(text).dump(-1, ' ', false, Json::error_handler_t::replace);
-}
-
-// How a wrong value appears in a message: scalars as JSON text, containers by kind only.
-std::string describe(const Json& value) {
-  if (value.is_object()) return "an object";
-  if (value.is_array()) return "an array";
-  if (value.is_string()) {
-    const std::string& text = value.get_ref<const std::string&>();
-    return text.size() <= 40 ? json_quoted(text) : json_quoted(text.substr(0, 37)) + "...";
-  }
-  return value.dump();
-}
-
-const Json* member(const Json& object, const char* key) {
-  const auto it = object.find(key);
-  return it == object.end() ? nullptr : &*it;
-}
-
-std::string index_path(const std::string& path, std::size_t index) {
-  return path + "[" + std::to_string(index) + "]";
-}
-
-class Reader {
+class Reader : public report_detail::JsonReader {
  public:
-  explicit Reader(const std::string& source) : source_(source) {}
+  explicit Reader(const std::string& source) : JsonReader(source) {}
 
   Report report(const Json& root) const {
     object(root, "top level");
@@ -83,67 +63,13 @@ class Reader {
       }
       report.entries.push_back(std::move(parsed));
     }
+    if (const Json* trace = member(root, "trace")) {
+      report.trace = report_detail::parse_trace_section(*this, *trace, "trace");
+    }
     return report;
   }
 
  private:
-  [[noreturn]] void fail(const std::string& path, const std::string& why) const {
-    throw Error(source_ + ": " + path + ": " + why);
-  }
-
-  void object(const Json& value, const std::string& path) const {
-    if (!value.is_object()) fail(path, "expected an object, got " + describe(value));
-  }
-
-  void array(const Json& value, const std::string& path) const {
-    if (!value.is_array()) fail(path, "expected an array, got " + describe(value));
-  }
-
-  std::string string(const Json& value, const std::string& path) const {
-    if (!value.is_string()) fail(path, "expected a string, got " + describe(value));
-    return value.get<std::string>();
-  }
-
-  bool boolean(const Json& value, const std::string& path) const {
-    if (!value.is_boolean()) fail(path, "expected true or false, got " + describe(value));
-    return value.get<bool>();
-  }
-
-  // Integers must be written as integers: 2.0 for a device index is a hand-edit mistake.
-  long long integer(const Json& value, const std::string& path, long long low,
-                    long long high) const {
-    const bool in_range =
-        (value.is_number_unsigned() &&
-         value.get<unsigned long long>() <= static_cast<unsigned long long>(high)) ||
-        (value.is_number_integer() && !value.is_number_unsigned() &&
-         value.get<long long>() >= low && value.get<long long>() <= high);
-    if (!in_range) {
-      fail(path, "expected an integer from " + std::to_string(low) + " to " + std::to_string(high) +
-                     ", got " + describe(value));
-    }
-    return value.get<long long>();
-  }
-
-  int int_value(const Json& value, const std::string& path, int low) const {
-    return static_cast<int>(integer(value, path, low, std::numeric_limits<int>::max()));
-  }
-
-  std::size_t byte_count(const Json& value, const std::string& path) const {
-    if (!value.is_number_unsigned()) {
-      fail(path, "expected a non-negative integer, got " + describe(value));
-    }
-    return static_cast<std::size_t>(value.get<unsigned long long>());
-  }
-
-  double duration(const Json& value, const std::string& path) const {
-    if (!value.is_number() || !std::isfinite(value.get<double>())) {
-      fail(path, "expected a finite number, got " + describe(value));
-    }
-    const double ns = value.get<double>();
-    if (ns < 0.0) fail(path, "expected a duration >= 0 ns, got " + describe(value));
-    return ns;
-  }
-
   void check_schema(const Json& root) const {
     const std::string expected = kReportSchema;
     const Json* schema = member(root, "schema");
@@ -261,8 +187,6 @@ class Reader {
     }
     return e;
   }
-
-  const std::string& source_;
 };
 
 // nlohmann counts bytes from 1 and reports the last byte it read; people want line:column.

@@ -1,0 +1,209 @@
+// SPDX-License-Identifier: Apache-2.0
+// Reads a report's trace section: lenient about what is absent (every field but a record's
+// name, start and duration has a default), strict about the type of what is present.
+#include <string>
+
+#include "report/trace_section_json.hpp"
+
+namespace kerntime::report_detail {
+namespace {
+
+// Names the format writes (to_string of the enums); a name a later kerntime adds reads as
+// "unknown" rather than failing the whole report.
+template <class Kind>
+Kind kind_from_name(const std::string& name, Kind last) {
+  for (int i = 0; i <= static_cast<int>(last); ++i) {
+    if (to_string(static_cast<Kind>(i)) == name) return static_cast<Kind>(i);
+  }
+  return Kind::unknown;
+}
+
+class SectionReader {
+ public:
+  explicit SectionReader(const JsonReader& reader) : r_(reader) {}
+
+  TraceSection section(const Json& value, const std::string& path) const {
+    r_.object(value, path);
+    TraceSection t;
+    if (const Json* counts = member(value, "counts")) t.counts = trace_counts(*counts, path);
+    list(value, "kernel_summary", path, [&](const Json& row, const std::string& row_path) {
+      t.kernel_summary.push_back(summary(row, row_path));
+    });
+    if (const Json* origin = member(value, "origin_ns")) {
+      t.origin_ns = r_.uint64_value(*origin, path + ".origin_ns");
+    }
+    list(value, "kernels", path, [&](const Json& k, const std::string& record_path) {
+      t.kernels.push_back(kernel(k, record_path));
+    });
+    list(value, "memcpys", path, [&](const Json& m, const std::string& record_path) {
+      t.memcpys.push_back(memcpy_record(m, record_path));
+    });
+    list(value, "memsets", path, [&](const Json& m, const std::string& record_path) {
+      t.memsets.push_back(memset_record(m, record_path));
+    });
+    if (const Json* omitted = member(value, "omitted_records")) {
+      t.omitted_records = r_.uint64_value(*omitted, path + ".omitted_records");
+    }
+    return t;
+  }
+
+ private:
+  template <class Each>
+  void list(const Json& parent, const char* key, const std::string& path, Each each) const {
+    const Json* items = member(parent, key);
+    if (items == nullptr) return;
+    const std::string list_path = path + "." + key;
+    r_.array(*items, list_path);
+    for (std::size_t i = 0; i < items->size(); ++i) {
+      const std::string item_path = index_path(list_path, i);
+      r_.object((*items)[i], item_path);
+      each((*items)[i], item_path);
+    }
+  }
+
+  const Json& required(const Json& object, const char* key, const std::string& path) const {
+    const Json* value = member(object, key);
+    if (value == nullptr) r_.fail(path + "." + key, "missing; every trace record has one");
+    return *value;
+  }
+
+  void u64(const Json& object, const char* key, const std::string& path,
+           std::uint64_t& field) const {
+    if (const Json* v = member(object, key)) field = r_.uint64_value(*v, path + "." + key);
+  }
+  void u32(const Json& object, const char* key, const std::string& path,
+           std::uint32_t& field) const {
+    if (const Json* v = member(object, key)) field = r_.uint32_value(*v, path + "." + key);
+  }
+  void device(const Json& object, const std::string& path, int& field) const {
+    if (const Json* v = member(object, "device")) field = r_.int_value(*v, path + ".device", 0);
+  }
+  void scope(const Json& object, const std::string& path, std::string& field) const {
+    if (const Json* v = member(object, "scope")) field = r_.string(*v, path + ".scope");
+  }
+
+  Dim3 dim(const Json& value, const std::string& path) const {
+    if (!value.is_array() || value.size() != 3) {
+      r_.fail(path, "expected [x, y, z], got " + describe(value));
+    }
+    return Dim3{r_.uint32_value(value[0], index_path(path, 0)),
+                r_.uint32_value(value[1], index_path(path, 1)),
+                r_.uint32_value(value[2], index_path(path, 2))};
+  }
+
+  TraceCounts trace_counts(const Json& value, const std::string& path) const {
+    const std::string p = path + ".counts";
+    r_.object(value, p);
+    TraceCounts c;
+    u64(value, "kernels", p, c.kernels);
+    u64(value, "memcpys", p, c.memcpys);
+    u64(value, "memsets", p, c.memsets);
+    u64(value, "api_calls", p, c.api_calls);
+    u64(value, "dropped_records", p, c.dropped_records);
+    u64(value, "zero_timestamp_records", p, c.zero_timestamp_records);
+    u64(value, "inverted_timestamp_records", p, c.inverted_timestamp_records);
+    u64(value, "unattributed_kernels", p, c.unattributed_kernels);
+    return c;
+  }
+
+  KernelSummary summary(const Json& value, const std::string& path) const {
+    KernelSummary row;
+    row.name = r_.string(required(value, "name", path), path + ".name");
+    row.instances = static_cast<std::size_t>(
+        r_.uint64_value(required(value, "instances", path), path + ".instances"));
+    row.total_ns = r_.uint64_value(required(value, "total_ns", path), path + ".total_ns");
+    const auto number = [&](const char* key, double& field) {
+      if (const Json* v = member(value, key)) field = r_.duration(*v, path + "." + key);
+    };
+    number("time_percent", row.time_percent);
+    number("average_ns", row.average_ns);
+    number("median_ns", row.median_ns);
+    u64(value, "min_ns", path, row.min_ns);
+    u64(value, "max_ns", path, row.max_ns);
+    if (const Json* v = member(value, "stddev_ns")) {
+      row.stddev_ns = r_.duration(*v, path + ".stddev_ns");
+    }
+    if (const Json* v = member(value, "mixed_launch_config")) {
+      row.mixed_launch_config = r_.boolean(*v, path + ".mixed_launch_config");
+    }
+    if (const Json* v = member(value, "grid")) row.grid = dim(*v, path + ".grid");
+    if (const Json* v = member(value, "block")) row.block = dim(*v, path + ".block");
+    return row;
+  }
+
+  TraceKernelRecord kernel(const Json& value, const std::string& path) const {
+    TraceKernelRecord k;
+    k.name = r_.string(required(value, "name", path), path + ".name");
+    if (const Json* v = member(value, "mangled_name")) {
+      k.mangled_name = r_.string(*v, path + ".mangled_name");
+    }
+    device(value, path, k.device);
+    u32(value, "stream", path, k.stream);
+    if (const Json* v = member(value, "grid")) k.grid = dim(*v, path + ".grid");
+    if (const Json* v = member(value, "block")) k.block = dim(*v, path + ".block");
+    u32(value, "registers_per_thread", path, k.registers_per_thread);
+    u32(value, "static_shared_memory_bytes", path, k.static_shared_memory_bytes);
+    u32(value, "dynamic_shared_memory_bytes", path, k.dynamic_shared_memory_bytes);
+    times(value, path, k.start_ns, k.duration_ns);
+    if (const Json* v = member(value, "enqueue_ns")) {
+      k.enqueue_ns = r_.uint64_value(*v, path + ".enqueue_ns");
+    }
+    if (const Json* v = member(value, "queue_delay_ns")) {
+      k.queue_delay_ns = r_.uint64_value(*v, path + ".queue_delay_ns");
+    }
+    u32(value, "graph_id", path, k.graph_id);
+    u64(value, "graph_node_id", path, k.graph_node_id);
+    scope(value, path, k.scope);
+    return k;
+  }
+
+  TraceMemcpyRecord memcpy_record(const Json& value, const std::string& path) const {
+    TraceMemcpyRecord m;
+    if (const Json* v = member(value, "kind")) {
+      m.kind = kind_from_name(r_.string(*v, path + ".kind"), MemcpyKind::peer_to_peer);
+    }
+    m.source_kind = memory_kind(value, "source_kind", path);
+    m.destination_kind = memory_kind(value, "destination_kind", path);
+    u64(value, "bytes", path, m.bytes);
+    device(value, path, m.device);
+    u32(value, "stream", path, m.stream);
+    times(value, path, m.start_ns, m.duration_ns);
+    scope(value, path, m.scope);
+    return m;
+  }
+
+  TraceMemsetRecord memset_record(const Json& value, const std::string& path) const {
+    TraceMemsetRecord m;
+    u32(value, "value", path, m.value);
+    u64(value, "bytes", path, m.bytes);
+    m.memory_kind = memory_kind(value, "memory_kind", path);
+    device(value, path, m.device);
+    u32(value, "stream", path, m.stream);
+    times(value, path, m.start_ns, m.duration_ns);
+    scope(value, path, m.scope);
+    return m;
+  }
+
+  MemoryKind memory_kind(const Json& value, const char* key, const std::string& path) const {
+    const Json* v = member(value, key);
+    if (v == nullptr) return MemoryKind::unknown;
+    return kind_from_name(r_.string(*v, path + "." + key), MemoryKind::managed_static);
+  }
+
+  void times(const Json& value, const std::string& path, std::uint64_t& start,
+             std::uint64_t& duration) const {
+    start = r_.uint64_value(required(value, "start_ns", path), path + ".start_ns");
+    duration = r_.uint64_value(required(value, "duration_ns", path), path + ".duration_ns");
+  }
+
+  const JsonReader& r_;
+};
+
+}  // namespace
+
+TraceSection parse_trace_section(const JsonReader& reader, const Json& value,
+                                 const std::string& path) {
+  return SectionReader{reader}.section(value, path);
+}
+
+}  // namespace kerntime::report_detail

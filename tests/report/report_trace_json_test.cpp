@@ -1,0 +1,204 @@
+// SPDX-License-Identifier: Apache-2.0
+// The optional trace section of kerntime-report/1: a golden file, a lossless round trip, old
+// files without it, and the reader's checks inside it.
+//
+// After an intended change, regenerate and review the diff:
+//   KERNTIME_UPDATE_GOLDEN=1 ctest --test-dir build/<preset> -R ReportTraceJson
+//   git diff tests/report/golden/
+#include <cstdlib>
+#include <fstream>
+#include <iostream>
+#include <limits>
+#include <sstream>
+#include <string>
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <kerntime/error.hpp>
+#include <kerntime/report_json.hpp>
+
+#include "report/sample_trace_report.hpp"
+
+namespace kerntime {
+namespace {
+
+std::string read_golden(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+std::string error_of(const std::string& json) {
+  try {
+    parse_report(json, "t.json");
+  } catch (const Error& e) {
+    return e.what();
+  }
+  return "(no error)";
+}
+
+std::string with_trace(const std::string& trace) {
+  return R"({"schema": "kerntime-report/1", "entries": [], "trace": )" + trace + "}";
+}
+
+TEST(ReportTraceJsonGolden, MatchesTheGoldenFile) {
+  const std::string actual = to_json(testing::sample_report_with_trace());
+  const std::string path = std::string(KERNTIME_TEST_DATA_DIR) + "/golden/report_with_trace.json";
+  const char* update = std::getenv("KERNTIME_UPDATE_GOLDEN");
+  if (update != nullptr && std::string(update) == "1") {
+    std::ofstream(path, std::ios::binary) << actual;
+    std::cout << "updated " << path << "\n";
+    return;
+  }
+  EXPECT_EQ(actual, read_golden(path)) << "regenerate with KERNTIME_UPDATE_GOLDEN=1 if intended";
+}
+
+TEST(ReportTraceJson, ReportsWithoutATraceHaveNoTraceKey) {
+  const auto json = nlohmann::json::parse(to_json(testing::sample_report()));
+  EXPECT_FALSE(json.contains("trace"));
+  EXPECT_FALSE(parse_report(to_json(testing::sample_report())).trace.has_value());
+}
+
+TEST(ReportTraceJson, TheSectionComesLastAndTheRestIsUnchanged) {
+  const std::string without = to_json(testing::sample_report());
+  const std::string with = to_json(testing::sample_report_with_trace());
+  // Everything up to the end of "entries" is byte for byte what a report without a trace has.
+  const std::string prefix = without.substr(0, without.rfind("]") + 1);
+  EXPECT_EQ(with.compare(0, prefix.size(), prefix), 0);
+  EXPECT_EQ(with.substr(prefix.size(), 13), ",\n  \"trace\": ");
+}
+
+TEST(ReportTraceJson, RoundTripKeepsEveryField) {
+  const TraceSection original = testing::sample_trace_section();
+  const Report read = parse_report(to_json(testing::sample_report_with_trace()));
+  ASSERT_TRUE(read.trace.has_value());
+  const TraceSection& t = *read.trace;
+  EXPECT_EQ(t.counts.kernels, 3u);
+  EXPECT_EQ(t.counts.api_calls, 5u);
+  EXPECT_EQ(t.counts.dropped_records, 2u);
+  EXPECT_EQ(t.counts.zero_timestamp_records, 1u);
+  EXPECT_EQ(t.counts.unattributed_kernels, 1u);
+  EXPECT_EQ(t.origin_ns, 1'700'000'000'000'009'000ULL);
+  EXPECT_EQ(t.omitted_records, 0u);
+
+  ASSERT_EQ(t.kernel_summary.size(), 2u);
+  const KernelSummary& gemm = t.kernel_summary[0];
+  EXPECT_EQ(gemm.name, original.kernel_summary[0].name);
+  EXPECT_EQ(gemm.instances, 2u);
+  EXPECT_EQ(gemm.total_ns, 201'500u);
+  EXPECT_EQ(gemm.time_percent, 98.0535);
+  EXPECT_EQ(gemm.median_ns, 100'750.0);
+  EXPECT_EQ(gemm.min_ns, 100'500u);
+  EXPECT_EQ(gemm.max_ns, 101'000u);
+  EXPECT_EQ(gemm.stddev_ns, 353.5533905932738);
+  EXPECT_EQ(gemm.grid, (Dim3{64, 2, 1}));
+  EXPECT_EQ(gemm.block, (Dim3{128, 1, 1}));
+  EXPECT_FALSE(gemm.mixed_launch_config);
+  EXPECT_TRUE(t.kernel_summary[1].mixed_launch_config);
+  EXPECT_FALSE(t.kernel_summary[1].stddev_ns.has_value());
+
+  ASSERT_EQ(t.kernels.size(), 3u);
+  for (std::size_t i = 0; i < t.kernels.size(); ++i) {
+    SCOPED_TRACE(i);
+    const TraceKernelRecord& a = t.kernels[i];
+    const TraceKernelRecord& b = original.kernels[i];
+    EXPECT_EQ(a.name, b.name);
+    EXPECT_EQ(a.mangled_name, b.mangled_name);
+    EXPECT_EQ(a.device, b.device);
+    EXPECT_EQ(a.stream, b.stream);
+    EXPECT_EQ(a.grid, b.grid);
+    EXPECT_EQ(a.block, b.block);
+    EXPECT_EQ(a.registers_per_thread, b.registers_per_thread);
+    EXPECT_EQ(a.static_shared_memory_bytes, b.static_shared_memory_bytes);
+    EXPECT_EQ(a.dynamic_shared_memory_bytes, b.dynamic_shared_memory_bytes);
+    EXPECT_EQ(a.start_ns, b.start_ns);
+    EXPECT_EQ(a.duration_ns, b.duration_ns);
+    EXPECT_EQ(a.enqueue_ns, b.enqueue_ns);
+    EXPECT_EQ(a.queue_delay_ns, b.queue_delay_ns);
+    EXPECT_EQ(a.graph_id, b.graph_id);
+    EXPECT_EQ(a.graph_node_id, b.graph_node_id);
+    EXPECT_EQ(a.scope, b.scope);
+  }
+  EXPECT_FALSE(t.kernels[2].enqueue_ns.has_value());
+  EXPECT_TRUE(t.kernels[2].scope.empty());
+
+  ASSERT_EQ(t.memcpys.size(), 1u);
+  EXPECT_EQ(t.memcpys[0].kind, MemcpyKind::host_to_device);
+  EXPECT_EQ(t.memcpys[0].source_kind, MemoryKind::pinned);
+  EXPECT_EQ(t.memcpys[0].destination_kind, MemoryKind::device);
+  EXPECT_EQ(t.memcpys[0].bytes, 8u << 20);
+  EXPECT_EQ(t.memcpys[0].device, 1);
+  EXPECT_EQ(t.memcpys[0].stream, 21u);
+  EXPECT_EQ(t.memcpys[0].start_ns, 51'000u);
+  EXPECT_EQ(t.memcpys[0].duration_ns, 2'000u);
+  EXPECT_EQ(t.memcpys[0].scope, "upload");
+  ASSERT_EQ(t.memsets.size(), 1u);
+  EXPECT_EQ(t.memsets[0].value, 255u);
+  EXPECT_EQ(t.memsets[0].bytes, 1u << 20);
+  EXPECT_EQ(t.memsets[0].memory_kind, MemoryKind::device);
+  EXPECT_EQ(t.memsets[0].duration_ns, 900u);
+}
+
+TEST(ReportTraceJson, ReadingAndWritingAgainChangesNothing) {
+  // Once through the reader first: it recomputes the entries' statistics from their samples.
+  const std::string once = to_json(parse_report(to_json(testing::sample_report_with_trace())));
+  EXPECT_EQ(to_json(parse_report(once)), once);
+}
+
+TEST(ReportTraceJsonReader, AcceptsAMinimalSectionWithDefaults) {
+  const Report empty = parse_report(with_trace("{}"));
+  ASSERT_TRUE(empty.trace.has_value());
+  EXPECT_EQ(empty.trace->counts.dropped_records, 0u);
+  EXPECT_TRUE(empty.trace->kernels.empty());
+
+  const Report one = parse_report(with_trace(
+      R"({"kernels": [{"name": "k", "start_ns": 5, "duration_ns": 700, "future_field": [1]}],
+          "memcpys": [{"kind": "QtoZ", "start_ns": 0, "duration_ns": 1}], "later": {}})"));
+  ASSERT_EQ(one.trace->kernels.size(), 1u);
+  EXPECT_EQ(one.trace->kernels[0].name, "k");
+  EXPECT_EQ(one.trace->kernels[0].duration_ns, 700u);
+  EXPECT_EQ(one.trace->kernels[0].grid, (Dim3{0, 0, 0}));
+  EXPECT_FALSE(one.trace->kernels[0].enqueue_ns.has_value());
+  // A copy kind a later kerntime may add reads as unknown instead of failing the report.
+  EXPECT_EQ(one.trace->memcpys[0].kind, MemcpyKind::unknown);
+}
+
+TEST(ReportTraceJsonReader, NamesThePathOfEveryMistake) {
+  EXPECT_EQ(error_of(with_trace("[]")), "t.json: trace: expected an object, got an array");
+  EXPECT_EQ(error_of(with_trace(R"({"kernels": [{"name": "k", "start_ns": 1}]})")),
+            "t.json: trace.kernels[0].duration_ns: missing; every trace record has one");
+  EXPECT_EQ(
+      error_of(with_trace(R"({"kernels": [{"name": "k", "start_ns": 1, "duration_ns": -3}]})")),
+      "t.json: trace.kernels[0].duration_ns: expected a non-negative integer, got -3");
+  EXPECT_EQ(
+      error_of(with_trace(
+          R"({"kernels": [{"name": "k", "start_ns": 1, "duration_ns": 2, "grid": [1, 2]}]})")),
+      "t.json: trace.kernels[0].grid: expected [x, y, z], got an array");
+  EXPECT_EQ(error_of(with_trace(R"({"counts": {"dropped_records": 1.5}})")),
+            "t.json: trace.counts.dropped_records: expected a non-negative integer, got 1.5");
+  EXPECT_EQ(error_of(with_trace(R"({"kernel_summary": [{"name": "k", "instances": 1}]})")),
+            "t.json: trace.kernel_summary[0].total_ns: missing; every trace record has one");
+  EXPECT_EQ(
+      error_of(with_trace(R"({"memsets": [{"memory_kind": 3, "start_ns": 0, "duration_ns": 1}]})")),
+      "t.json: trace.memsets[0].memory_kind: expected a string, got 3");
+  EXPECT_EQ(error_of(with_trace(R"({"memcpys": [7]})")),
+            "t.json: trace.memcpys[0]: expected an object, got 7");
+}
+
+TEST(ReportTraceJsonWriter, RefusesANonFiniteSummaryValue) {
+  Report report = testing::sample_report_with_trace();
+  report.trace->kernel_summary[0].median_ns = std::numeric_limits<double>::quiet_NaN();
+  try {
+    to_json(report);
+    FAIL() << "a NaN median was written";
+  } catch (const Error& e) {
+    EXPECT_EQ(std::string{e.what()},
+              "cannot write report: trace.kernel_summary[0].median_ns: expected a finite number, "
+              "got nan");
+  }
+}
+
+}  // namespace
+}  // namespace kerntime
