@@ -2,14 +2,18 @@
 // kerntime: measure CUDA kernels as GPU time, not enqueue time.
 #pragma once
 
+#include <kerntime/benchmark.hpp>
 #include <kerntime/compare.hpp>
 #include <kerntime/error.hpp>
 #include <kerntime/format.hpp>
 #include <kerntime/gpu_status.hpp>
+#include <kerntime/measure.hpp>
+#include <kerntime/measurement.hpp>
 #include <kerntime/report.hpp>
 #include <kerntime/report_json.hpp>
 #include <kerntime/session.hpp>
 #include <kerntime/statistics.hpp>
+#include <kerntime/throughput.hpp>
 #include <kerntime/trace.hpp>
 #include <kerntime/trace_format.hpp>
 #include <kerntime/tracer.hpp>

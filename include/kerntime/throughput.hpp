@@ -1,0 +1,32 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+
+#include <optional>
+
+#include <kerntime/report.hpp>
+
+namespace kerntime {
+
+/// What one call of a measured launcher does, as its author declares it: bytes read plus bytes
+/// written in device memory, and floating-point operations. Zero means "not declared".
+struct Work {
+  double bytes = 0.0;
+  double flops = 0.0;
+};
+
+/// Rates derived from declared Work and a GPU time; each is empty when it cannot be computed
+/// (nothing declared, a zero time, or an unknown peak).
+struct Throughput {
+  std::optional<double> gb_per_s;                ///< 10^9 bytes per second
+  std::optional<double> tflop_per_s;             ///< 10^12 floating-point operations per second
+  std::optional<double> peak_bandwidth_percent;  ///< gb_per_s as a share of the device's peak
+};
+
+/// The device's theoretical DRAM bandwidth in GB/s, as NVBench computes it:
+/// 2 (double data rate) x memory clock x bus width / 8. 0 when either is unknown.
+double peak_bandwidth_gb_per_s(const DeviceInfo& device);
+
+/// Rates of `work` done in `nanoseconds`; `peak_gb_per_s` <= 0 leaves the percentage empty.
+Throughput compute_throughput(const Work& work, double nanoseconds, double peak_gb_per_s);
+
+}  // namespace kerntime

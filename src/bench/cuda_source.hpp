@@ -1,0 +1,82 @@
+// SPDX-License-Identifier: Apache-2.0
+// Samples on a GPU: the cold, hot and graph recipes of docs/benchmarks.md.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include <kerntime/measure.hpp>
+
+#include "bench/device_resources.hpp"
+#include "bench/sample_source.hpp"
+
+namespace kerntime::bench {
+
+struct CudaSourceSettings {
+  MeasureMode mode = MeasureMode::cold;
+  bool l2_flush = true;
+  double blocking_timeout_s = 1.0;
+  std::size_t batch_size = 0;  ///< hot and graph; 0: from the warm-up estimate
+  double batch_target_s = 250e-6;
+  std::string scope_name;    ///< the CUPTI scope of each sample's launcher calls
+  Tracer* tracer = nullptr;  ///< active, or nullptr for events only
+  double floor_ns = 0.0;     ///< calibrated launch floor (0 while calibrating)
+};
+
+class CudaSampleSource final : public SampleSource {
+ public:
+  CudaSampleSource(DeviceResources& resources, const Launcher& launcher,
+                   CudaSourceSettings settings);
+  /// Releases anything still held and waits for the stream; never throws.
+  ~CudaSampleSource() override;
+  CudaSampleSource(const CudaSampleSource&) = delete;
+  CudaSampleSource& operator=(const CudaSampleSource&) = delete;
+
+  void warm_up(std::size_t samples) override;
+  std::vector<RawSample> take(std::size_t count) override;
+  bool cupti() const override { return tracer_ != nullptr; }
+  double event_floor_ns() const override {
+    return settings_.mode == MeasureMode::cold ? settings_.floor_ns : 0.0;
+  }
+  double normal_clock_mhz() const override { return res_.normal_clock_mhz(); }
+  std::size_t batch_size() const override { return batch_; }
+  bool blocking() const override { return blocking_; }
+  bool l2_flushed() const override { return flush_; }
+  std::vector<std::string> take_warnings() override;
+  double now_s() const override;
+  void pause(double seconds) override;
+
+ private:
+  struct Pending {
+    std::uint64_t seq = 0;
+    std::uint64_t scope = 0;
+    double host_ns = 0.0;
+  };
+
+  std::vector<RawSample> take_samples(std::size_t count, bool attach);
+  Pending enqueue();
+  RawSample complete(const Pending& pending);
+  void call_payload();
+  void choose_batch();
+  void capture_graph();
+  void attach_cupti(std::vector<RawSample>& samples, const std::vector<std::uint64_t>& scopes);
+  void drain() noexcept;
+
+  DeviceResources& res_;
+  const Launcher& launcher_;
+  CudaSourceSettings settings_;
+  Tracer* tracer_ = nullptr;
+  std::size_t batch_ = 1;
+  bool blocking_ = true;
+  bool flush_ = false;
+  bool timeout_warned_ = false;
+  std::uint64_t timeout_ns_ = 0;
+  cudaGraphExec_t graph_ = nullptr;
+  std::size_t missing_cupti_ = 0;
+  std::vector<std::string> warnings_;
+  std::vector<std::uint64_t> last_scopes_;  ///< scope of each sample of the last round
+};
+
+}  // namespace kerntime::bench

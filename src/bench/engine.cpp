@@ -1,0 +1,74 @@
+// SPDX-License-Identifier: Apache-2.0
+#include <memory>
+#include <vector>
+
+#include <kerntime/error.hpp>
+#include <kerntime/measure.hpp>
+#include <kerntime/tracer.hpp>
+
+#include "bench/calibration.hpp"
+#include "bench/cuda_source.hpp"
+#include "bench/device_resources.hpp"
+#include "bench/sampler.hpp"
+#include "core/cuda_check.hpp"
+
+namespace kerntime {
+
+struct Engine::Impl {
+  std::vector<std::unique_ptr<bench::DeviceResources>> devices;  // by device index
+
+  bench::DeviceResources& resources(int device) {
+    if (static_cast<std::size_t>(device) >= devices.size()) {
+      devices.resize(static_cast<std::size_t>(device) + 1);
+    }
+    auto& slot = devices[static_cast<std::size_t>(device)];
+    if (!slot) slot = std::make_unique<bench::DeviceResources>(device);
+    return *slot;
+  }
+};
+
+Engine::Engine() : impl_(std::make_unique<Impl>()) {}
+Engine::~Engine() = default;
+
+Measurement Engine::measure(const Launcher& launcher, const MeasureOptions& options) {
+  validate(options);
+  if (!launcher) throw Error("Engine::measure needs a launcher; it was given an empty function");
+  int device = options.device;
+  if (device < 0) detail::check_cuda(cudaGetDevice(&device), "cudaGetDevice");
+  int count = 0;
+  detail::check_cuda(cudaGetDeviceCount(&count), "cudaGetDeviceCount");
+  if (device >= count) {
+    throw Error("MeasureOptions::device is " + std::to_string(device) + " but only " +
+                std::to_string(count) + " CUDA device(s) are visible");
+  }
+  bench::DeviceGuard guard{device};
+  bench::DeviceResources& resources = impl_->resources(device);
+
+  Tracer* tracer = options.tracer != nullptr && options.tracer->active() ? options.tracer : nullptr;
+  std::optional<double>& floor = resources.floor_ns[tracer != nullptr ? 1 : 0];
+  if (!floor) floor = bench::calibrate_floor(resources);
+  // Calibration's records would otherwise land in the first round's trace.
+  if (tracer != nullptr) {
+    tracer->flush();
+    tracer->clear();
+  }
+
+  bench::CudaSourceSettings settings;
+  settings.mode = options.mode;
+  settings.l2_flush = options.l2_flush;
+  settings.blocking_timeout_s = options.blocking_timeout_s;
+  settings.batch_size = options.batch_size;
+  settings.batch_target_s = options.batch_target_s;
+  settings.scope_name = options.name;
+  settings.tracer = tracer;
+  settings.floor_ns = *floor;
+  bench::CudaSampleSource source{resources, launcher, settings};
+  return bench::run_measurement(source, options, device, peak_bandwidth_gb_per_s(resources.info()));
+}
+
+Measurement measure(const Launcher& launcher, const MeasureOptions& options) {
+  Engine engine;
+  return engine.measure(launcher, options);
+}
+
+}  // namespace kerntime

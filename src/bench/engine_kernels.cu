@@ -1,0 +1,73 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "bench/engine_kernels.hpp"
+
+namespace kerntime::bench {
+
+// %globaltimer ticks in nanoseconds on the clock the GPU's own timestamps use; clock64() counts
+// this multiprocessor's cycles. Their ratio over one window is the SM clock in that window.
+static __device__ __forceinline__ std::uint64_t global_ns() {
+  std::uint64_t now;
+  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(now));
+  return now;
+}
+
+static __device__ __forceinline__ std::uint32_t sm_id() {
+  std::uint32_t id;
+  asm volatile("mov.u32 %0, %%smid;" : "=r"(id));
+  return id;
+}
+
+__global__ void blocking_kernel(HostControl* control, StartReading* starts, std::uint64_t seq,
+                                std::uint64_t min_ns, std::uint64_t timeout_ns) {
+  const unsigned slot = static_cast<unsigned>(seq % kSlots);
+  const std::uint64_t begin = global_ns();
+  starts[slot] = StartReading{seq, sm_id(), begin, static_cast<std::uint64_t>(clock64())};
+  // volatile: every iteration must read the host's store through the mapping, not a register.
+  const volatile std::uint64_t* release = &control->release;
+  for (;;) {
+    const std::uint64_t waited = global_ns() - begin;
+    if (*release >= seq && waited >= min_ns) break;
+    if (waited > timeout_ns) {
+      control->reports[slot].timed_out_seq = seq;
+      break;
+    }
+  }
+}
+
+__global__ void clock_check_kernel(HostControl* control, const StartReading* starts,
+                                   std::uint64_t seq) {
+  const unsigned slot = static_cast<unsigned>(seq % kSlots);
+  const StartReading start = starts[slot];
+  if (threadIdx.x != 0 || start.seq != seq || sm_id() != start.smid) return;
+  const std::uint64_t cycles = static_cast<std::uint64_t>(clock64());
+  const std::uint64_t now = global_ns();
+  // Several blocks may land on that multiprocessor; their readings differ by nanoseconds, so
+  // whichever store wins describes the window.
+  SlotReport& report = control->reports[slot];
+  report.cycles = cycles - start.cycles;
+  report.ns = now - start.global_ns;
+  __threadfence_system();
+  report.clock_seq = seq;
+}
+
+__global__ void floor_kernel() {}
+
+cudaError_t launch_blocking_kernel(HostControl* control, StartReading* starts, std::uint64_t seq,
+                                   std::uint64_t min_ns, std::uint64_t timeout_ns,
+                                   cudaStream_t stream) {
+  blocking_kernel<<<1, 1, 0, stream>>>(control, starts, seq, min_ns, timeout_ns);
+  return cudaGetLastError();
+}
+
+cudaError_t launch_clock_check(HostControl* control, const StartReading* starts, std::uint64_t seq,
+                               unsigned blocks, cudaStream_t stream) {
+  clock_check_kernel<<<blocks, 32, 0, stream>>>(control, starts, seq);
+  return cudaGetLastError();
+}
+
+cudaError_t launch_floor_kernel(cudaStream_t stream) {
+  floor_kernel<<<1, 1, 0, stream>>>();
+  return cudaGetLastError();
+}
+
+}  // namespace kerntime::bench

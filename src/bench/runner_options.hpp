@@ -1,0 +1,50 @@
+// SPDX-License-Identifier: Apache-2.0
+// The benchmark runner's command line, parsed into plain options (tested without a GPU).
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <kerntime/format.hpp>
+#include <kerntime/measure.hpp>
+
+#include "bench/axes.hpp"
+
+namespace kerntime::bench {
+
+struct RunnerOptions {
+  bool list = false;
+  std::string filter;
+  std::vector<AxisOverride> axes;
+  Format format = Format::table;
+  std::vector<std::string> outputs;
+  MeasureMode mode = MeasureMode::cold;
+  StoppingCriteria stopping;
+  std::size_t warmup_samples = 2;
+  std::vector<int> devices;  ///< empty: the current device
+  bool all_devices = false;
+  bool l2_flush = true;
+  bool cupti = true;
+  bool quiet = false;
+};
+
+/// The outcome of parsing: options to run with, or an exit status with what to print (help,
+/// or the one-line reason for bad arguments).
+struct ParsedArguments {
+  RunnerOptions options;
+  std::optional<int> exit_status;
+  std::string out;
+  std::string err;
+};
+
+/// Parses the runner's arguments (argv[0] names the program in messages). Never throws.
+ParsedArguments parse_runner_arguments(int argc, const char* const* argv);
+
+/// The program's file name without its directory, for messages.
+std::string program_name(int argc, const char* const* argv);
+
+/// The format a --output file gets from its extension: .json, .md, .csv; anything else: table.
+Format format_for_path(const std::string& path);
+
+}  // namespace kerntime::bench

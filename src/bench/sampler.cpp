@@ -1,0 +1,174 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "bench/sampler.hpp"
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include <fmt/core.h>
+
+#include "bench/stopping.hpp"
+
+namespace kerntime::bench {
+namespace {
+
+constexpr std::size_t kListedThrottled = 8;
+
+std::string headline_timer(const SampleSource& source, MeasureMode mode) {
+  if (source.cupti()) return "cupti-kernel";
+  return mode == MeasureMode::cold ? "cuda-event-corrected" : "cuda-event-batch";
+}
+
+// The headline of one sample, or nothing when it cannot count.
+std::optional<double> headline_of(const RawSample& s, const SampleSource& source,
+                                  MeasureMode mode) {
+  if (!s.valid) return std::nullopt;
+  if (source.cupti()) return s.cupti_ns;
+  if (mode == MeasureMode::cold) return std::max(s.event_ns - source.event_floor_ns(), 0.0);
+  return s.event_ns;
+}
+
+std::vector<double> field(const std::vector<SampleRecord>& records,
+                          const std::vector<std::size_t>& counted, bool cupti) {
+  std::vector<double> values;
+  values.reserve(counted.size());
+  for (std::size_t i : counted) {
+    const SampleRecord& r = records[i];
+    if (!cupti) {
+      values.push_back(r.event_ns);
+    } else if (r.cupti_ns) {
+      values.push_back(*r.cupti_ns);
+    }
+  }
+  return values;
+}
+
+void summarize_throttling(Measurement& m, double threshold) {
+  if (m.throttled_samples == 0) return;
+  std::string listed;
+  std::size_t shown = 0;
+  for (const SampleRecord& r : m.samples) {
+    if (!r.throttled || shown == kListedThrottled) continue;
+    listed += fmt::format("{}{:.0f} MHz", shown == 0 ? "" : ", ", *r.sm_clock_mhz);
+    ++shown;
+  }
+  m.warnings.push_back(fmt::format(
+      "{} of {} samples ran with the SM clock under {:.0f}% of the device's {:.0f} MHz and were "
+      "left out of the statistics ({}{}); the GPU is throttling (heat, power or clock limits)",
+      m.throttled_samples, m.samples.size(), 100.0 * threshold, m.normal_sm_clock_mhz, listed,
+      m.throttled_samples > shown ? ", ..." : ""));
+}
+
+}  // namespace
+
+bool is_throttled(const std::optional<double>& clock_mhz, double normal_mhz, double threshold) {
+  return clock_mhz.has_value() && normal_mhz > 0.0 && *clock_mhz < threshold * normal_mhz;
+}
+
+Measurement run_measurement(SampleSource& source, const MeasureOptions& options, int device,
+                            double peak_gb_per_s) {
+  Measurement m;
+  m.name = options.name;
+  m.mode = options.mode;
+  m.device = device;
+  m.work = options.work;
+  m.warmup_samples = options.warmup_samples;
+
+  const double start = source.now_s();
+  source.warm_up(options.warmup_samples);
+  m.normal_sm_clock_mhz = source.normal_clock_mhz();
+  m.batch_size = source.batch_size();
+
+  std::vector<std::size_t> counted_index;
+  std::size_t below_floor = 0;  // cold, events only: samples no longer than the launch floor
+  m.event_floor_ns = source.event_floor_ns();
+  StopDecision decision;
+  while (!decision.stop) {
+    const double round_start = source.now_s();
+    const double elapsed = round_start - start;
+    const double per_sample =
+        m.samples.empty() ? 0.0 : (round_start - start) / static_cast<double>(m.samples.size());
+    const std::size_t size =
+        next_round_size(options.stopping, m.headline_ns.size(), elapsed, per_sample);
+    const std::vector<RawSample> round = source.take(size);
+    bool throttled_round = false;
+    for (const RawSample& raw : round) {
+      SampleRecord record;
+      record.event_ns = raw.event_ns;
+      record.cupti_ns = raw.cupti_ns;
+      record.sm_clock_mhz = raw.sm_clock_mhz;
+      record.valid = raw.valid;
+      record.host_overhead_ns = raw.host_overhead_ns;
+      record.throttled = raw.valid && is_throttled(raw.sm_clock_mhz, m.normal_sm_clock_mhz,
+                                                   options.throttle_threshold);
+      m.invalid_samples += raw.valid ? 0 : 1;
+      m.throttled_samples += record.throttled ? 1 : 0;
+      throttled_round = throttled_round || record.throttled;
+      const std::optional<double> headline = headline_of(raw, source, options.mode);
+      if (headline && !record.throttled) {
+        counted_index.push_back(m.samples.size());
+        m.headline_ns.push_back(*headline);
+        below_floor += raw.event_ns <= m.event_floor_ns ? 1 : 0;
+      }
+      m.samples.push_back(record);
+    }
+    for (std::string& w : source.take_warnings())
+      m.warnings.push_back(std::move(w));
+    if (throttled_round && options.throttle_recovery_s > 0) {
+      source.pause(options.throttle_recovery_s);
+    }
+    if (options.on_progress) {
+      options.on_progress(MeasureProgress{&m.name, m.headline_ns.size(), source.now_s() - start,
+                                          options.stopping.timeout_s});
+    }
+    decision = check_stopping(options.stopping, m.headline_ns, source.now_s() - start,
+                              source.batch_size());
+  }
+
+  m.stop_reason = decision.reason;
+  m.stop_detail = decision.detail;
+  if (decision.warn) m.warnings.push_back("stopped without a stable estimate: " + decision.detail);
+  m.wall_time_s = source.now_s() - start;
+  m.headline_timer = headline_timer(source, options.mode);
+  m.blocking_kernel = source.blocking();
+  m.l2_flushed = source.l2_flushed();
+
+  m.headline = compute_statistics(m.headline_ns);
+  m.events = compute_statistics(field(m.samples, counted_index, false));
+  if (source.cupti()) m.cupti = compute_statistics(field(m.samples, counted_index, true));
+
+  std::vector<double> clocks;
+  std::vector<double> overheads;
+  for (const SampleRecord& r : m.samples) {
+    if (r.sm_clock_mhz) clocks.push_back(*r.sm_clock_mhz);
+    overheads.push_back(r.host_overhead_ns);
+  }
+  if (!clocks.empty()) {
+    std::sort(clocks.begin(), clocks.end());
+    m.median_sm_clock_mhz = quantile_sorted(clocks, 0.5);
+  }
+  // The median: the first sample after a round's CUPTI flush pays for the flush, and a mean
+  // would spread that over the round.
+  if (!overheads.empty()) {
+    std::sort(overheads.begin(), overheads.end());
+    m.host_overhead_ns = quantile_sorted(overheads, 0.5);
+  }
+  summarize_throttling(m, options.throttle_threshold);
+  if (!source.cupti() && m.event_floor_ns > 0 && 2 * below_floor > m.headline_ns.size()) {
+    m.warnings.push_back(fmt::format(
+        "most samples took no longer than the launch floor ({:.3f} us, an empty kernel between "
+        "the events): the work's GPU time is below what events resolve; measure it with CUPTI "
+        "or in graph mode",
+        m.event_floor_ns / 1e3));
+  }
+  if (m.invalid_samples > 0) {
+    m.warnings.push_back(fmt::format("{} of {} samples were invalid and left out",
+                                     m.invalid_samples, m.samples.size()));
+  }
+  if (m.headline.count > 0) {
+    m.throughput = compute_throughput(m.work, m.headline.median, peak_gb_per_s);
+  }
+  return m;
+}
+
+}  // namespace kerntime::bench

@@ -1,0 +1,113 @@
+// SPDX-License-Identifier: Apache-2.0
+// Cold measurement on a GPU: accuracy against CUPTI for kernels of known length, with and
+// without CUPTI, the SM clock of every sample, and the L2 flush's effect.
+#include <cmath>
+#include <cstdint>
+
+#include <cuda_runtime_api.h>
+#include <gtest/gtest.h>
+
+#include <kerntime/measure.hpp>
+#include <kerntime/tracer.hpp>
+
+#include "kernels/device_copy.hpp"
+#include "kernels/spin.hpp"
+#include "spin_reference.hpp"
+#include "support/gpu_test.hpp"
+
+namespace kerntime {
+namespace {
+
+using testing::cupti_spin_reference_ns;
+using testing::tolerance_ns;
+
+class EngineCold : public testing::GpuTest {};
+
+Launcher spin(std::uint64_t ns) {
+  return [ns](cudaStream_t stream) { samples::launch_spin(ns, stream); };
+}
+
+TEST_F(EngineCold, CuptiHeadlineMatchesTheKernelDurationFrom2usTo100us) {
+  Tracer tracer;
+  ASSERT_TRUE(tracer.active()) << tracer.unavailable_reason();
+  Engine engine;
+  for (std::uint64_t ns : {2'000u, 100'000u}) {
+    MeasureOptions options;
+    options.name = "spin/" + std::to_string(ns);
+    options.tracer = &tracer;
+    const Measurement m = engine.measure(spin(ns), options);
+    const double truth = cupti_spin_reference_ns(tracer, ns, 200);
+    ASSERT_GT(truth, static_cast<double>(ns));
+    EXPECT_EQ(m.headline_timer, "cupti-kernel");
+    EXPECT_NEAR(m.headline.median, truth, tolerance_ns(truth, 0.02, 250.0)) << options.name;
+    EXPECT_NE(m.stop_reason, StopReason::timeout) << m.stop_detail;
+    EXPECT_TRUE(m.l2_flushed);
+    EXPECT_TRUE(m.blocking_kernel);
+    // The event pair behind the blocking kernel holds the kernel plus the floor around it.
+    EXPECT_GT(m.events.median, m.headline.median);
+    EXPECT_LT(m.events.median, m.headline.median + 5'000.0);
+  }
+}
+
+TEST_F(EngineCold, EventsOnlyHeadlineIsWithinTheEventTarget) {
+  Engine engine;
+  std::vector<Measurement> results;
+  for (std::uint64_t ns : {2'000u, 100'000u}) {
+    MeasureOptions options;
+    options.name = "spin/" + std::to_string(ns);
+    results.push_back(engine.measure(spin(ns), options));
+  }
+  Tracer tracer;  // only now: the measurements above ran without CUPTI
+  ASSERT_TRUE(tracer.active()) << tracer.unavailable_reason();
+  for (const Measurement& m : results) {
+    const std::uint64_t ns = m.name == "spin/2000" ? 2'000 : 100'000;
+    const double truth = cupti_spin_reference_ns(tracer, ns, 200);
+    EXPECT_EQ(m.headline_timer, "cuda-event-corrected");
+    EXPECT_GT(m.event_floor_ns, 1'000.0);
+    EXPECT_NEAR(m.headline.median, truth, tolerance_ns(truth, 0.03, 1'000.0)) << m.name;
+  }
+}
+
+TEST_F(EngineCold, EverySampleReadsAPlausibleSmClock) {
+  Engine engine;
+  MeasureOptions options;
+  options.stopping.fixed_samples = 200;
+  const Measurement m = engine.measure(spin(10'000), options);
+  ASSERT_GT(m.normal_sm_clock_mhz, 0.0);
+  std::size_t with_clock = 0;
+  for (const SampleRecord& s : m.samples)
+    with_clock += s.sm_clock_mhz ? 1 : 0;
+  EXPECT_GE(with_clock * 10, m.samples.size() * 9);
+  ASSERT_TRUE(m.median_sm_clock_mhz.has_value());
+  EXPECT_GT(*m.median_sm_clock_mhz, 0.5 * m.normal_sm_clock_mhz);
+  EXPECT_LT(*m.median_sm_clock_mhz, 1.1 * m.normal_sm_clock_mhz);
+  EXPECT_GT(m.host_overhead_ns, 0.0);
+}
+
+TEST_F(EngineCold, TheL2FlushMakesAnL2SizedCopySlower) {
+  constexpr std::size_t kBytes = std::size_t{8} << 20;  // 16 MiB moved: well inside the L2
+  void* buffers = nullptr;
+  ASSERT_EQ(cudaMalloc(&buffers, 2 * kBytes), cudaSuccess);
+  char* src = static_cast<char*>(buffers);
+  const Launcher copy = [src](cudaStream_t stream) {
+    samples::launch_device_copy(src + kBytes, src, kBytes, stream);
+  };
+  Tracer tracer;
+  ASSERT_TRUE(tracer.active()) << tracer.unavailable_reason();
+  Engine engine;
+  MeasureOptions options;
+  options.tracer = &tracer;
+  options.name = "copy/flushed";
+  const Measurement flushed = engine.measure(copy, options);
+  options.name = "copy/warm";
+  options.l2_flush = false;
+  const Measurement warm = engine.measure(copy, options);
+  cudaFree(buffers);
+  EXPECT_TRUE(flushed.l2_flushed);
+  EXPECT_FALSE(warm.l2_flushed);
+  EXPECT_GT(flushed.headline.median, 1.3 * warm.headline.median)
+      << "flushed " << flushed.headline.median << " ns, warm " << warm.headline.median << " ns";
+}
+
+}  // namespace
+}  // namespace kerntime

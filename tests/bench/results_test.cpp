@@ -1,0 +1,107 @@
+// SPDX-License-Identifier: Apache-2.0
+// Measurements into the report model, and the runner's views of them.
+#include <gtest/gtest.h>
+
+#include <kerntime/error.hpp>
+#include <kerntime/measurement.hpp>
+#include <kerntime/report_json.hpp>
+
+#include "bench/results_render.hpp"
+#include "bench/sampler.hpp"
+#include "fake_source.hpp"
+
+namespace kerntime::bench {
+namespace {
+
+Measurement sample_measurement(const std::string& name) {
+  testing::FakeSource source;
+  source.with_cupti = true;
+  source.make = [](std::size_t i) {
+    RawSample s =
+        testing::sample(4800.0 + static_cast<double>(i % 3), 2600.0 + static_cast<double>(i % 2));
+    s.sm_clock_mhz = 1980.0;
+    return s;
+  };
+  MeasureOptions options;
+  options.name = name;
+  options.work = {2.0 * 1024 * 1024, 0.0};
+  options.stopping.fixed_samples = 25;
+  return run_measurement(source, options, 0, 4916.736);
+}
+
+TEST(AddToReport, HeadlineAndEventEntriesWithTheirTimers) {
+  Report report;
+  const Measurement m = sample_measurement("copy/bytes=1048576/cold");
+  add_to_report(report, m);
+  ASSERT_EQ(report.entries.size(), 2u);
+  const Entry& headline = report.entries[0];
+  EXPECT_EQ(headline.name, "copy/bytes=1048576/cold");
+  EXPECT_EQ(headline.timer, "cupti-kernel");
+  EXPECT_EQ(headline.device, 0);
+  EXPECT_EQ(headline.samples.size(), 25u);
+  EXPECT_DOUBLE_EQ(headline.samples[1], 2601.0);
+  const Entry& events = report.entries[1];
+  EXPECT_EQ(events.name, "copy/bytes=1048576/cold/events");
+  EXPECT_EQ(events.timer, "cuda-event");
+  EXPECT_EQ(events.samples.size(), 25u);
+  EXPECT_DOUBLE_EQ(events.samples[2], 4802.0);
+  EXPECT_THROW(add_to_report(report, m), Error);
+}
+
+TEST(AddToReport, WarningsCarryTheName) {
+  Report report;
+  Measurement m = sample_measurement("spin");
+  m.warnings = {"3 of 40 samples ran with the SM clock under 75%"};
+  add_to_report(report, m);
+  ASSERT_EQ(report.warnings.size(), 1u);
+  EXPECT_EQ(report.warnings[0], "spin: 3 of 40 samples ran with the SM clock under 75%");
+}
+
+TEST(RenderResults, JsonIsTheReportAndReadsBack) {
+  Report report;
+  const std::vector<Measurement> ms = {sample_measurement("a/cold"), sample_measurement("b/cold")};
+  for (const Measurement& m : ms)
+    add_to_report(report, m);
+  const Report back = parse_report(render_results(ms, report, Format::json), "results");
+  ASSERT_EQ(back.entries.size(), 4u);
+  EXPECT_EQ(back.entries[2].name, "b/cold");
+  EXPECT_EQ(back.entries[2].timer, "cupti-kernel");
+  EXPECT_EQ(back.entries[2].samples, report.entries[2].samples);
+}
+
+TEST(RenderResults, TableShowsHeadlineSourceThroughputAndStop) {
+  Report report;
+  const std::vector<Measurement> ms = {sample_measurement("copy/bytes=1048576/cold")};
+  add_to_report(report, ms[0]);
+  report.warnings.push_back("a warning");
+  const std::string table = render_results(ms, report, Format::table);
+  for (const char* part : {"Benchmark", "Headline", "copy/bytes=1048576/cold", "2.600 us", "cupti",
+                           "4.801 us", "806.6", "16.4%", "1980", "fixed-count", "a warning"}) {
+    EXPECT_NE(table.find(part), std::string::npos) << part << "\n" << table;
+  }
+  const std::string md = render_results(ms, report, Format::markdown);
+  EXPECT_EQ(md.rfind("| Benchmark", 0), 0u) << md;
+  EXPECT_NE(md.find("| ---"), std::string::npos) << md;
+  EXPECT_NE(md.find("- a warning"), std::string::npos) << md;
+}
+
+TEST(RenderResults, CsvHasOneRowPerMeasurementInNanoseconds) {
+  Report report;
+  const std::vector<Measurement> ms = {sample_measurement("x,y/cold")};
+  const std::string csv = render_results(ms, report, Format::csv);
+  EXPECT_EQ(csv.rfind("name,mode,device,samples,", 0), 0u) << csv;
+  EXPECT_NE(csv.find("\"x,y/cold\",cold,0,25,0,0,2600,cupti-kernel,4801,2600,"), std::string::npos)
+      << csv;
+}
+
+TEST(RenderResults, AnEmptyMeasurementPrintsDashesNotNan) {
+  Report report;
+  Measurement m;
+  m.name = "all-throttled";
+  const std::string table = render_results({m}, report, Format::table);
+  EXPECT_EQ(table.find("nan"), std::string::npos) << table;
+  EXPECT_NE(table.find("all-throttled"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace kerntime::bench

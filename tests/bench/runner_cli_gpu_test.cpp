@@ -1,0 +1,68 @@
+// SPDX-License-Identifier: Apache-2.0
+// The runner as a user runs it on a GPU: reports that kerntime reads, modes, devices.
+#include <cstdio>
+#include <string>
+
+#include <gtest/gtest.h>
+
+#include <kerntime/report_json.hpp>
+
+#include "support/gpu_test.hpp"
+#include "support/run_command.hpp"
+
+namespace kerntime {
+namespace {
+
+using testing::line_count;
+using testing::run_command;
+
+const std::string runner = KERNTIME_BENCH_FIXTURE;
+
+bool contains(const std::string& text, const std::string& part) {
+  return text.find(part) != std::string::npos;
+}
+
+class RunnerCliGpu : public testing::GpuTest {};
+
+TEST_F(RunnerCliGpu, WritesAReportThatKerntimeReads) {
+  const std::string json = ::testing::TempDir() + "runner_cli_gpu.json";
+  const std::string md = ::testing::TempDir() + "runner_cli_gpu.md";
+  const auto r = run_command(runner + " --filter 'spin/ns=20000|copy' --timeout 2 --quiet -o " +
+                             json + " -o " + md);
+  ASSERT_EQ(r.exit_status, 0) << r.err;
+  EXPECT_TRUE(r.out.empty()) << r.out;  // --quiet
+  const Report report = read_report_file(json);
+  ASSERT_EQ(report.entries.size(), 4u);
+  EXPECT_EQ(report.entries[0].name, "spin/ns=20000/cold");
+  EXPECT_EQ(report.entries[1].name, "spin/ns=20000/cold/events");
+  EXPECT_EQ(report.entries[2].name, "copy/bytes=1048576/cold");
+  EXPECT_EQ(report.entries[0].timer, "cupti-kernel");
+  EXPECT_GE(report.entries[0].statistics.count, 20u);
+  // A 20 us spin: CUPTI reads about 20.5 us.
+  EXPECT_GT(report.entries[0].statistics.median, 20'000.0);
+  EXPECT_LT(report.entries[0].statistics.median, 21'500.0);
+  std::FILE* file = std::fopen(md.c_str(), "r");
+  ASSERT_NE(file, nullptr);
+  char first[16] = {};
+  ASSERT_NE(std::fgets(first, sizeof first, file), nullptr);
+  std::fclose(file);
+  EXPECT_EQ(std::string{first}.rfind("| Benchmark", 0), 0u) << first;
+}
+
+TEST_F(RunnerCliGpu, GraphModeAndEventsOnlyAreNamedInTheResults) {
+  const auto r =
+      run_command(runner + " --filter spin/ns=2000 --mode graph --no-cupti --format csv");
+  ASSERT_EQ(r.exit_status, 0) << r.err;
+  EXPECT_TRUE(contains(r.out, "spin/ns=2000/graph,graph,0,")) << r.out;
+  EXPECT_TRUE(contains(r.out, ",cuda-event-batch,")) << r.out;
+}
+
+TEST_F(RunnerCliGpu, AnInvisibleDeviceIsABadArgument) {
+  const auto r = run_command(runner + " --filter spin --device 99");
+  EXPECT_EQ(r.exit_status, 2);
+  EXPECT_EQ(line_count(r.err), 1) << r.err;
+  EXPECT_TRUE(contains(r.err, "--device 99")) << r.err;
+}
+
+}  // namespace
+}  // namespace kerntime

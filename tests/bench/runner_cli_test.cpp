@@ -1,0 +1,68 @@
+// SPDX-License-Identifier: Apache-2.0
+// The runner as a user runs it: help, list and bad arguments, on any machine.
+#include <string>
+
+#include <gtest/gtest.h>
+
+#include "support/run_command.hpp"
+
+namespace kerntime {
+namespace {
+
+using testing::line_count;
+using testing::run_command;
+
+const std::string runner = KERNTIME_BENCH_FIXTURE;
+// No GPU for the runner: --help and --list must not need one.
+const std::string no_gpu = "CUDA_VISIBLE_DEVICES= ";
+
+bool contains(const std::string& text, const std::string& part) {
+  return text.find(part) != std::string::npos;
+}
+
+TEST(RunnerCli, HelpWorksWithoutAGpu) {
+  const auto r = run_command(no_gpu + runner + " --help");
+  EXPECT_EQ(r.exit_status, 0) << r.err;
+  EXPECT_TRUE(contains(r.out, "--axis")) << r.out;
+  EXPECT_TRUE(contains(r.out, "Exit status")) << r.out;
+}
+
+TEST(RunnerCli, ListShowsAxesAndConfigurationsWithoutAGpu) {
+  const auto r = run_command(no_gpu + runner + " --list");
+  EXPECT_EQ(r.exit_status, 0) << r.err;
+  EXPECT_TRUE(contains(r.out, "spin (2 configurations)")) << r.out;
+  EXPECT_TRUE(contains(r.out, "  ns [int]: 2000,20000")) << r.out;
+  EXPECT_TRUE(contains(r.out, "  bytes [pow2]: 1048576")) << r.out;
+  EXPECT_TRUE(contains(r.out, "  tagged/variant=b/f=0.5\n")) << r.out;
+}
+
+TEST(RunnerCli, ListAppliesFilterAndAxes) {
+  const auto r = run_command(no_gpu + runner + " --list --filter spin --axis ns=1:3");
+  EXPECT_EQ(r.exit_status, 0) << r.err;
+  EXPECT_TRUE(contains(r.out, "  spin/ns=3\n")) << r.out;
+  EXPECT_FALSE(contains(r.out, "copy")) << r.out;
+  EXPECT_FALSE(contains(r.out, "spin/ns=2000")) << r.out;
+}
+
+TEST(RunnerCli, BadArgumentsExitTwoWithOneLine) {
+  for (const char* args : {" --bogus", " --mode lukewarm", " --axis nope=1", " --filter '('",
+                           " --axis ns=x", " --filter nothing-matches", " --format yaml"}) {
+    const auto r = run_command(no_gpu + runner + args);
+    EXPECT_EQ(r.exit_status, 2) << args << ": " << r.err;
+    EXPECT_EQ(line_count(r.err), 1) << args << ": " << r.err;
+    EXPECT_TRUE(contains(r.err, "fixture_benchmarks: ")) << r.err;
+    EXPECT_TRUE(r.out.empty()) << r.out;
+  }
+}
+
+TEST(RunnerCli, RunningWithoutAGpuSaysWhyInOneLine) {
+  const auto r = run_command(no_gpu + runner + " --filter spin");
+  EXPECT_EQ(r.exit_status, 2);
+  EXPECT_EQ(line_count(r.err), 1) << r.err;
+  EXPECT_TRUE(contains(r.err, "no NVIDIA driver found") ||
+              contains(r.err, "no CUDA device is visible"))
+      << r.err;
+}
+
+}  // namespace
+}  // namespace kerntime

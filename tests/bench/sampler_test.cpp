@@ -1,0 +1,224 @@
+// SPDX-License-Identifier: Apache-2.0
+// The sampling loop over a synthetic source: warm-up, stop reasons, headline choice,
+// throttled and invalid samples, throughput.
+#include "bench/sampler.hpp"
+
+#include <cmath>
+#include <string>
+
+#include <gtest/gtest.h>
+
+#include "fake_source.hpp"
+
+namespace kerntime::bench {
+namespace {
+
+using testing::FakeSource;
+using testing::sample;
+
+bool any_contains(const std::vector<std::string>& texts, const std::string& part) {
+  for (const std::string& t : texts) {
+    if (t.find(part) != std::string::npos) return true;
+  }
+  return false;
+}
+
+TEST(Sampler, ConstantTimesStopStableAfterMinSamplesAndTheWarmup) {
+  FakeSource source;
+  MeasureOptions options;
+  options.name = "constant";
+  options.warmup_samples = 3;
+  const Measurement m = run_measurement(source, options, 0, 0.0);
+  EXPECT_EQ(source.warmed_up, 3u);
+  EXPECT_EQ(m.warmup_samples, 3u);
+  EXPECT_EQ(m.stop_reason, StopReason::stable);
+  EXPECT_EQ(m.headline.count, options.stopping.min_samples);
+  EXPECT_EQ(m.samples.size(), options.stopping.min_samples);
+  EXPECT_DOUBLE_EQ(m.headline.median, 1000.0);
+  EXPECT_TRUE(m.warnings.empty());
+}
+
+TEST(Sampler, NoisyTimesRunToTheTimeoutAndSaySo) {
+  FakeSource source;
+  source.make = [](std::size_t i) { return sample(1000.0 + 500.0 * static_cast<double>(i % 7)); };
+  source.seconds_per_sample = 0.01;
+  MeasureOptions options;
+  options.stopping.timeout_s = 2.0;
+  options.stopping.max_ci_half_width = 0.0001;
+  options.stopping.max_noise = 0.0001;
+  const Measurement m = run_measurement(source, options, 0, 0.0);
+  EXPECT_EQ(m.stop_reason, StopReason::timeout);
+  EXPECT_GE(m.wall_time_s, 2.0);
+  EXPECT_LT(m.wall_time_s, 2.3);
+  EXPECT_TRUE(any_contains(m.warnings, "timeout")) << m.stop_detail;
+  EXPECT_GT(source.rounds.size(), 3u);
+}
+
+TEST(Sampler, FixedCountTakesExactlyThatMany) {
+  FakeSource source;
+  source.make = [](std::size_t i) { return sample(100.0 * static_cast<double>(1 + i % 3)); };
+  MeasureOptions options;
+  options.stopping.fixed_samples = 37;
+  const Measurement m = run_measurement(source, options, 0, 0.0);
+  EXPECT_EQ(m.stop_reason, StopReason::fixed_count);
+  EXPECT_EQ(m.headline.count, 37u);
+  EXPECT_EQ(source.taken, 37u);
+}
+
+TEST(Sampler, CuptiIsTheHeadlineWhenTheSourceHasIt) {
+  FakeSource source;
+  source.with_cupti = true;
+  source.floor_ns = 2300.0;
+  source.make = [](std::size_t) { return sample(4800.0, 2600.0); };
+  const Measurement m = run_measurement(source, MeasureOptions{}, 0, 0.0);
+  EXPECT_EQ(m.headline_timer, "cupti-kernel");
+  EXPECT_DOUBLE_EQ(m.headline.median, 2600.0);
+  EXPECT_DOUBLE_EQ(m.events.median, 4800.0);
+  ASSERT_TRUE(m.cupti.has_value());
+  EXPECT_DOUBLE_EQ(m.cupti->median, 2600.0);
+}
+
+TEST(Sampler, SamplesWithoutACuptiRecordDoNotCount) {
+  FakeSource source;
+  source.with_cupti = true;
+  source.make = [](std::size_t i) {
+    RawSample s = sample(4800.0);
+    if (i % 4 != 0) s.cupti_ns = 2600.0;
+    return s;
+  };
+  MeasureOptions options;
+  options.stopping.fixed_samples = 30;
+  const Measurement m = run_measurement(source, options, 0, 0.0);
+  EXPECT_EQ(m.headline.count, 30u);
+  EXPECT_EQ(m.events.count, 30u);  // the event entry holds the same samples
+  EXPECT_GT(m.samples.size(), 30u);
+}
+
+TEST(Sampler, EventsOnlyColdSubtractsTheFloor) {
+  FakeSource source;
+  source.floor_ns = 2300.0;
+  source.make = [](std::size_t) { return sample(4800.0); };
+  MeasureOptions options;
+  const Measurement cold = run_measurement(source, options, 0, 0.0);
+  EXPECT_EQ(cold.headline_timer, "cuda-event-corrected");
+  EXPECT_DOUBLE_EQ(cold.headline.median, 2500.0);
+  EXPECT_DOUBLE_EQ(cold.event_floor_ns, 2300.0);
+
+  FakeSource batch;
+  batch.make = source.make;
+  options.mode = MeasureMode::hot;
+  const Measurement hot = run_measurement(batch, options, 0, 0.0);
+  EXPECT_EQ(hot.headline_timer, "cuda-event-batch");
+  EXPECT_DOUBLE_EQ(hot.headline.median, 4800.0);
+}
+
+TEST(Sampler, WorkBelowTheLaunchFloorIsClampedAndSaidSo) {
+  FakeSource source;
+  source.floor_ns = 2848.0;
+  source.make = [](std::size_t i) { return sample(i % 3 == 0 ? 2880.0 : 2816.0); };
+  MeasureOptions options;
+  options.stopping.fixed_samples = 40;
+  const Measurement m = run_measurement(source, options, 0, 0.0);
+  EXPECT_DOUBLE_EQ(m.headline.min, 0.0);  // never negative: clamped at the floor
+  EXPECT_DOUBLE_EQ(m.headline.max, 32.0);
+  EXPECT_TRUE(any_contains(m.warnings, "no longer than the launch floor (2.848 us"));
+}
+
+TEST(Sampler, ThrottledSamplesAreFlaggedCountedAndLeftOut) {
+  FakeSource source;
+  source.normal_mhz = 2000.0;
+  source.make = [](std::size_t i) {
+    RawSample s = sample(1000.0);
+    s.sm_clock_mhz = 1900.0;
+    if (i % 5 == 0) {
+      s.event_ns = 9000.0;      // slow because throttled: must not move the median
+      s.sm_clock_mhz = 1400.0;  // 70 % of normal, under the 75 % threshold
+    }
+    return s;
+  };
+  MeasureOptions options;
+  options.stopping.fixed_samples = 40;
+  const Measurement m = run_measurement(source, options, 0, 0.0);
+  EXPECT_EQ(m.headline.count, 40u);
+  EXPECT_EQ(m.throttled_samples, 10u);  // samples 0, 5, ..., 45 of 50 taken
+  EXPECT_EQ(m.samples.size(), 50u);
+  EXPECT_DOUBLE_EQ(m.headline.max, 1000.0);
+  EXPECT_TRUE(m.samples[0].throttled);
+  EXPECT_FALSE(m.samples[1].throttled);
+  EXPECT_TRUE(any_contains(m.warnings, "10 of 50 samples ran with the SM clock under 75%"));
+  EXPECT_TRUE(any_contains(m.warnings, "1400 MHz"));
+  EXPECT_GT(source.paused_s, 0.0);
+  ASSERT_TRUE(m.median_sm_clock_mhz.has_value());
+  EXPECT_DOUBLE_EQ(*m.median_sm_clock_mhz, 1900.0);
+}
+
+TEST(Sampler, ThrottleThresholdIsConfigurable) {
+  EXPECT_TRUE(is_throttled(1400.0, 2000.0, 0.75));
+  EXPECT_FALSE(is_throttled(1500.0, 2000.0, 0.75));
+  EXPECT_TRUE(is_throttled(1500.0, 2000.0, 0.8));
+  EXPECT_FALSE(is_throttled(std::nullopt, 2000.0, 0.75));
+  EXPECT_FALSE(is_throttled(100.0, 0.0, 0.75));  // unknown normal clock: never
+}
+
+TEST(Sampler, InvalidSamplesAreLeftOutWithAWarning) {
+  FakeSource source;
+  source.make = [](std::size_t i) {
+    RawSample s = sample(1000.0);
+    s.valid = i != 2;
+    return s;
+  };
+  source.pending_warnings.push_back("the blocking kernel gave up");
+  MeasureOptions options;
+  options.stopping.fixed_samples = 10;
+  const Measurement m = run_measurement(source, options, 0, 0.0);
+  EXPECT_EQ(m.invalid_samples, 1u);
+  EXPECT_FALSE(m.samples[2].valid);
+  EXPECT_EQ(m.headline.count, 10u);
+  EXPECT_TRUE(any_contains(m.warnings, "blocking kernel gave up"));
+  EXPECT_TRUE(any_contains(m.warnings, "1 of 11 samples were invalid"));
+}
+
+TEST(Sampler, DeclaredWorkBecomesThroughput) {
+  FakeSource source;
+  source.make = [](std::size_t) { return sample(0.0, 500'000.0); };
+  source.with_cupti = true;
+  MeasureOptions options;
+  options.work = {2.0e9, 1.0e9};  // 2 GB and 1 GFLOP in 0.5 ms
+  const Measurement m = run_measurement(source, options, 0, 5000.0);
+  ASSERT_TRUE(m.throughput.gb_per_s && m.throughput.tflop_per_s &&
+              m.throughput.peak_bandwidth_percent);
+  EXPECT_DOUBLE_EQ(*m.throughput.gb_per_s, 4000.0);
+  EXPECT_DOUBLE_EQ(*m.throughput.tflop_per_s, 2.0);
+  EXPECT_DOUBLE_EQ(*m.throughput.peak_bandwidth_percent, 80.0);
+}
+
+TEST(Sampler, HostOverheadIsTheMedianPerSample) {
+  FakeSource source;
+  source.make = [](std::size_t i) {
+    RawSample s = sample(1000.0);
+    s.host_overhead_ns = i % 10 == 0 ? 1'000'000.0 : 20'000.0;  // a slow first sample per round
+    return s;
+  };
+  MeasureOptions options;
+  options.stopping.fixed_samples = 40;
+  const Measurement m = run_measurement(source, options, 0, 0.0);
+  EXPECT_DOUBLE_EQ(m.host_overhead_ns, 20'000.0);
+}
+
+TEST(Sampler, ReportsProgressAfterEachRound) {
+  FakeSource source;
+  std::size_t calls = 0;
+  std::size_t last = 0;
+  MeasureOptions options;
+  options.stopping.fixed_samples = 100;
+  options.on_progress = [&](const MeasureProgress& p) {
+    ++calls;
+    last = p.samples;
+  };
+  run_measurement(source, options, 0, 0.0);
+  EXPECT_EQ(calls, source.rounds.size());
+  EXPECT_EQ(last, 100u);
+}
+
+}  // namespace
+}  // namespace kerntime::bench
