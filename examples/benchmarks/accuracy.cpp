@@ -33,9 +33,10 @@ using examples::check;
 int failures = 0;
 std::vector<Measurement> measured;  // every measurement, for the diagnostics table
 
-const Measurement& keep(Measurement m) {
-  measured.push_back(std::move(m));
-  return measured.back();
+// A copy, not a reference into `measured`: a later keep() may reallocate it.
+Measurement keep(Measurement m) {
+  measured.push_back(m);
+  return m;
 }
 
 const char* verdict(bool ok) {
@@ -80,7 +81,7 @@ void spin_section(cudaStream_t stream, Tracer*& tracer_out, std::unique_ptr<Trac
     options.name = "nothing/cold";
     options.l2_flush = false;
     options.stopping.fixed_samples = 500;
-    const Measurement& nothing = keep(engine.measure([](cudaStream_t) {}, options));
+    const Measurement nothing = keep(engine.measure([](cudaStream_t) {}, options));
     std::printf(
         "Events only: event pair with nothing between it %.3f us; calibrated launch floor "
         "(an empty kernel between it) %.3f us\n\n",
@@ -182,7 +183,7 @@ void modes_section(Tracer& tracer) {
       options.name = name + "/" + std::string{to_string(mode)};
       options.mode = mode;
       options.tracer = &tracer;
-      const Measurement& m = keep(engine.measure(launcher, options));
+      const Measurement m = keep(engine.measure(launcher, options));
       char cell[64];
       std::snprintf(cell, sizeof cell,
                     mode == MeasureMode::cold ? " %.3f us |" : " %.3f us (%zu) |",

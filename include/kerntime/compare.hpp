@@ -63,6 +63,10 @@ struct Thresholds {
 /// rejected rather than guessed). Throws kerntime::Error naming `text`.
 double parse_fraction(std::string_view text);
 
+/// Parses a duration into nanoseconds: "500ns", "0.5us", "2 ms", "1s", or "0". Throws
+/// kerntime::Error naming `text` for anything else or a negative value.
+double parse_duration_ns(std::string_view text);
+
 /// Shell-style glob match of the whole `text`: `*` any run of characters, `?` one character.
 bool glob_match(std::string_view pattern, std::string_view text);
 
@@ -75,6 +79,12 @@ struct CompareOptions {
   /// which the rank test can reach alpha at all (5 per side for 0.01) entries are inconclusive
   /// whatever this says.
   std::size_t min_samples = 5;
+  /// Median changes smaller than this many nanoseconds are never regressions or improvements,
+  /// whatever the relative change: a short kernel's time shifts by a few hundred nanoseconds
+  /// between processes (page placement, clock state), which the samples of one run cannot
+  /// show. Measured on an H200: +0.29 us for a 3.7 us kernel between two runs of one build
+  /// (docs/ci.md). 0 turns the floor off.
+  double min_change_ns = 500.0;
   Thresholds thresholds;
   bool fail_on_removed = false;       ///< a removed entry fails the gate
   bool fail_on_inconclusive = false;  ///< an inconclusive entry fails the gate
@@ -110,6 +120,7 @@ struct Comparison {
   double alpha = 0.01;
   double default_threshold = 0.05;
   std::size_t min_samples = 5;
+  double min_change_ns = 500.0;
   /// Things to read before the verdicts: different GPUs, drivers or runtimes, the reports' own
   /// warnings, threshold patterns that matched nothing.
   std::vector<std::string> warnings;

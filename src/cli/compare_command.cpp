@@ -49,6 +49,7 @@ struct CompareSettings {
   double alpha = CompareOptions{}.alpha;
   // Signed, so that a negative count is refused instead of wrapping around.
   long long min_samples = static_cast<long long>(CompareOptions{}.min_samples);
+  std::string min_change = "500ns";
   std::string format = "table";
   std::string output;
   std::string color = "auto";
@@ -83,6 +84,7 @@ int run_compare(const CompareSettings& s) {
     throw Error(fmt::format("--min-samples must be at least 1, got {}.", s.min_samples));
   }
   options.min_samples = static_cast<std::size_t>(s.min_samples);
+  options.min_change_ns = parse_duration_ns(s.min_change);
   options.fail_on_removed = s.fail_on_removed;
   options.fail_on_inconclusive = s.fail_on_inconclusive;
   for (const std::string& spec : s.thresholds) {
@@ -134,6 +136,9 @@ void add_compare_command(CLI::App& app, int& exit_status) {
                       "Significance level of the two-sided rank test (default 0.01)");
   command->add_option("--min-samples", settings->min_samples,
                       "Fewer samples per side make an entry inconclusive (default 5)");
+  command->add_option("--min-change", settings->min_change,
+                      "Median changes smaller than this duration never fail: short kernels shift "
+                      "by a few hundred ns between runs (default 500ns; 0 turns it off)");
   command->add_option("--format", settings->format, "table, md, json or junit (default table)")
       ->check(CLI::IsMember({"table", "md", "markdown", "json", "junit"}));
   command->add_option("--output,-o", settings->output,

@@ -42,6 +42,10 @@ void validate(const CompareOptions& options) {
         fmt::format("alpha must lie in (0, 0.5], got {}; 0.01 is the default.", options.alpha));
   }
   if (options.min_samples == 0) throw Error("min-samples must be at least 1.");
+  if (!(options.min_change_ns >= 0.0)) {
+    throw Error(fmt::format("min-change must be a duration of at least 0 ns, got {} ns.",
+                            options.min_change_ns));
+  }
   check_fraction(options.thresholds.default_fraction, "The threshold");
   for (const ThresholdRule& rule : options.thresholds.rules) {
     check_fraction(rule.fraction, "The threshold of '" + rule.pattern + "'");
@@ -105,6 +109,7 @@ Comparison compare(const Report& baseline, const Report& candidate, const Compar
   result.alpha = options.alpha;
   result.default_threshold = options.thresholds.default_fraction;
   result.min_samples = options.min_samples;
+  result.min_change_ns = options.min_change_ns;
   result.warnings = compare_environments(baseline.environment, candidate.environment);
   for (const std::string& warning : baseline.warnings) {
     result.warnings.push_back("Baseline: " + warning);

@@ -137,7 +137,15 @@ EntryComparison compare_entry(const Entry& baseline, const Entry& candidate, dou
   // median alone crosses a tight threshold by chance (about 2 % of same-vs-same runs at a 2 %
   // threshold in the simulation), the interval's end rarely does.
   const double margin = threshold / 2.0;
-  if (significant && ratio > 1.0 + threshold && ci.low > 1.0 + margin) {
+  const double ns_per_unit = nanoseconds_per(baseline.unit);
+  const double change_ns = std::abs(ratio - 1.0) * result.baseline->median * ns_per_unit;
+  if (ns_per_unit > 0.0 && change_ns < options.min_change_ns && std::abs(ratio - 1.0) > threshold) {
+    result.verdict = Verdict::same;
+    result.reason = fmt::format(
+        "median {} ({:.0f} ns), below the {:.0f} ns that short kernels shift between runs "
+        "(--min-change)",
+        change, change_ns, options.min_change_ns);
+  } else if (significant && ratio > 1.0 + threshold && ci.low > 1.0 + margin) {
     result.verdict = Verdict::regressed;
     result.reason =
         fmt::format("median {} slower, beyond the {} threshold; significant at alpha {} ({})",

@@ -47,9 +47,10 @@ std::string summary_counts(const Comparison& comparison) {
 std::string settings_line(const Comparison& comparison) {
   return fmt::format(
       "alpha {} (two-sided Mann-Whitney U), {} intervals of the median ratio, threshold {} "
-      "unless set per entry, at least {} samples per side",
+      "unless set per entry, changes under {} ignored, at least {} samples per side",
       comparison.alpha, format_percent(comparison.confidence_level()),
-      format_percent(comparison.default_threshold), comparison.min_samples);
+      format_percent(comparison.default_threshold), format_amount(comparison.min_change_ns, "ns"),
+      comparison.min_samples);
 }
 
 }  // namespace kerntime::detail

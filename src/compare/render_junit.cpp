@@ -9,8 +9,8 @@
 
 #include "compare/render_cells.hpp"
 #include "compare/renderers.hpp"
-#include "format/text_grid.hpp"
 #include "compare/text.hpp"
+#include "format/text_grid.hpp"
 
 namespace kerntime::detail {
 

@@ -55,6 +55,33 @@ double parse_fraction(std::string_view text) {
   return value;
 }
 
+double parse_duration_ns(std::string_view text) {
+  std::string_view body = trim(text);
+  struct Unit {
+    std::string_view suffix;
+    double ns;
+  };
+  // "ns" before "s": the longest suffix that matches wins.
+  constexpr Unit units[] = {{"ns", 1.0}, {"us", 1e3}, {"ms", 1e6}, {"s", 1e9}};
+  double scale = 0.0;
+  for (const Unit& unit : units) {
+    if (body.size() > unit.suffix.size() &&
+        body.substr(body.size() - unit.suffix.size()) == unit.suffix) {
+      scale = unit.ns;
+      body = trim(body.substr(0, body.size() - unit.suffix.size()));
+      break;
+    }
+  }
+  double value = 0.0;
+  const bool number = parse_decimal(body, value);
+  if (!number || (scale == 0.0 && value != 0.0) || value < 0.0) {
+    throw Error("duration '" + std::string(text) +
+                "' is not a duration: write a number with a unit, such as 500ns, 0.5us or 2ms, "
+                "or 0.");
+  }
+  return value * (scale == 0.0 ? 1.0 : scale);
+}
+
 bool glob_match(std::string_view pattern, std::string_view text) {
   // Greedy matching with one backtrack point: the last '*' seen absorbs one more character
   // whenever what follows it fails. Linear in practice, never exponential.
