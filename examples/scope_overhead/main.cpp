@@ -51,32 +51,41 @@ int main(int argc, char** argv) {
 
     std::vector<Variant> variants;
     variants.push_back({"untimed launch", [&] { kerntime::samples::launch_empty(stream); }, {}});
-    variants.push_back({"ScopedTimer(name)", [&] {
+    variants.push_back({"ScopedTimer(name)",
+                        [&] {
                           kerntime::ScopedTimer t{session, "empty/name", stream};
                           kerntime::samples::launch_empty(stream);
-                        }, {}});
-    variants.push_back({"ScopedTimer(Region)", [&] {
+                        },
+                        {}});
+    variants.push_back({"ScopedTimer(Region)",
+                        [&] {
                           kerntime::ScopedTimer t{session, region, stream};
                           kerntime::samples::launch_empty(stream);
-                        }, {}});
-    variants.push_back({"ScopedTimer, no NVTX", [&] {
+                        },
+                        {}});
+    variants.push_back({"ScopedTimer, no NVTX",
+                        [&] {
                           kerntime::ScopedTimer t{session_no_nvtx, "empty/no-nvtx", stream};
                           kerntime::samples::launch_empty(stream);
-                        }, {}});
+                        },
+                        {}});
     // The floor any event timer pays: two raw records around the launch.
     cudaEvent_t raw_start = nullptr;
     cudaEvent_t raw_stop = nullptr;
     cudaEventCreate(&raw_start);
     cudaEventCreate(&raw_stop);
-    variants.push_back({"two cudaEventRecord (reference)", [&] {
+    variants.push_back({"two cudaEventRecord (reference)",
+                        [&] {
                           cudaEventRecord(raw_start, stream);
                           kerntime::samples::launch_empty(stream);
                           cudaEventRecord(raw_stop, stream);
-                        }, {}});
+                        },
+                        {}});
 
     // Warm-up: module load, event pools, NVTX initialization.
     for (auto& v : variants) {
-      for (int i = 0; i < 100; ++i) v.launch();
+      for (int i = 0; i < 100; ++i)
+        v.launch();
     }
     cudaStreamSynchronize(stream);
     session.resolve();
@@ -85,7 +94,8 @@ int main(int argc, char** argv) {
     for (int batch = 0; batch < batches; ++batch) {
       for (auto& v : variants) {
         const auto begin = Clock::now();
-        for (int i = 0; i < launches; ++i) v.launch();
+        for (int i = 0; i < launches; ++i)
+          v.launch();
         const auto end = Clock::now();
         v.per_launch_ns.push_back(std::chrono::duration<double, std::nano>(end - begin).count() /
                                   launches);
@@ -107,9 +117,10 @@ int main(int argc, char** argv) {
       entry.statistics = kerntime::compute_statistics(entry.samples);
       report.entries.push_back(std::move(entry));
     }
-    std::printf("Host time per launch of an empty kernel (%d launches x %d batches; each sample is "
-                "one batch's mean)\n",
-                launches, batches);
+    std::printf(
+        "Host time per launch of an empty kernel (%d launches x %d batches; each sample is "
+        "one batch's mean)\n",
+        launches, batches);
     std::fputs(kerntime::render(report, kerntime::Format::table).c_str(), stdout);
     const double base = report.entries[0].statistics.median;
     std::printf("\nOverhead over an untimed launch (median):\n");

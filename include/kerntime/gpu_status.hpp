@@ -10,10 +10,10 @@ namespace kerntime {
 
 /// Why no GPU work can run, in the order a user should check.
 enum class GpuProblem {
-  none,               ///< at least one device is usable
-  no_driver,          ///< no NVIDIA driver is installed or loadable
-  driver_too_old,     ///< the driver supports an older CUDA than kerntime's runtime
-  no_device,          ///< the driver works but sees no device (CUDA_VISIBLE_DEVICES, containers)
+  none,            ///< at least one device is usable
+  no_driver,       ///< no NVIDIA driver is installed or loadable
+  driver_too_old,  ///< the driver supports an older CUDA than kerntime's runtime
+  no_device,       ///< the driver works but sees no device (CUDA_VISIBLE_DEVICES, containers)
   initialization_failed,  ///< anything else that stopped CUDA from starting
 };
 

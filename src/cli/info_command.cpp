@@ -65,7 +65,8 @@ int run_info() {
     return 2;
   }
   fmt::print("devices      {}\n", status.device_count);
-  for (const DeviceInfo& device : query_devices()) print_device(device);
+  for (const DeviceInfo& device : query_devices())
+    print_device(device);
   return 0;
 }
 
@@ -73,7 +74,8 @@ int run_info() {
 
 void add_info_command(CLI::App& app, int& exit_status) {
   CLI::App* info = app.add_subcommand(
-      "info", "Show the driver, runtime, CUPTI and every GPU; explain what stops CUDA from running");
+      "info",
+      "Show the driver, runtime, CUPTI and every GPU; explain what stops CUDA from running");
   info->callback([&exit_status] { exit_status = run_info(); });
 }
 

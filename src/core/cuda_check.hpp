@@ -21,8 +21,7 @@ std::string_view default_hint(cudaError_t error);
 /// True for the errors that mean CUDA itself cannot start on this machine.
 bool is_startup_error(cudaError_t error);
 
-[[noreturn]] void throw_cuda_error(cudaError_t error, std::string_view call,
-                                   std::string_view hint);
+[[noreturn]] void throw_cuda_error(cudaError_t error, std::string_view call, std::string_view hint);
 
 inline void check_cuda(cudaError_t error, std::string_view call, std::string_view hint = {}) {
   if (error != cudaSuccess) throw_cuda_error(error, call, hint);

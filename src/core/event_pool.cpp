@@ -52,12 +52,15 @@ EventPool::EventPool(int device, std::size_t pairs) : device_(device) {
       stops_.push_back(stop);
     }
   } catch (...) {
-    for (cudaEvent_t e : starts_) cudaEventDestroy(e);
-    for (cudaEvent_t e : stops_) cudaEventDestroy(e);
+    for (cudaEvent_t e : starts_)
+      cudaEventDestroy(e);
+    for (cudaEvent_t e : stops_)
+      cudaEventDestroy(e);
     throw;
   }
   // Hand out low slots first so that a small workload touches few events.
-  for (std::size_t i = pairs; i-- > 0;) free_.push_back(static_cast<std::uint32_t>(i));
+  for (std::size_t i = pairs; i-- > 0;)
+    free_.push_back(static_cast<std::uint32_t>(i));
 }
 
 EventPool::~EventPool() {
@@ -66,8 +69,10 @@ EventPool::~EventPool() {
   int previous = -1;
   const bool switched = cudaGetDevice(&previous) == cudaSuccess && previous != device_ &&
                         cudaSetDevice(device_) == cudaSuccess;
-  for (cudaEvent_t e : starts_) cudaEventDestroy(e);
-  for (cudaEvent_t e : stops_) cudaEventDestroy(e);
+  for (cudaEvent_t e : starts_)
+    cudaEventDestroy(e);
+  for (cudaEvent_t e : stops_)
+    cudaEventDestroy(e);
   if (switched) cudaSetDevice(previous);
 }
 

@@ -50,8 +50,9 @@ void ScopedTimer::open(cudaStream_t stream, const std::string_view* name) {
     if (name != nullptr) {
       region_ = session_->region_id(*name);
     } else if (region_ >= session_->regions.size()) {
-      throw Error("ScopedTimer was given a Region of another Session; use session.region(name) "
-                  "of the Session it times into");
+      throw Error(
+          "ScopedTimer was given a Region of another Session; use session.region(name) "
+          "of the Session it times into");
     }
     pool = &session_->pool(device_);
     slot_ = session_->acquire(*pool);

@@ -95,7 +95,8 @@ std::uint32_t Session::Impl::acquire(EventPool& pool) {
 void Session::Impl::read_all() {
   for (auto& pool : pools) {
     if (!pool) continue;
-    while (pool->closed_count() > 0) read_oldest(*pool, true);
+    while (pool->closed_count() > 0)
+      read_oldest(*pool, true);
   }
 }
 
@@ -107,7 +108,8 @@ Session::Session(SessionOptions options) : impl_(std::make_unique<Impl>(std::mov
     devices.push_back(current);
   }
   std::lock_guard lock{impl_->mutex};
-  for (int device : devices) impl_->pool(device);
+  for (int device : devices)
+    impl_->pool(device);
 }
 
 Session::~Session() = default;
@@ -165,7 +167,8 @@ Report Session::report() {
       if (impl_->pools[d]) devices.push_back(static_cast<int>(d));
     }
   }
-  for (Entry& entry : report.entries) entry.statistics = compute_statistics(entry.samples);
+  for (Entry& entry : report.entries)
+    entry.statistics = compute_statistics(entry.samples);
   report.environment = current_environment(devices);
   return report;
 }

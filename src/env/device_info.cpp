@@ -46,7 +46,8 @@ std::vector<DeviceInfo> query_devices() {
   detail::check_cuda(cudaGetDeviceCount(&count), "cudaGetDeviceCount");
   std::vector<DeviceInfo> devices;
   devices.reserve(static_cast<std::size_t>(count));
-  for (int device = 0; device < count; ++device) devices.push_back(query_device(device));
+  for (int device = 0; device < count; ++device)
+    devices.push_back(query_device(device));
   return devices;
 }
 

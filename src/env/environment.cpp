@@ -1,8 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
-#include <unistd.h>
-
 #include <ctime>
 #include <string>
+#include <unistd.h>
 #include <vector>
 
 #include <kerntime/error.hpp>
@@ -41,7 +40,8 @@ Environment current_environment(const std::vector<int>& devices) {
 
   std::vector<int> wanted = devices;
   if (wanted.empty()) {
-    for (int device = 0; device < status.device_count; ++device) wanted.push_back(device);
+    for (int device = 0; device < status.device_count; ++device)
+      wanted.push_back(device);
   }
   for (int device : wanted) {
     try {

@@ -28,9 +28,12 @@ GpuStatus diagnose_gpu_status(int driver_version, int runtime_version, int devic
   // "driver version is insufficient", which would send the user looking for an update.
   if (driver_version == 0) {
     status.problem = GpuProblem::no_driver;
-    status.message = "no NVIDIA driver found: CUDA cannot start on this machine (kerntime uses "
-                     "CUDA runtime " + runtime + "). Install the NVIDIA driver, or run on a "
-                     "machine or container with GPU access.";
+    status.message =
+        "no NVIDIA driver found: CUDA cannot start on this machine (kerntime uses "
+        "CUDA runtime " +
+        runtime +
+        "). Install the NVIDIA driver, or run on a "
+        "machine or container with GPU access.";
     return status;
   }
   // A newer runtime runs on an older driver of the same major version (minor-version
@@ -53,8 +56,9 @@ GpuStatus diagnose_gpu_status(int driver_version, int runtime_version, int devic
       status.message += "CUDA_VISIBLE_DEVICES is set to \"" + std::string{visible} +
                         "\"; unset it or name an existing device.";
     } else {
-      status.message += "Check that the GPU is present (nvidia-smi) and, in a container, that "
-                        "it was started with GPU access.";
+      status.message +=
+          "Check that the GPU is present (nvidia-smi) and, in a container, that "
+          "it was started with GPU access.";
     }
     return status;
   }

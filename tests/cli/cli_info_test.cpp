@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // The kerntime command as a user runs it: exit status, stdout and the one-line reason.
-#include <gtest/gtest.h>
-
 #include <string>
+
+#include <gtest/gtest.h>
 
 #include "support/gpu_test.hpp"
 #include "support/run_command.hpp"

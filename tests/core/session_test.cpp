@@ -1,14 +1,14 @@
 // SPDX-License-Identifier: Apache-2.0
 // Event timing on the GPU: accuracy against the calibrated spin kernel, no synchronization on
 // the hot path, and aggregation across streams, threads and recycled events.
-#include <gtest/gtest.h>
-
 #include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <string>
 #include <thread>
 #include <vector>
+
+#include <gtest/gtest.h>
 
 #include <kerntime/error.hpp>
 #include <kerntime/session.hpp>
@@ -50,7 +50,8 @@ constexpr double kLaunchGapNs = 10'000;
 
 void expect_kernel_time(const std::vector<double>& samples, double kernel_ns) {
   ASSERT_FALSE(samples.empty());
-  for (double ns : samples) EXPECT_GE(ns, kernel_ns * 0.999) << "shorter than the kernel ran";
+  for (double ns : samples)
+    EXPECT_GE(ns, kernel_ns * 0.999) << "shorter than the kernel ran";
   EXPECT_GE(median(samples), kernel_ns);
   EXPECT_LE(median(samples), kernel_ns + kLaunchGapNs);
 }
@@ -110,7 +111,8 @@ TEST_F(SessionTest, ConcurrentStreamsEachSeeTheirOwnKernel) {
   Session session;
   constexpr int kStreams = 4;
   std::vector<cudaStream_t> streams(kStreams);
-  for (auto& s : streams) ASSERT_EQ(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking), 0);
+  for (auto& s : streams)
+    ASSERT_EQ(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking), 0);
   for (int round = 0; round < 10; ++round) {
     for (int i = 0; i < kStreams; ++i) {
       ScopedTimer timer{session, "stream" + std::to_string(i), streams[i]};
@@ -123,7 +125,8 @@ TEST_F(SessionTest, ConcurrentStreamsEachSeeTheirOwnKernel) {
     SCOPED_TRACE("stream " + std::to_string(i));
     expect_kernel_time(s, 200'000.0 * (i + 1));
   }
-  for (auto s : streams) cudaStreamDestroy(s);
+  for (auto s : streams)
+    cudaStreamDestroy(s);
 }
 
 TEST_F(SessionTest, ThreadsAggregateIntoOneRegion) {
@@ -148,8 +151,10 @@ TEST_F(SessionTest, ThreadsAggregateIntoOneRegion) {
       }
     });
   }
-  for (auto& thread : threads) thread.join();
-  for (const auto& f : failures) EXPECT_TRUE(f.empty()) << f;
+  for (auto& thread : threads)
+    thread.join();
+  for (const auto& f : failures)
+    EXPECT_TRUE(f.empty()) << f;
   const auto s = session.samples("shared");
   ASSERT_EQ(s.size(), static_cast<std::size_t>(kThreads * kPerThread));
   expect_kernel_time(s, 50'000.0);
@@ -197,7 +202,10 @@ TEST_F(SessionTest, ReportHasEveryRegionWithStatistics) {
     ScopedTimer timer{session, "spin/100us", stream_};
     launch_spin(100'000, stream_);
   }
-  { ScopedTimer timer{session, "spin/10us", stream_}; launch_spin(10'000, stream_); }
+  {
+    ScopedTimer timer{session, "spin/10us", stream_};
+    launch_spin(10'000, stream_);
+  }
   const Report report = session.report();
   ASSERT_EQ(report.entries.size(), 2u);
   EXPECT_EQ(report.entries[0].name, "spin/100us");

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
-#include <gtest/gtest.h>
-
 #include <cstdlib>
 #include <string>
+
+#include <gtest/gtest.h>
 
 #include <kerntime/gpu_status.hpp>
 
@@ -24,9 +24,9 @@ TEST(CudaVersionString, FormatsMajorAndMinor) {
 
 TEST(DiagnoseGpuStatus, NoDriverIsNotCalledAnOldDriver) {
   // What a machine without the driver reports: version 0 and "insufficient driver".
-  const GpuStatus s = diagnose_gpu_status(
-      0, 13000, 0, "cudaErrorInsufficientDriver",
-      "CUDA driver version is insufficient for CUDA runtime version");
+  const GpuStatus s =
+      diagnose_gpu_status(0, 13000, 0, "cudaErrorInsufficientDriver",
+                          "CUDA driver version is insufficient for CUDA runtime version");
   EXPECT_EQ(s.problem, GpuProblem::no_driver);
   EXPECT_FALSE(s.usable());
   EXPECT_TRUE(contains(s.message, "no NVIDIA driver found")) << s.message;
@@ -36,9 +36,9 @@ TEST(DiagnoseGpuStatus, NoDriverIsNotCalledAnOldDriver) {
 }
 
 TEST(DiagnoseGpuStatus, OldDriverNamesBothVersionsAndTheFix) {
-  const GpuStatus s = diagnose_gpu_status(
-      12040, 13000, 0, "cudaErrorInsufficientDriver",
-      "CUDA driver version is insufficient for CUDA runtime version");
+  const GpuStatus s =
+      diagnose_gpu_status(12040, 13000, 0, "cudaErrorInsufficientDriver",
+                          "CUDA driver version is insufficient for CUDA runtime version");
   EXPECT_EQ(s.problem, GpuProblem::driver_too_old);
   EXPECT_TRUE(contains(s.message, "12.4")) << s.message;
   EXPECT_TRUE(contains(s.message, "13.0")) << s.message;
@@ -73,14 +73,15 @@ TEST(DiagnoseGpuStatus, OtherFailuresNameTheError) {
 }
 
 TEST(DescribeCudaError, NamesCallErrorTextAndWhatToDo) {
-  const std::string m =
-      detail::describe_cuda_error(cudaErrorMemoryAllocation, "cudaMalloc", {});
-  EXPECT_EQ(m, "cudaMalloc failed: cudaErrorMemoryAllocation (out of memory). The GPU is out of "
-               "memory: free device memory or use smaller problems.");
+  const std::string m = detail::describe_cuda_error(cudaErrorMemoryAllocation, "cudaMalloc", {});
+  EXPECT_EQ(m,
+            "cudaMalloc failed: cudaErrorMemoryAllocation (out of memory). The GPU is out of "
+            "memory: free device memory or use smaller problems.");
   const std::string hinted =
       detail::describe_cuda_error(cudaErrorInvalidValue, "cudaEventRecord", "Pass a stream.");
-  EXPECT_EQ(hinted, "cudaEventRecord failed: cudaErrorInvalidValue (invalid argument). Pass a "
-                    "stream.");
+  EXPECT_EQ(hinted,
+            "cudaEventRecord failed: cudaErrorInvalidValue (invalid argument). Pass a "
+            "stream.");
 }
 
 TEST(DescribeCudaError, StartupErrorsBecomeTheDiagnosis) {

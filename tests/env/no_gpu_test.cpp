@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 // The no-GPU path on any machine: main() hides every device before CUDA starts, so a GPU
 // machine behaves like one without a device and a CPU machine like one without a driver.
-#include <gtest/gtest.h>
-
 #include <cstdlib>
 #include <string>
+
+#include <gtest/gtest.h>
 
 #include <kerntime/error.hpp>
 #include <kerntime/gpu_status.hpp>

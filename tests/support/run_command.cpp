@@ -1,15 +1,14 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "support/run_command.hpp"
 
-#include <sys/wait.h>
-#include <unistd.h>
-
 #include <array>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
 #include <sstream>
 #include <stdexcept>
+#include <sys/wait.h>
+#include <unistd.h>
 
 namespace kerntime::testing {
 namespace {
@@ -33,7 +32,8 @@ CommandResult run_command(const std::string& command) {
   if (pipe == nullptr) throw std::runtime_error("popen failed for: " + command);
   std::array<char, 4096> buffer{};
   std::size_t n = 0;
-  while ((n = fread(buffer.data(), 1, buffer.size(), pipe)) > 0) result.out.append(buffer.data(), n);
+  while ((n = fread(buffer.data(), 1, buffer.size(), pipe)) > 0)
+    result.out.append(buffer.data(), n);
   const int status = pclose(pipe);
   if (WIFEXITED(status)) result.exit_status = WEXITSTATUS(status);
   result.err = read_file(err_path);
@@ -43,7 +43,8 @@ CommandResult run_command(const std::string& command) {
 
 int line_count(const std::string& text) {
   int lines = 0;
-  for (char c : text) lines += c == '\n';
+  for (char c : text)
+    lines += c == '\n';
   if (!text.empty() && text.back() != '\n') ++lines;
   return lines;
 }
