@@ -4,11 +4,7 @@
 // After an intended change to a view, regenerate the goldens and review the diff:
 //   KERNTIME_UPDATE_GOLDEN=1 ctest --test-dir build/<preset> -R TraceFormat
 //   git diff tests/cupti/golden/
-#include <cstdlib>
-#include <fstream>
-#include <iostream>
 #include <map>
-#include <sstream>
 #include <string>
 
 #include <gtest/gtest.h>
@@ -18,32 +14,13 @@
 #include <kerntime/trace_format.hpp>
 
 #include "sample_trace.hpp"
+#include "support/golden.hpp"
 
 namespace kerntime {
 namespace {
 
-bool updating_goldens() {
-  const char* value = std::getenv("KERNTIME_UPDATE_GOLDEN");
-  return value != nullptr && std::string(value) == "1";
-}
-
 void expect_golden(const std::string& file, const std::string& actual) {
-  const std::string path = std::string(KERNTIME_TEST_DATA_DIR) + "/golden/" + file;
-  if (updating_goldens()) {
-    std::ofstream out(path, std::ios::binary);
-    out << actual;
-    ASSERT_TRUE(out.good()) << "cannot write " << path;
-    std::cout << "updated " << path << "\n";
-    return;
-  }
-  std::ifstream in(path, std::ios::binary);
-  ASSERT_TRUE(in.good()) << "missing golden file " << path
-                         << "; create it with KERNTIME_UPDATE_GOLDEN=1";
-  std::ostringstream expected;
-  expected << in.rdbuf();
-  EXPECT_EQ(actual, expected.str())
-      << "the output differs from " << path
-      << "; if the change is intended, regenerate with KERNTIME_UPDATE_GOLDEN=1";
+  testing::expect_golden(KERNTIME_TEST_DATA_DIR, file, actual);
 }
 
 TEST(TraceFormatGolden, KernelSummaryViews) {

@@ -5,10 +5,6 @@
 // After an intended change to a view, regenerate the goldens and review the diff:
 //   KERNTIME_UPDATE_GOLDEN=1 ctest --test-dir build/<preset> -R format_golden_test
 //   git diff tests/format/golden/
-#include <cstdlib>
-#include <fstream>
-#include <iostream>
-#include <sstream>
 #include <string>
 
 #include <gtest/gtest.h>
@@ -17,32 +13,13 @@
 #include <kerntime/report_json.hpp>
 
 #include "report/sample_report.hpp"
+#include "support/golden.hpp"
 
 namespace kerntime {
 namespace {
 
-bool updating_goldens() {
-  const char* value = std::getenv("KERNTIME_UPDATE_GOLDEN");
-  return value != nullptr && std::string(value) == "1";
-}
-
 void expect_golden(const std::string& file, const std::string& actual) {
-  const std::string path = std::string(KERNTIME_TEST_DATA_DIR) + "/golden/" + file;
-  if (updating_goldens()) {
-    std::ofstream out(path, std::ios::binary);
-    out << actual;
-    ASSERT_TRUE(out.good()) << "cannot write " << path;
-    std::cout << "updated " << path << "\n";
-    return;
-  }
-  std::ifstream in(path, std::ios::binary);
-  ASSERT_TRUE(in.good()) << "missing golden file " << path
-                         << "; create it with KERNTIME_UPDATE_GOLDEN=1";
-  std::ostringstream expected;
-  expected << in.rdbuf();
-  EXPECT_EQ(actual, expected.str())
-      << "the output differs from " << path
-      << "; if the change is intended, regenerate with KERNTIME_UPDATE_GOLDEN=1";
+  testing::expect_golden(KERNTIME_TEST_DATA_DIR, file, actual);
 }
 
 TEST(FormatGolden, Table) {
@@ -63,7 +40,7 @@ TEST(FormatGolden, Json) {
 
 // The JSON golden doubles as a fixed file that this kerntime must keep reading.
 TEST(FormatGolden, JsonGoldenReadsBack) {
-  if (updating_goldens()) GTEST_SKIP() << "goldens are being regenerated";
+  if (testing::updating_goldens()) GTEST_SKIP() << "goldens are being regenerated";
   const Report read = read_report_file(std::string(KERNTIME_TEST_DATA_DIR) + "/golden/report.json");
   const Report expected = testing::sample_report();
   ASSERT_EQ(read.entries.size(), expected.entries.size());

@@ -5,11 +5,7 @@
 // After an intended change, regenerate and review the diff:
 //   KERNTIME_UPDATE_GOLDEN=1 ctest --test-dir build/<preset> -R ReportTraceJson
 //   git diff tests/report/golden/
-#include <cstdlib>
-#include <fstream>
-#include <iostream>
 #include <limits>
-#include <sstream>
 #include <string>
 
 #include <gtest/gtest.h>
@@ -19,16 +15,10 @@
 #include <kerntime/report_json.hpp>
 
 #include "report/sample_trace_report.hpp"
+#include "support/golden.hpp"
 
 namespace kerntime {
 namespace {
-
-std::string read_golden(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
 
 std::string error_of(const std::string& json) {
   try {
@@ -44,15 +34,8 @@ std::string with_trace(const std::string& trace) {
 }
 
 TEST(ReportTraceJsonGolden, MatchesTheGoldenFile) {
-  const std::string actual = to_json(testing::sample_report_with_trace());
-  const std::string path = std::string(KERNTIME_TEST_DATA_DIR) + "/golden/report_with_trace.json";
-  const char* update = std::getenv("KERNTIME_UPDATE_GOLDEN");
-  if (update != nullptr && std::string(update) == "1") {
-    std::ofstream(path, std::ios::binary) << actual;
-    std::cout << "updated " << path << "\n";
-    return;
-  }
-  EXPECT_EQ(actual, read_golden(path)) << "regenerate with KERNTIME_UPDATE_GOLDEN=1 if intended";
+  testing::expect_golden(KERNTIME_TEST_DATA_DIR, "report_with_trace.json",
+                         to_json(testing::sample_report_with_trace()));
 }
 
 TEST(ReportTraceJson, ReportsWithoutATraceHaveNoTraceKey) {
