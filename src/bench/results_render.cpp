@@ -9,6 +9,7 @@
 #include <kerntime/report_json.hpp>
 
 #include "bench/stopping.hpp"
+#include "format/text_grid.hpp"
 
 namespace kerntime::bench {
 namespace {
@@ -57,14 +58,6 @@ Row row_of(const Measurement& m) {
           std::string{to_string(m.stop_reason)}};
 }
 
-std::string csv_cell(const std::string& text) {
-  if (text.find_first_of(",\"\n") == std::string::npos) return text;
-  std::string quoted = "\"";
-  for (char c : text)
-    quoted += c == '"' ? std::string{"\"\""} : std::string(1, c);
-  return quoted + "\"";
-}
-
 std::string csv(const std::vector<Measurement>& ms) {
   std::string out =
       "name,mode,device,samples,throttled,invalid,headline_median_ns,headline_timer,"
@@ -77,51 +70,32 @@ std::string csv(const std::vector<Measurement>& ms) {
     const auto median = [](const Statistics& s) {
       return s.count > 0 ? std::optional<double>{s.median} : std::nullopt;
     };
-    out += fmt::format(
-        "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n", csv_cell(m.name),
-        to_string(m.mode), m.device, m.headline.count, m.throttled_samples, m.invalid_samples,
-        num(median(m.headline)), m.headline_timer, num(median(m.events)),
-        m.cupti ? num(median(*m.cupti)) : std::string{}, num(m.headline.relative_noise),
-        num(m.throughput.gb_per_s), num(m.throughput.peak_bandwidth_percent),
-        num(m.throughput.tflop_per_s), num(m.median_sm_clock_mhz), m.batch_size,
-        to_string(m.stop_reason), m.wall_time_s, m.host_overhead_ns);
+    out +=
+        fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n",
+                    format_detail::csv_field(m.name), to_string(m.mode), m.device, m.headline.count,
+                    m.throttled_samples, m.invalid_samples, num(median(m.headline)),
+                    m.headline_timer, num(median(m.events)),
+                    m.cupti ? num(median(*m.cupti)) : std::string{}, num(m.headline.relative_noise),
+                    num(m.throughput.gb_per_s), num(m.throughput.peak_bandwidth_percent),
+                    num(m.throughput.tflop_per_s), num(m.median_sm_clock_mhz), m.batch_size,
+                    to_string(m.stop_reason), m.wall_time_s, m.host_overhead_ns);
   }
   return out;
 }
 
-std::string grid(const std::vector<Row>& rows, bool markdown) {
-  std::vector<std::size_t> width(kHeader.size(), 0);
-  for (const Row& r : rows) {
-    for (std::size_t c = 0; c < r.size(); ++c)
-      width[c] = std::max(width[c], r[c].size());
+// Names, the source and the stop reason are text (left-aligned); the rest are numbers.
+format_detail::Grid grid_of(const std::vector<Measurement>& ms, bool markdown) {
+  format_detail::Grid grid;
+  for (std::size_t c = 0; c < kHeader.size(); ++c) {
+    const bool text = c == 0 || c == 3 || c + 1 == kHeader.size();
+    grid.columns.push_back({kHeader[c], !text});
   }
-  std::string out;
-  auto line = [&](const Row& r) {
-    for (std::size_t c = 0; c < r.size(); ++c) {
-      const bool left = c == 0 || c == 3 || c + 1 == r.size();
-      const std::string cell =
-          left ? fmt::format("{:<{}}", r[c], width[c]) : fmt::format("{:>{}}", r[c], width[c]);
-      out += markdown ? "| " + cell + " " : (c == 0 ? cell : "  " + cell);
-    }
-    out += markdown ? "|\n" : "\n";
-  };
-  line(rows[0]);
-  if (markdown) {
-    Row rule;
-    for (std::size_t c = 0; c < width.size(); ++c) {
-      const bool left = c == 0 || c == 3 || c + 1 == width.size();
-      rule.push_back(left ? std::string(width[c], '-') : std::string(width[c] - 1, '-') + ":");
-    }
-    line(rule);
-  } else {
-    std::size_t total = 0;
-    for (std::size_t w : width)
-      total += w + 2;
-    out += std::string(total - 2, '-') + "\n";
+  for (const Measurement& m : ms) {
+    Row row = row_of(m);
+    row[0] = markdown ? format_detail::markdown_escape(row[0]) : format_detail::printable(row[0]);
+    grid.rows.push_back(std::move(row));
   }
-  for (std::size_t i = 1; i < rows.size(); ++i)
-    line(rows[i]);
-  return out;
+  return grid;
 }
 
 }  // namespace
@@ -130,11 +104,9 @@ std::string render_results(const std::vector<Measurement>& ms, const Report& rep
                            Format format) {
   if (format == Format::json) return to_json(report);
   if (format == Format::csv) return csv(ms);
-  std::vector<Row> rows{kHeader};
-  for (const Measurement& m : ms)
-    rows.push_back(row_of(m));
   const bool markdown = format == Format::markdown;
-  std::string out = grid(rows, markdown);
+  const format_detail::Grid grid = grid_of(ms, markdown);
+  std::string out = markdown ? format_detail::grid_markdown(grid) : format_detail::grid_text(grid);
   if (!report.warnings.empty()) {
     out += markdown ? "\nWarnings:\n\n" : "\nwarnings:\n";
     for (const std::string& w : report.warnings)
