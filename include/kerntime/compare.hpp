@@ -140,12 +140,6 @@ struct Comparison {
 Comparison compare(const Report& baseline, const Report& candidate,
                    const CompareOptions& options = {});
 
-/// Differences between two measurement environments that make timings incomparable: GPU model,
-/// compute capability, peak SM and memory clocks, ECC, driver, CUDA runtime, kerntime version.
-/// Fields unknown on either side (0 or empty) are not compared. One sentence per difference.
-std::vector<std::string> compare_environments(const Environment& baseline,
-                                              const Environment& candidate);
-
 /// The renderings of a comparison.
 enum class CompareFormat {
   table,     ///< aligned console table; ANSI colours when asked
@@ -159,13 +153,5 @@ CompareFormat parse_compare_format(std::string_view name);
 
 /// Renders `comparison`; `color` adds ANSI colours to the table and is ignored by other formats.
 std::string render(const Comparison& comparison, CompareFormat format, bool color = false);
-
-/// Merges reports of repeated runs into one: entries of the same name concatenate their samples
-/// (statistics recomputed), others are appended in first-seen order. The environment is the
-/// first report's; environment differences and every report's warnings become warnings of the
-/// result. `sources` names the reports in messages (same length as `reports`, or empty).
-/// Throws kerntime::Error when same-name entries differ in unit or timer.
-Report merge_reports(const std::vector<Report>& reports,
-                     const std::vector<std::string>& sources = {});
 
 }  // namespace kerntime

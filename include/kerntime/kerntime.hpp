@@ -4,6 +4,7 @@
 
 #include <kerntime/benchmark.hpp>
 #include <kerntime/compare.hpp>
+#include <kerntime/environment.hpp>
 #include <kerntime/error.hpp>
 #include <kerntime/format.hpp>
 #include <kerntime/gpu_status.hpp>
@@ -11,6 +12,7 @@
 #include <kerntime/measurement.hpp>
 #include <kerntime/report.hpp>
 #include <kerntime/report_json.hpp>
+#include <kerntime/report_transforms.hpp>
 #include <kerntime/session.hpp>
 #include <kerntime/statistics.hpp>
 #include <kerntime/throughput.hpp>

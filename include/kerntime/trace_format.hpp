@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// Views of a Trace: the per-kernel and per-scope tables, a timeline for ui.perfetto.dev, and
-// the trace section of a report.
+// Views of a Trace: the per-kernel and per-scope tables and a timeline for ui.perfetto.dev.
 #pragma once
 
 #include <cstddef>
@@ -8,6 +7,7 @@
 
 #include <kerntime/format.hpp>
 #include <kerntime/report.hpp>
+#include <kerntime/report_transforms.hpp>
 #include <kerntime/trace.hpp>
 
 namespace kerntime {
@@ -34,21 +34,5 @@ std::string to_chrome_trace(const Trace& trace);
 
 /// Writes to_chrome_trace(trace) to `path`; throws kerntime::Error naming the path on failure.
 void write_chrome_trace(const Trace& trace, const std::string& path);
-
-/// What attach_trace() puts into a report.
-struct TraceReportOptions {
-  /// The per-kernel summary (summarize_kernels() with these options).
-  bool kernel_summary = true;
-  KernelSummaryOptions summary;
-  /// Raw kernel, copy and memset records listed, at most this many of each kind (the earliest);
-  /// the rest are counted in TraceSection::omitted_records. 0 lists none. A kernel record takes
-  /// up to 1 KB of the written JSON.
-  std::size_t max_records_per_kind = 100'000;
-};
-
-/// Sets `report.trace` from `trace` (replacing any earlier one) and appends the trace's
-/// warnings (dropped records among them) to `report.warnings`, skipping duplicates, so that a
-/// loss shows wherever the report is read.
-void attach_trace(Report& report, const Trace& trace, const TraceReportOptions& options = {});
 
 }  // namespace kerntime

@@ -8,7 +8,7 @@
 #include <kerntime/statistics.hpp>
 
 #include "bench/cuda_source.hpp"
-#include "core/cuda_check.hpp"
+#include "cuda/cuda_check.hpp"
 
 namespace kerntime::bench {
 namespace {

@@ -12,8 +12,8 @@
 #include <kerntime/tracer.hpp>
 
 #include "bench/cupti_spans.hpp"
-#include "core/cuda_check.hpp"
-#include "core/scope_listener.hpp"
+#include "cuda/cuda_check.hpp"
+#include "events/scope_listener.hpp"
 
 namespace kerntime::bench {
 namespace {

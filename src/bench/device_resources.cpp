@@ -7,23 +7,11 @@
 
 #include <kerntime/gpu_status.hpp>
 
-#include "core/cuda_check.hpp"
+#include "cuda/cuda_check.hpp"
 
 namespace kerntime::bench {
 
 using detail::check_cuda;
-
-DeviceGuard::DeviceGuard(int device) {
-  check_cuda(cudaGetDevice(&previous_), "cudaGetDevice");
-  if (device != previous_) {
-    check_cuda(cudaSetDevice(device), "cudaSetDevice(" + std::to_string(device) + ")");
-  }
-}
-
-DeviceGuard::~DeviceGuard() {
-  int current = -1;
-  if (cudaGetDevice(&current) == cudaSuccess && current != previous_) cudaSetDevice(previous_);
-}
 
 DeviceResources::DeviceResources(int device) : device_(device), info_(query_device(device)) {
   try {

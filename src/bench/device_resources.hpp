@@ -12,20 +12,9 @@
 #include <kerntime/report.hpp>
 
 #include "bench/engine_kernels.hpp"
+#include "cuda/device_guard.hpp"
 
 namespace kerntime::bench {
-
-/// Makes `device` current for a scope and restores the previous device afterwards.
-class DeviceGuard {
- public:
-  explicit DeviceGuard(int device);
-  ~DeviceGuard();
-  DeviceGuard(const DeviceGuard&) = delete;
-  DeviceGuard& operator=(const DeviceGuard&) = delete;
-
- private:
-  int previous_ = -1;
-};
 
 class DeviceResources {
  public:

@@ -10,7 +10,7 @@
 #include "bench/cuda_source.hpp"
 #include "bench/device_resources.hpp"
 #include "bench/sampler.hpp"
-#include "core/cuda_check.hpp"
+#include "cuda/cuda_check.hpp"
 
 namespace kerntime {
 
@@ -41,7 +41,7 @@ Measurement Engine::measure(const Launcher& launcher, const MeasureOptions& opti
     throw Error("MeasureOptions::device is " + std::to_string(device) + " but only " +
                 std::to_string(count) + " CUDA device(s) are visible");
   }
-  bench::DeviceGuard guard{device};
+  detail::DeviceGuard guard{device};
   bench::DeviceResources& resources = impl_->resources(device);
 
   Tracer* tracer = options.tracer != nullptr && options.tracer->active() ? options.tracer : nullptr;

@@ -12,7 +12,7 @@
 
 #include "cli/commands.hpp"
 #include "cupti/cupti_library.hpp"
-#include "env/driver_release.hpp"
+#include "cuda/driver_release.hpp"
 
 namespace kerntime::cli {
 namespace {

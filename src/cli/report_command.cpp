@@ -10,7 +10,7 @@
 
 #include <fmt/core.h>
 
-#include <kerntime/compare.hpp>
+#include <kerntime/report_transforms.hpp>
 #include <kerntime/error.hpp>
 #include <kerntime/format.hpp>
 #include <kerntime/report_json.hpp>

@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 
 #include <kerntime/compare.hpp>
+#include <kerntime/report_transforms.hpp>
 #include <kerntime/error.hpp>
 
 #include "compare/entry_verdict.hpp"

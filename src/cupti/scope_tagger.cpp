@@ -7,7 +7,7 @@
 #include <unistd.h>
 #include <vector>
 
-#include "core/scope_listener.hpp"
+#include "events/scope_listener.hpp"
 
 namespace kerntime::cupti {
 namespace {

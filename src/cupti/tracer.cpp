@@ -7,7 +7,7 @@
 
 #include "cupti/activity_session.hpp"
 #include "cupti/cupti_api.hpp"
-#include "cupti/device_sync.hpp"
+#include "cuda/device_sync.hpp"
 #include "cupti/tracer_access.hpp"
 
 namespace kerntime {
@@ -70,7 +70,7 @@ Tracer detail::TracerAccess::make(const TracerOptions& options,
 Tracer::Tracer(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
 
 Tracer::Tracer(TracerOptions options)
-    : impl_(detail::TracerAccess::start(options, nullptr, &cupti::synchronize_active_devices)) {}
+    : impl_(detail::TracerAccess::start(options, nullptr, &detail::synchronize_active_devices)) {}
 
 Tracer::~Tracer() {
   try {

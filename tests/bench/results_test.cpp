@@ -6,7 +6,7 @@
 #include <kerntime/measurement.hpp>
 #include <kerntime/report_json.hpp>
 
-#include "bench/results_render.hpp"
+#include "format/bench/results_render.hpp"
 #include "bench/sampler.hpp"
 #include "fake_source.hpp"
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // The runner's command line parsed into options, and its bad-argument messages.
-#include "bench/runner_options.hpp"
+#include "main/runner_options.hpp"
 
 #include <string>
 #include <vector>

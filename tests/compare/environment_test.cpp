@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <kerntime/compare.hpp>
+#include <kerntime/report_transforms.hpp>
 
 namespace kerntime {
 namespace {

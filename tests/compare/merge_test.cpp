@@ -5,7 +5,7 @@
 
 #include <gtest/gtest.h>
 
-#include <kerntime/compare.hpp>
+#include <kerntime/report_transforms.hpp>
 #include <kerntime/error.hpp>
 
 #include "samples.hpp"

@@ -14,7 +14,7 @@
 #include <kerntime/error.hpp>
 #include <kerntime/tracer.hpp>
 
-#include "core/scope_listener.hpp"
+#include "events/scope_listener.hpp"
 #include "tracer_fixture.hpp"
 
 namespace kerntime {

@@ -9,7 +9,7 @@
 
 #include <kerntime/tracer.hpp>
 
-#include "core/scope_listener.hpp"
+#include "events/scope_listener.hpp"
 #include "cupti/cupti_library.hpp"
 
 namespace kerntime {

@@ -6,7 +6,7 @@
 
 #include <kerntime/gpu_status.hpp>
 
-#include "core/cuda_check.hpp"
+#include "cuda/cuda_check.hpp"
 
 namespace kerntime {
 namespace {

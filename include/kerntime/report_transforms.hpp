@@ -1,0 +1,44 @@
+// SPDX-License-Identifier: Apache-2.0
+// Transforms of the report model: a trace attached to a report, reports of repeated runs merged.
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <vector>
+
+#include <kerntime/report.hpp>
+#include <kerntime/trace.hpp>
+
+namespace kerntime {
+
+/// What attach_trace() puts into a report.
+struct TraceReportOptions {
+  /// The per-kernel summary (summarize_kernels() with these options).
+  bool kernel_summary = true;
+  KernelSummaryOptions summary;
+  /// Raw kernel, copy and memset records listed, at most this many of each kind (the earliest);
+  /// the rest are counted in TraceSection::omitted_records. 0 lists none. A kernel record takes
+  /// up to 1 KB of the written JSON.
+  std::size_t max_records_per_kind = 100'000;
+};
+
+/// Sets `report.trace` from `trace` (replacing any earlier one) and appends the trace's
+/// warnings (dropped records among them) to `report.warnings`, skipping duplicates, so that a
+/// loss shows wherever the report is read.
+void attach_trace(Report& report, const Trace& trace, const TraceReportOptions& options = {});
+
+/// Merges reports of repeated runs into one: entries of the same name concatenate their samples
+/// (statistics recomputed), others are appended in first-seen order. The environment is the
+/// first report's; environment differences and every report's warnings become warnings of the
+/// result. `sources` names the reports in messages (same length as `reports`, or empty).
+/// Throws kerntime::Error when same-name entries differ in unit or timer.
+Report merge_reports(const std::vector<Report>& reports,
+                     const std::vector<std::string>& sources = {});
+
+/// Differences between two measurement environments that make timings incomparable: GPU model,
+/// compute capability, peak SM and memory clocks, ECC, driver, CUDA runtime, kerntime version.
+/// Fields unknown on either side (0 or empty) are not compared. One sentence per difference.
+std::vector<std::string> compare_environments(const Environment& baseline,
+                                              const Environment& candidate);
+
+}  // namespace kerntime

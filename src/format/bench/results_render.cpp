@@ -1,0 +1,118 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "format/bench/results_render.hpp"
+
+#include <algorithm>
+#include <optional>
+
+#include <fmt/core.h>
+
+#include <kerntime/report_json.hpp>
+
+#include "bench/stopping.hpp"
+#include "format/text_grid.hpp"
+
+namespace kerntime::bench {
+namespace {
+
+using Row = std::vector<std::string>;
+
+const Row kHeader = {"Benchmark", "Samples", "Headline", "Source",  "Events", "CI",
+                     "Noise",     "GB/s",    "% peak",   "TFLOP/s", "SM MHz", "Stop"};
+
+std::string optional_number(const std::optional<double>& v, const char* pattern) {
+  return v ? fmt::format(fmt::runtime(pattern), *v) : std::string{"-"};
+}
+
+std::string source_label(const Measurement& m) {
+  if (m.headline_timer == "cupti-kernel") return "cupti";
+  if (m.headline_timer == "cuda-event-corrected") return "events-floor";
+  return "events";
+}
+
+Row row_of(const Measurement& m) {
+  const Statistics& h = m.headline;
+  std::optional<double> ci;
+  if (h.count > 0) {
+    std::vector<double> sorted = m.headline_ns;
+    std::sort(sorted.begin(), sorted.end());
+    ci = median_ci_half_width(sorted);
+  }
+  auto percent = [](const std::optional<double>& share) {
+    return share ? fmt::format("{:.2f}%", 100.0 * *share) : std::string{"-"};
+  };
+  std::string samples = std::to_string(h.count);
+  if (m.throttled_samples + m.invalid_samples > 0) {
+    samples += fmt::format(" (-{})", m.throttled_samples + m.invalid_samples);
+  }
+  return {m.name,
+          samples,
+          h.count > 0 ? format_duration(h.median) : "-",
+          source_label(m),
+          m.events.count > 0 ? format_duration(m.events.median) : "-",
+          ci ? "+-" + percent(ci) : "-",
+          percent(h.relative_noise),
+          optional_number(m.throughput.gb_per_s, "{:.1f}"),
+          optional_number(m.throughput.peak_bandwidth_percent, "{:.1f}%"),
+          optional_number(m.throughput.tflop_per_s, "{:.3f}"),
+          optional_number(m.median_sm_clock_mhz, "{:.0f}"),
+          std::string{to_string(m.stop_reason)}};
+}
+
+std::string csv(const std::vector<Measurement>& ms) {
+  std::string out =
+      "name,mode,device,samples,throttled,invalid,headline_median_ns,headline_timer,"
+      "events_median_ns,cupti_median_ns,relative_noise,gb_per_s,peak_percent,tflop_per_s,"
+      "sm_clock_mhz,batch,stop_reason,wall_time_s,host_overhead_ns\n";
+  auto num = [](const std::optional<double>& v) {
+    return v ? fmt::format("{}", *v) : std::string{};
+  };
+  for (const Measurement& m : ms) {
+    const auto median = [](const Statistics& s) {
+      return s.count > 0 ? std::optional<double>{s.median} : std::nullopt;
+    };
+    out +=
+        fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n",
+                    format_detail::csv_field(m.name), to_string(m.mode), m.device, m.headline.count,
+                    m.throttled_samples, m.invalid_samples, num(median(m.headline)),
+                    m.headline_timer, num(median(m.events)),
+                    m.cupti ? num(median(*m.cupti)) : std::string{}, num(m.headline.relative_noise),
+                    num(m.throughput.gb_per_s), num(m.throughput.peak_bandwidth_percent),
+                    num(m.throughput.tflop_per_s), num(m.median_sm_clock_mhz), m.batch_size,
+                    to_string(m.stop_reason), m.wall_time_s, m.host_overhead_ns);
+  }
+  return out;
+}
+
+// Names, the source and the stop reason are text (left-aligned); the rest are numbers.
+format_detail::Grid grid_of(const std::vector<Measurement>& ms, bool markdown) {
+  format_detail::Grid grid;
+  for (std::size_t c = 0; c < kHeader.size(); ++c) {
+    const bool text = c == 0 || c == 3 || c + 1 == kHeader.size();
+    grid.columns.push_back({kHeader[c], !text});
+  }
+  for (const Measurement& m : ms) {
+    Row row = row_of(m);
+    row[0] = markdown ? format_detail::markdown_escape(row[0]) : format_detail::printable(row[0]);
+    grid.rows.push_back(std::move(row));
+  }
+  return grid;
+}
+
+}  // namespace
+
+std::string render_results(const std::vector<Measurement>& ms, const Report& report,
+                           Format format) {
+  if (format == Format::json) return to_json(report);
+  if (format == Format::csv) return csv(ms);
+  const bool markdown = format == Format::markdown;
+  const format_detail::Grid grid = grid_of(ms, markdown);
+  std::string out = markdown ? format_detail::grid_markdown(grid) : format_detail::grid_text(grid);
+  if (!report.warnings.empty()) {
+    out += markdown ? "\nWarnings:\n\n" : "\nwarnings:\n";
+    for (const std::string& w : report.warnings)
+      out += (markdown ? "- " : "  ") + w + "\n";
+  }
+  return out;
+}
+
+}  // namespace kerntime::bench

@@ -1,0 +1,130 @@
+// SPDX-License-Identifier: Apache-2.0
+// JUnit XML, the format CI systems (GitLab, Jenkins, GitHub test reporters) read: one test case
+// per entry; entries that fail the gate are failures, inconclusive or removed ones that do not
+// fail it are skipped, so a reader sees them without the build going red.
+#include <cstddef>
+#include <string>
+
+#include <fmt/format.h>
+
+#include "format/compare/render_cells.hpp"
+#include "format/compare/renderers.hpp"
+#include "compare/text.hpp"
+#include "format/text_grid.hpp"
+
+namespace kerntime::detail {
+
+using format_detail::printable;
+
+namespace {
+
+// printable() first: XML 1.0 cannot carry most control characters even as references. Element
+// text keeps its line breaks; attribute values get them escaped with the rest.
+std::string xml(const std::string& text, bool keep_newlines = false) {
+  if (keep_newlines) {
+    std::string out;
+    std::size_t start = 0;
+    for (std::size_t end = text.find('\n'); end != std::string::npos;
+         start = end + 1, end = text.find('\n', start)) {
+      out += xml(text.substr(start, end - start)) + "\n";
+    }
+    return out + xml(text.substr(start));
+  }
+  std::string out;
+  for (char c : printable(text)) {
+    switch (c) {
+      case '&':
+        out += "&amp;";
+        break;
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '"':
+        out += "&quot;";
+        break;
+      case '\'':
+        out += "&apos;";
+        break;
+      default:
+        out += c;
+    }
+  }
+  return out;
+}
+
+std::string details(const Comparison& comparison, const EntryComparison& entry) {
+  const EntryCells c = cells_of(entry);
+  std::string text = fmt::format("{}: {}\n", c.verdict, entry.reason);
+  if (entry.baseline) {
+    text += fmt::format("baseline median {} ({} samples)\n", c.baseline, entry.baseline->count);
+  }
+  if (entry.candidate) {
+    text += fmt::format("candidate median {} ({} samples)\n", c.candidate, entry.candidate->count);
+  }
+  if (entry.ratio) {
+    text +=
+        fmt::format("change {}, {} {}, {}, threshold {}\n", c.change, interval_title(comparison),
+                    c.interval, entry.p_value ? p_clause(*entry.p_value) : "no test", c.threshold);
+  }
+  return text;
+}
+
+}  // namespace
+
+std::string render_junit(const Comparison& comparison) {
+  std::size_t failures = 0;
+  std::size_t skipped = 0;
+  for (const EntryComparison& entry : comparison.entries) {
+    if (entry.fails) {
+      ++failures;
+    } else if (entry.verdict == Verdict::inconclusive || entry.verdict == Verdict::removed) {
+      ++skipped;
+    }
+  }
+  const std::size_t tests = comparison.entries.size();
+  const std::string counts =
+      fmt::format(R"(tests="{}" failures="{}" errors="0" skipped="{}")", tests, failures, skipped);
+  std::string out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
+  out += fmt::format("<testsuites name=\"kerntime compare\" {}>\n", counts);
+  out += fmt::format(
+      "  <testsuite name=\"{}\" {}>\n",
+      xml("kerntime compare " + comparison.baseline_source + " " + comparison.candidate_source),
+      counts);
+  out += "    <properties>\n";
+  const auto property = [&](const std::string& name, const std::string& value) {
+    out += fmt::format("      <property name=\"{}\" value=\"{}\"/>\n", xml(name), xml(value));
+  };
+  property("baseline", comparison.baseline_source);
+  property("candidate", comparison.candidate_source);
+  property("alpha", fmt::format("{}", comparison.alpha));
+  property("threshold", format_percent(comparison.default_threshold));
+  property("min_samples", std::to_string(comparison.min_samples));
+  for (const std::string& warning : comparison.warnings) {
+    property("warning", warning);
+  }
+  out += "    </properties>\n";
+
+  for (const EntryComparison& entry : comparison.entries) {
+    out += fmt::format("    <testcase name=\"{}\" classname=\"kerntime.compare\" time=\"0\">\n",
+                       xml(entry.name));
+    const std::string message = xml(std::string(to_string(entry.verdict)) + ": " + entry.reason);
+    const std::string text = xml(details(comparison, entry), true);
+    if (entry.fails) {
+      out += fmt::format("      <failure type=\"{}\" message=\"{}\">{}</failure>\n",
+                         to_string(entry.verdict), message, text);
+    } else {
+      if (entry.verdict == Verdict::inconclusive || entry.verdict == Verdict::removed) {
+        out += fmt::format("      <skipped message=\"{}\"/>\n", message);
+      }
+      out += fmt::format("      <system-out>{}</system-out>\n", text);
+    }
+    out += "    </testcase>\n";
+  }
+  out += "  </testsuite>\n</testsuites>\n";
+  return out;
+}
+
+}  // namespace kerntime::detail

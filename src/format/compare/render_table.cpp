@@ -1,0 +1,89 @@
+// SPDX-License-Identifier: Apache-2.0
+// The console table. Colours are ANSI SGR codes added after padding, so they never disturb
+// the alignment, and only when the caller asks (the CLI asks when stdout is a terminal).
+#include <cstddef>
+#include <string>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "format/compare/render_cells.hpp"
+#include "format/compare/renderers.hpp"
+#include "compare/text.hpp"
+#include "format/text_grid.hpp"
+
+namespace kerntime::detail {
+
+using format_detail::printable;
+
+namespace {
+
+constexpr const char* kRed = "\x1b[1;31m";
+constexpr const char* kGreen = "\x1b[32m";
+constexpr const char* kYellow = "\x1b[33m";
+constexpr const char* kCyan = "\x1b[36m";
+constexpr const char* kReset = "\x1b[0m";
+
+const char* color_of(Verdict verdict) {
+  switch (verdict) {
+    case Verdict::regressed:
+      return kRed;
+    case Verdict::improved:
+      return kGreen;
+    case Verdict::inconclusive:
+      return kYellow;
+    case Verdict::added:
+    case Verdict::removed:
+      return kCyan;
+    case Verdict::same:
+      break;
+  }
+  return nullptr;
+}
+
+std::string paint(const std::string& text, const char* color, bool enabled) {
+  if (!enabled || color == nullptr) return text;
+  return color + text + kReset;
+}
+
+}  // namespace
+
+std::string render_table(const Comparison& comparison, bool color) {
+  std::string out =
+      fmt::format("Baseline {}, candidate {}\n{}\n", printable(comparison.baseline_source),
+                  printable(comparison.candidate_source), settings_line(comparison));
+  for (const std::string& warning : comparison.warnings) {
+    out += paint("warning: " + printable(warning), kYellow, color) + "\n";
+  }
+  out += "\n";
+
+  format_detail::Grid grid;
+  grid.columns = {{"Entry", false},
+                  {"Baseline"},
+                  {"Candidate"},
+                  {"Change"},
+                  {interval_title(comparison), false},
+                  {"p"},
+                  {"Threshold"},
+                  {"Verdict", false},
+                  {"Reason", false}};
+  grid.empty_text = "(no entries)";
+  for (const EntryComparison& entry : comparison.entries) {
+    const EntryCells c = cells_of(entry);
+    grid.rows.push_back({c.name, c.baseline, c.candidate, c.change, c.interval, c.p, c.threshold,
+                         c.verdict, c.reason});
+  }
+  // The change and the verdict carry the verdict's colour.
+  const auto highlight = [&](std::size_t row, std::size_t column, const std::string& cell) {
+    if (column != 3 && column != 7) return cell;
+    return paint(cell, color_of(comparison.entries[row].verdict), color);
+  };
+  out += format_detail::grid_text(grid, highlight);
+
+  out += "\n" + summary_counts(comparison) + ": ";
+  out += comparison.failed() ? paint("FAILED", kRed, color) : paint("passed", kGreen, color);
+  out += "\n";
+  return out;
+}
+
+}  // namespace kerntime::detail
