@@ -32,7 +32,8 @@ std::string render_scope_summary(const Trace& trace, Format format, const Report
 /// arrow from each launch call to its GPU work. Times are microseconds since the first record.
 std::string to_chrome_trace(const Trace& trace);
 
-/// Writes to_chrome_trace(trace) to `path`; throws kerntime::Error naming the path on failure.
+/// Writes to_chrome_trace(trace) to `path`, replacing the file atomically (a temporary file
+/// renamed over it); throws kerntime::Error naming the path and the cause on failure.
 void write_chrome_trace(const Trace& trace, const std::string& path);
 
 }  // namespace kerntime

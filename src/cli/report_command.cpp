@@ -1,21 +1,15 @@
 // SPDX-License-Identifier: Apache-2.0
 // `kerntime report FILE...`: re-renders reports, merging repeated runs into one.
-#include <cerrno>
-#include <cstdio>
-#include <cstring>
-#include <fstream>
 #include <memory>
 #include <string>
 #include <vector>
 
-#include <fmt/core.h>
-
-#include <kerntime/report_transforms.hpp>
-#include <kerntime/error.hpp>
 #include <kerntime/format.hpp>
 #include <kerntime/report_json.hpp>
+#include <kerntime/report_transforms.hpp>
 
 #include "cli/commands.hpp"
+#include "io/file_writer.hpp"
 
 namespace kerntime::cli {
 namespace {
@@ -43,14 +37,10 @@ int run_report(const ReportSettings& s) {
   const Report merged = merge_reports(reports, s.files);
   const std::string text = render(merged, format);
   if (s.output.empty()) {
-    fmt::print("{}", text);
-    std::fflush(stdout);
-    return 0;
+    io::write_standard_output(text);
+  } else {
+    io::write_file_atomically(s.output, text);
   }
-  std::ofstream out(s.output, std::ios::binary | std::ios::trunc);
-  out << text;
-  out.close();
-  if (!out) throw Error(fmt::format("cannot write {}: {}.", s.output, std::strerror(errno)));
   return 0;
 }
 

@@ -1,10 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // benchmark_main: the command line, the loop over devices and configurations, the outputs.
-#include <cerrno>
 #include <cstdio>
-#include <cstring>
 #include <exception>
-#include <fstream>
 #include <memory>
 #include <unistd.h>
 
@@ -16,9 +13,10 @@
 #include <kerntime/tracer.hpp>
 
 #include "bench/axes.hpp"
-#include "format/bench/results_render.hpp"
-#include "main/runner_options.hpp"
 #include "cuda/cuda_check.hpp"
+#include "format/bench/results_render.hpp"
+#include "io/file_writer.hpp"
+#include "main/runner_options.hpp"
 
 namespace kerntime {
 namespace {
@@ -67,13 +65,6 @@ std::vector<int> chosen_devices(const RunnerOptions& o) {
     }
   }
   return devices;
-}
-
-void write_file(const std::string& path, const std::string& text) {
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  out << text;
-  out.close();
-  if (!out) throw Error(fmt::format("cannot write {}: {}", path, std::strerror(errno)));
 }
 
 class Progress {
@@ -173,7 +164,7 @@ int benchmark_main(int argc, const char* const* argv, const BenchmarkRegistry& r
     const std::vector<Configuration> selected =
         bench::select_configurations(registry, o.filter, o.axes);
     if (o.list) {
-      std::fputs(list_text(registry, selected).c_str(), stdout);
+      io::write_standard_output(list_text(registry, selected));
       return 0;
     }
     if (selected.empty()) {
@@ -184,12 +175,11 @@ int benchmark_main(int argc, const char* const* argv, const BenchmarkRegistry& r
     std::vector<Measurement> results;
     Report report;
     const int status = run_all(o, selected, results, report);
-    if (!o.quiet) {
-      std::fputs(bench::render_results(results, report, o.format).c_str(), stdout);
-      std::fflush(stdout);
+    if (!o.quiet) io::write_standard_output(bench::render_results(results, report, o.format));
+    for (const std::string& path : o.outputs) {
+      io::write_file_atomically(
+          path, bench::render_results(results, report, bench::format_for_path(path)));
     }
-    for (const std::string& path : o.outputs)
-      write_file(path, bench::render_results(results, report, bench::format_for_path(path)));
     return status;
   } catch (const std::exception& e) {
     std::fprintf(stderr, "%s: %s\n", program.c_str(), e.what());

@@ -10,6 +10,8 @@
 #include <kerntime/error.hpp>
 #include <kerntime/report_json.hpp>
 
+#include "io/file_writer.hpp"
+
 namespace kerntime {
 namespace {
 
@@ -38,8 +40,8 @@ Report read_report_file(const std::string& path) {
   return parse_report(text, path);
 }
 
-// Written next to the target and renamed over it, so an interrupted write never leaves a
-// truncated baseline behind.
+// Written next to the target and renamed over it (io::write_file_atomically), so an
+// interrupted write never leaves a truncated baseline behind.
 void write_report_file(const Report& report, const std::string& path) {
   std::string text;
   try {
@@ -47,23 +49,7 @@ void write_report_file(const Report& report, const std::string& path) {
   } catch (const Error& e) {
     throw Error(path + ": " + e.what());
   }
-  const std::string temporary = path + ".tmp";
-  errno = 0;
-  File file(std::fopen(temporary.c_str(), "wb"));
-  if (!file) fail(path, "cannot write report", errno);
-  const bool written = std::fwrite(text.data(), 1, text.size(), file.get()) == text.size();
-  const int write_errno = errno;
-  const bool closed = std::fclose(file.release()) == 0;
-  const int close_errno = errno;
-  if (!written || !closed) {
-    std::remove(temporary.c_str());
-    fail(path, "cannot write report", written ? close_errno : write_errno);
-  }
-  if (std::rename(temporary.c_str(), path.c_str()) != 0) {
-    const int rename_errno = errno;
-    std::remove(temporary.c_str());
-    fail(path, "cannot replace report", rename_errno);
-  }
+  io::write_file_atomically(path, text);
 }
 
 }  // namespace kerntime

@@ -11,6 +11,7 @@
 #include <kerntime/gpu_status.hpp>
 #include <kerntime/report_json.hpp>
 
+#include "io/json_text.hpp"
 #include "report/trace_section_json.hpp"
 
 namespace kerntime {
@@ -23,9 +24,9 @@ using Json = nlohmann::ordered_json;
   throw Error("cannot write report: " + path + ": " + why);
 }
 
-// JSON-quoted for messages; replaces bytes that are not UTF-8 instead of throwing over them.
+// JSON-quoted for messages, under the one JSON string policy (io/json_text.hpp).
 std::string json_quoted(const std::string& text) {
-  return Json(text).dump(-1, ' ', false, Json::error_handler_t::replace);
+  return io::json_string(text);
 }
 
 // nlohmann writes NaN and infinity as null; the format promises finite numbers only.
@@ -135,7 +136,9 @@ std::string to_json(const Report& report) {
   for (std::size_t i = 0; i < report.entries.size(); ++i) {
     const Entry& entry = report.entries[i];
     const std::string path = "entries[" + std::to_string(i) + "]";
-    const auto [it, inserted] = first_index.emplace(entry.name, i);
+    // Keyed by the name as written: two names that differ only in bytes that are not UTF-8
+    // would both become the same name with U+FFFD, which the reader rejects.
+    const auto [it, inserted] = first_index.emplace(io::valid_utf8(entry.name), i);
     if (!inserted) {
       fail(path + ".name", "duplicate name " + json_quoted(entry.name) + " (also entries[" +
                                std::to_string(it->second) + "])");
@@ -146,14 +149,9 @@ std::string to_json(const Report& report) {
   // Only reports made with a Tracer have one; without it the file is as before.
   if (report.trace) json["trace"] = report_detail::trace_section_json(*report.trace);
 
-  try {
-    return json.dump(2) + "\n";
-  } catch (const nlohmann::json::type_error& e) {
-    // The only type error dump() raises: a string that is not UTF-8 (error 316).
-    throw Error(std::string("cannot write report: a name, warning or environment string is not "
-                            "valid UTF-8 (") +
-                e.what() + ")");
-  }
+  // Text that is not UTF-8 (a kernel name with stray bytes) is written with U+FFFD in its
+  // place: the file stays valid JSON and the report is not lost over one name.
+  return io::dump_json(json, 2) + "\n";
 }
 
 }  // namespace kerntime

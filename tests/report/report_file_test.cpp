@@ -88,7 +88,7 @@ TEST(ReportFile, ParseErrorsNameThePath) {
 TEST(ReportFile, UnwritableDirectoryNamesPathAndReason) {
   const std::string path = temp_path("no-such-dir") + "/report.json";
   EXPECT_EQ(error_of([&] { write_report_file(Report{}, path); }),
-            path + ": cannot write report: No such file or directory");
+            "cannot write " + path + ": No such file or directory");
 }
 
 TEST(ReportFile, InvalidReportIsNotWritten) {

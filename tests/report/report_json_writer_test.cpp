@@ -165,15 +165,24 @@ TEST(ReportJsonWriter, RefusesOtherUnits) {
             "\"ns\"");
 }
 
-TEST(ReportJsonWriter, RefusesTextThatIsNotUtf8) {
+TEST(ReportJsonWriter, ReplacesTextThatIsNotUtf8) {
+  // The one JSON string policy (src/io/json_text.hpp): U+FFFD instead of an error.
   Report report = one_entry({1.0});
   report.entries[0].name = "bad\xff";
-  const std::string message = error_of(report);
-  EXPECT_EQ(message.rfind("cannot write report: a name, warning or environment string is not "
-                          "valid UTF-8",
-                          0),
-            0u)
-      << message;
+  report.warnings.push_back("warn\xc3");
+  const Report back = parse_report(to_json(report));
+  EXPECT_EQ(back.entries[0].name, "bad\xEF\xBF\xBD");
+  EXPECT_EQ(back.warnings.back(), "warn\xEF\xBF\xBD");
+}
+
+TEST(ReportJsonWriter, RefusesNamesThatBecomeTheSameOnceReplaced) {
+  Report report = one_entry({1.0});
+  report.entries.push_back(report.entries[0]);
+  report.entries[0].name = "k\xff";
+  report.entries[1].name = "k\xfe";
+  EXPECT_EQ(error_of(report),
+            "cannot write report: entries[1].name: duplicate name \"k\xEF\xBF\xBD\" (also "
+            "entries[0])");
 }
 
 }  // namespace

@@ -2,7 +2,6 @@
 // Chrome trace event JSON, written straight into one buffer with fmt: a million kernels make a
 // few hundred MB of text, too much to build as a JSON document first.
 #include <algorithm>
-#include <cstdio>
 #include <limits>
 #include <map>
 #include <set>
@@ -10,10 +9,11 @@
 
 #include <fmt/format.h>
 
-#include <kerntime/error.hpp>
 #include <kerntime/trace_format.hpp>
 
 #include "format/trace/trace_text.hpp"
+#include "io/file_writer.hpp"
+#include "io/json_text.hpp"
 
 namespace kerntime {
 namespace {
@@ -37,31 +37,12 @@ void put(Buffer& out, std::string_view text) {
   out.append(text.data(), text.data() + text.size());
 }
 
+// The one JSON string policy (io/json_text.hpp): kernel names with bytes that are not UTF-8
+// get U+FFFD, never invalid JSON.
 void append_string(Buffer& out, std::string_view text) {
-  out.push_back('"');
-  for (const char c : text) {
-    switch (c) {
-      case '"':
-        fmt::format_to(std::back_inserter(out), "\\\"");
-        break;
-      case '\\':
-        fmt::format_to(std::back_inserter(out), "\\\\");
-        break;
-      case '\n':
-        fmt::format_to(std::back_inserter(out), "\\n");
-        break;
-      case '\t':
-        fmt::format_to(std::back_inserter(out), "\\t");
-        break;
-      default:
-        if (static_cast<unsigned char>(c) < 0x20) {
-          fmt::format_to(std::back_inserter(out), "\\u{:04x}", static_cast<unsigned>(c));
-        } else {
-          out.push_back(c);
-        }
-    }
-  }
-  out.push_back('"');
+  std::string quoted;
+  io::append_json_string(quoted, text);
+  put(out, quoted);
 }
 
 class Writer {
@@ -269,16 +250,7 @@ std::string to_chrome_trace(const Trace& trace) {
 }
 
 void write_chrome_trace(const Trace& trace, const std::string& path) {
-  const std::string text = to_chrome_trace(trace);
-  std::FILE* file = std::fopen(path.c_str(), "wb");
-  if (file == nullptr) {
-    throw Error("cannot write the trace timeline to " + path + ": the file cannot be opened");
-  }
-  const bool written = std::fwrite(text.data(), 1, text.size(), file) == text.size();
-  const bool closed = std::fclose(file) == 0;
-  if (!written || !closed) {
-    throw Error("cannot write the trace timeline to " + path + ": writing failed (disk full?)");
-  }
+  io::write_file_atomically(path, to_chrome_trace(trace));
 }
 
 }  // namespace kerntime

@@ -1,0 +1,130 @@
+// SPDX-License-Identifier: Apache-2.0
+// POSIX calls rather than iostreams: each call's errno is the cause a person needs ("No space
+// left on device", "No such file or directory"), and iostreams do not promise to keep it.
+#include "io/file_writer.hpp"
+
+#include <cerrno>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fcntl.h>
+#include <fstream>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <climits>
+
+#include <kerntime/error.hpp>
+
+namespace kerntime::io {
+namespace {
+
+[[noreturn]] void fail(const std::string& path, int error_number) {
+  throw Error("cannot write " + path + ": " + std::strerror(error_number));
+}
+
+// The process's umask, read without changing it (umask() can only be read by setting it,
+// which would race with threads creating files). Linux 4.7+ shows it in /proc/self/status.
+mode_t current_umask() {
+  std::ifstream status("/proc/self/status");
+  std::string line;
+  while (std::getline(status, line)) {
+    if (line.rfind("Umask:", 0) == 0)
+      return static_cast<mode_t>(std::strtoul(line.c_str() + 6, nullptr, 8));
+  }
+  const mode_t mask = ::umask(0);
+  ::umask(mask);
+  return mask;
+}
+
+// Writes all of `text` to `fd`, through partial writes and signals; returns 0 or an errno.
+int write_all(int fd, std::string_view text) {
+  const char* data = text.data();
+  std::size_t left = text.size();
+  while (left > 0) {
+    const ssize_t wrote = ::write(fd, data, left);
+    if (wrote < 0) {
+      if (errno == EINTR) continue;
+      return errno;
+    }
+    data += wrote;
+    left -= static_cast<std::size_t>(wrote);
+  }
+  return 0;
+}
+
+int close_keeping_errno(int fd) {
+  // Linux closes the descriptor even when close() fails with EINTR: never retry.
+  return ::close(fd) == 0 ? 0 : errno;
+}
+
+// A device, a pipe or /dev/stdout cannot be renamed over: it is written in place.
+void write_in_place(const std::string& path, std::string_view text) {
+  int fd = -1;
+  do {
+    fd = ::open(path.c_str(), O_WRONLY | O_TRUNC | O_CLOEXEC);
+  } while (fd < 0 && errno == EINTR);
+  if (fd < 0) fail(path, errno);
+  const int write_error = write_all(fd, text);
+  const int close_error = close_keeping_errno(fd);
+  if (write_error != 0) fail(path, write_error);
+  if (close_error != 0) fail(path, close_error);
+}
+
+}  // namespace
+
+void write_file_atomically(const std::string& path, std::string_view text) {
+  if (path.empty()) throw Error("cannot write a file without a name");
+  std::string target = path;
+  struct stat info {};
+  if (::lstat(path.c_str(), &info) == 0 && S_ISLNK(info.st_mode)) {
+    // Replace what the link points at, not the link.
+    char resolved[PATH_MAX];
+    if (::realpath(path.c_str(), resolved) != nullptr) target = resolved;
+  }
+  if (::stat(target.c_str(), &info) == 0 && !S_ISREG(info.st_mode)) {
+    if (S_ISDIR(info.st_mode)) fail(path, EISDIR);
+    write_in_place(path, text);
+    return;
+  }
+
+  const std::size_t slash = target.find_last_of('/');
+  const std::string folder = slash == std::string::npos ? "" : target.substr(0, slash + 1);
+  const std::string base = slash == std::string::npos ? target : target.substr(slash + 1);
+  std::string temporary = folder + "." + base + ".XXXXXX";
+  const int fd = ::mkostemp(temporary.data(), O_CLOEXEC);
+  if (fd < 0) fail(path, errno);
+
+  int error = write_all(fd, text);
+  if (error == 0 && ::fchmod(fd, 0666 & ~current_umask()) != 0) error = errno;
+  if (error == 0 && ::fsync(fd) != 0) error = errno;
+  const int close_error = close_keeping_errno(fd);
+  if (error == 0) error = close_error;
+  if (error == 0 && ::rename(temporary.c_str(), target.c_str()) != 0) error = errno;
+  if (error != 0) {
+    ::unlink(temporary.c_str());
+    fail(path, error);
+  }
+  // Make the rename itself durable; a failure here cannot be undone and loses nothing written.
+  const int dir = ::open(folder.empty() ? "." : folder.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (dir >= 0) {
+    (void)::fsync(dir);
+    ::close(dir);
+  }
+}
+
+void write_standard_output(std::string_view text) {
+  errno = 0;
+  const bool written = std::fwrite(text.data(), 1, text.size(), stdout) == text.size();
+  const int write_error = errno;
+  errno = 0;
+  const bool flushed = std::fflush(stdout) == 0;
+  const int error = !written ? write_error : errno;
+  if (written && flushed) return;
+  std::clearerr(stdout);
+  if (error == EPIPE) return;  // the reader went away (`| head`); SIGPIPE, if not ignored, ends us
+  throw Error(std::string("cannot write to standard output: ") +
+              (error != 0 ? std::strerror(error) : "the write failed"));
+}
+
+}  // namespace kerntime::io
