@@ -59,17 +59,6 @@ struct Thresholds {
   double for_entry(std::string_view name) const;
 };
 
-/// Parses a relative amount: "5%", "2.5 %" or "0.05" (a bare number must be below 1, so "5" is
-/// rejected rather than guessed). Throws kerntime::Error naming `text`.
-double parse_fraction(std::string_view text);
-
-/// Parses a duration into nanoseconds: "500ns", "0.5us", "2 ms", "1s", or "0". Throws
-/// kerntime::Error naming `text` for anything else or a negative value.
-double parse_duration_ns(std::string_view text);
-
-/// Shell-style glob match of the whole `text`: `*` any run of characters, `?` one character.
-bool glob_match(std::string_view pattern, std::string_view text);
-
 /// How compare() decides.
 struct CompareOptions {
   /// Significance level of the two-sided rank test; the interval's level is 1 - alpha. 0.01
@@ -88,6 +77,13 @@ struct CompareOptions {
   Thresholds thresholds;
   bool fail_on_removed = false;       ///< a removed entry fails the gate
   bool fail_on_inconclusive = false;  ///< an inconclusive entry fails the gate
+  /// How the comparison and its messages name the two reports, e.g. their file names.
+  std::string baseline_source = "baseline";
+  std::string candidate_source = "candidate";
+
+  /// Sets min_change_ns from a duration such as "500ns", "0.5us", "2 ms", "1s" or "0" (a unit
+  /// is required). Throws kerntime::Error naming `duration` for anything else or a negative one.
+  void set_min_change(std::string_view duration);
 };
 
 /// One side of a compared pair.
@@ -126,11 +122,18 @@ struct Comparison {
   std::vector<std::string> warnings;
   /// The baseline's entries in its order, then the added ones in the candidate's order.
   std::vector<EntryComparison> entries;
+  /// Why the verdicts cannot be trusted as a gate, in one sentence naming both sources; empty
+  /// when they can. Set when both reports hold entries but no entry name in common: almost
+  /// always the wrong pair of files, which would otherwise pass with everything "added" and
+  /// "removed". `kerntime compare` prints it and exits with status 2 (bad input), not 1.
+  std::string unusable_reason;
 
   double confidence_level() const { return 1.0 - alpha; }
   std::size_t count(Verdict verdict) const;
   /// True when an entry fails the gate: the CLI then exits with 1.
   bool failed() const;
+  /// False when unusable_reason says the reports cannot be compared.
+  bool usable() const { return unusable_reason.empty(); }
 };
 
 /// Compares `candidate` against `baseline` entry by entry.

@@ -1,11 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 // `kerntime compare BASELINE CANDIDATE`: the CI regression gate. Wiring only; the decisions live
 // in kerntime::compare() (include/kerntime/compare.hpp, docs/ci.md).
-#include <cerrno>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <fstream>
 #include <memory>
 #include <string>
 #include <unistd.h>
@@ -18,6 +16,7 @@
 #include <kerntime/report_json.hpp>
 
 #include "cli/commands.hpp"
+#include "io/file_writer.hpp"
 
 namespace kerntime::cli {
 namespace {
@@ -68,15 +67,6 @@ bool stdout_wants_color(const std::string& mode) {
   return isatty(fileno(stdout)) != 0;
 }
 
-void write_file(const std::string& path, const std::string& text) {
-  std::ofstream file(path, std::ios::binary | std::ios::trunc);
-  file << text;
-  file.close();
-  if (!file) {
-    throw Error(fmt::format("cannot write {}: {}.", path, std::strerror(errno)));
-  }
-}
-
 int run_compare(const CompareSettings& s) {
   CompareOptions options;
   options.alpha = s.alpha;
@@ -84,37 +74,28 @@ int run_compare(const CompareSettings& s) {
     throw Error(fmt::format("--min-samples must be at least 1, got {}.", s.min_samples));
   }
   options.min_samples = static_cast<std::size_t>(s.min_samples);
-  options.min_change_ns = parse_duration_ns(s.min_change);
+  options.set_min_change(s.min_change);
   options.fail_on_removed = s.fail_on_removed;
   options.fail_on_inconclusive = s.fail_on_inconclusive;
   for (const std::string& spec : s.thresholds) {
     options.thresholds.add(spec);
   }
+  options.baseline_source = s.baseline;
+  options.candidate_source = s.candidate;
   const CompareFormat format = parse_compare_format(s.format);
 
   const Report baseline = read_report_file(s.baseline);
   const Report candidate = read_report_file(s.candidate);
-  Comparison comparison = compare(baseline, candidate, options);
-  comparison.baseline_source = s.baseline;
-  comparison.candidate_source = s.candidate;
-
-  // Two reports without a common name are almost always the wrong pair of files; passing the
-  // gate with everything "added" and "removed" would hide that.
-  const std::size_t paired = comparison.entries.size() - comparison.count(Verdict::added) -
-                             comparison.count(Verdict::removed);
-  if (paired == 0 && !baseline.entries.empty() && !candidate.entries.empty()) {
-    throw Error(fmt::format("{} and {} have no entry names in common; is {} the right baseline?",
-                            s.baseline, s.candidate, s.baseline));
-  }
+  const Comparison comparison = compare(baseline, candidate, options);
+  if (!comparison.usable()) throw Error(comparison.unusable_reason);
 
   const bool color = stdout_wants_color(s.color);
   if (s.output.empty()) {
-    fmt::print("{}", render(comparison, format, color));
+    io::write_standard_output(render(comparison, format, color));
   } else {
-    write_file(s.output, render(comparison, format, s.color == "always"));
-    fmt::print("{}", render(comparison, CompareFormat::table, color));
+    io::write_file_atomically(s.output, render(comparison, format, s.color == "always"));
+    io::write_standard_output(render(comparison, CompareFormat::table, color));
   }
-  std::fflush(stdout);
   return comparison.failed() ? 1 : 0;
 }
 

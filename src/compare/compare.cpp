@@ -9,10 +9,11 @@
 #include <fmt/format.h>
 
 #include <kerntime/compare.hpp>
-#include <kerntime/report_transforms.hpp>
 #include <kerntime/error.hpp>
+#include <kerntime/report_transforms.hpp>
 
 #include "compare/entry_verdict.hpp"
+#include "compare/thresholds.hpp"
 
 namespace kerntime {
 namespace {
@@ -94,6 +95,10 @@ std::size_t Comparison::count(Verdict verdict) const {
   return n;
 }
 
+void CompareOptions::set_min_change(std::string_view duration) {
+  min_change_ns = parse_duration_ns(duration);
+}
+
 bool Comparison::failed() const {
   for (const EntryComparison& entry : entries) {
     if (entry.fails) return true;
@@ -103,10 +108,12 @@ bool Comparison::failed() const {
 
 Comparison compare(const Report& baseline, const Report& candidate, const CompareOptions& options) {
   validate(options);
-  const auto baseline_index = index_by_name(baseline, "baseline");
-  const auto candidate_index = index_by_name(candidate, "candidate");
+  const auto baseline_index = index_by_name(baseline, options.baseline_source);
+  const auto candidate_index = index_by_name(candidate, options.candidate_source);
 
   Comparison result;
+  result.baseline_source = options.baseline_source;
+  result.candidate_source = options.candidate_source;
   result.alpha = options.alpha;
   result.default_threshold = options.thresholds.default_fraction;
   result.min_samples = options.min_samples;
@@ -147,6 +154,15 @@ Comparison compare(const Report& baseline, const Report& candidate, const Compar
   }
   for (EntryComparison& entry : result.entries) {
     entry.fails = fails_gate(entry, options);
+  }
+  // Two reports without a common name are almost always the wrong pair of files; passing the
+  // gate with everything "added" and "removed" would hide that.
+  const std::size_t paired =
+      result.entries.size() - result.count(Verdict::added) - result.count(Verdict::removed);
+  if (paired == 0 && !baseline.entries.empty() && !candidate.entries.empty()) {
+    result.unusable_reason =
+        fmt::format("{} and {} have no entry names in common; is {} the right baseline?",
+                    options.baseline_source, options.candidate_source, options.baseline_source);
   }
 
   // A pattern that matches nothing is almost always a typo that silently left the default on.

@@ -13,6 +13,8 @@
 
 #include <fmt/format.h>
 
+#include <kerntime/statistics.hpp>
+
 #include "compare/rank_test.hpp"
 #include "compare/shift_interval.hpp"
 #include "compare/text.hpp"
@@ -20,11 +22,11 @@
 namespace kerntime::detail {
 namespace {
 
+// The one median of the stats layer (type 7 quantile), so a comparison and a report agree.
 double median_of(std::vector<double> values) {
   if (values.empty()) return 0.0;
   std::sort(values.begin(), values.end());
-  const std::size_t half = values.size() / 2;
-  return values.size() % 2 == 1 ? values[half] : (values[half - 1] + values[half]) / 2.0;
+  return quantile_sorted(values, 0.5);
 }
 
 // Natural logs, sorted: the rank test is unchanged by a monotone map, and on the log scale a

@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // `--threshold` arguments: relative amounts, glob patterns, and which rule applies to an entry.
+#include "compare/thresholds.hpp"
+
 #include <cmath>
 #include <cstdlib>
 #include <string>

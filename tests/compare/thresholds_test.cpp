@@ -1,4 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
+#include "compare/thresholds.hpp"
+
 #include <string>
 
 #include <gtest/gtest.h>

@@ -9,6 +9,7 @@
 #include <kerntime/compare.hpp>
 #include <kerntime/error.hpp>
 
+#include "compare/thresholds.hpp"
 #include "samples.hpp"
 
 namespace kerntime {
@@ -263,6 +264,35 @@ TEST(ParseDuration, UnitsAndRejections) {
   EXPECT_THROW(parse_duration_ns("500"), Error);  // a unit is required
   EXPECT_THROW(parse_duration_ns("-1us"), Error);
   EXPECT_THROW(parse_duration_ns("fast"), Error);
+}
+
+TEST(CompareMinChange, SetFromADuration) {
+  CompareOptions options;
+  options.set_min_change("0.5us");
+  EXPECT_DOUBLE_EQ(options.min_change_ns, 500.0);
+  EXPECT_THROW(options.set_min_change("500"), Error);
+}
+
+TEST(ComparePairing, NoNameInCommonMakesTheComparisonUnusable) {
+  CompareOptions options;
+  options.baseline_source = "base.json";
+  options.candidate_source = "new.json";
+  const Comparison c = compare(report_of({testing::make_entry("a", {1, 2, 3})}),
+                               report_of({testing::make_entry("b", {1, 2, 3})}), options);
+  EXPECT_FALSE(c.usable());
+  EXPECT_EQ(c.unusable_reason,
+            "base.json and new.json have no entry names in common; is base.json the right "
+            "baseline?");
+  EXPECT_EQ(c.baseline_source, "base.json");
+  EXPECT_EQ(c.candidate_source, "new.json");
+}
+
+TEST(ComparePairing, OneCommonNameOrAnEmptySideIsUsable) {
+  const Entry a = testing::make_entry("a", {1, 2, 3});
+  const Entry b = testing::make_entry("b", {1, 2, 3});
+  EXPECT_TRUE(compare(report_of({a, b}), report_of({b})).usable());
+  EXPECT_TRUE(compare(report_of({}), report_of({b})).usable());
+  EXPECT_TRUE(compare(report_of({a}), report_of({})).usable());
 }
 
 }  // namespace
