@@ -19,7 +19,10 @@ enum class GpuProblem {
 
 /// What the CUDA driver and runtime say about this machine. Never throws.
 struct GpuStatus {
-  int driver_version = 0;   ///< highest CUDA version the driver supports; 0 when no driver
+  int driver_version = 0;  ///< highest CUDA version the driver supports; 0 when no driver
+  /// The kernel driver's release, e.g. "580.159.04" (CUDA only reports the CUDA version a
+  /// driver supports); empty when unknown.
+  std::string driver_release;
   int runtime_version = 0;  ///< CUDA runtime kerntime was built with
   int device_count = 0;
   GpuProblem problem = GpuProblem::none;
@@ -30,13 +33,6 @@ struct GpuStatus {
 
 /// Probes the driver and runtime. Cheap after the first call's CUDA initialization; never throws.
 GpuStatus query_gpu_status();
-
-/// Turns raw probe results into a GpuStatus with a plain-words message. `init_error_name` and
-/// `init_error_text` describe the error CUDA reported while counting devices ("" if none).
-/// Pure function: the tests drive it with the values a machine without a driver would report.
-GpuStatus diagnose_gpu_status(int driver_version, int runtime_version, int device_count,
-                              const std::string& init_error_name,
-                              const std::string& init_error_text);
 
 /// Throws kerntime::Error with GpuStatus::message when no GPU can be used.
 void require_gpu();

@@ -115,7 +115,4 @@ class Engine {
 /// use an Engine for several.
 Measurement measure(const Launcher& launcher, const MeasureOptions& options = {});
 
-/// Throws kerntime::Error naming the first invalid field of `options`.
-void validate(const MeasureOptions& options);
-
 }  // namespace kerntime

@@ -49,6 +49,19 @@ struct TracerOptions {
   bool synchronize_on_flush = true;
 };
 
+/// Whether CUPTI, which a Tracer needs, loads in this process, and which library it is.
+struct CuptiAvailability {
+  bool loads = false;
+  std::string path;     ///< the library file that was loaded
+  int api_version = 0;  ///< the loaded library's CUPTI API version (e.g. 130001)
+  std::string problem;  ///< why it does not load, in plain words; empty when it loads
+};
+
+/// Loads libcupti once per process, with the search a Tracer uses (KERNTIME_CUPTI_LIBRARY, the
+/// CUPTI next to the loaded libcudart, then the loader's path), and says how that went. Starts
+/// no tracing and never throws; `kerntime info` prints it.
+CuptiAvailability cupti_availability();
+
 /// The state of a Tracer.
 enum class TracerStatus {
   active,       ///< recording

@@ -10,6 +10,7 @@
 #include "bench/cuda_source.hpp"
 #include "bench/device_resources.hpp"
 #include "bench/sampler.hpp"
+#include "bench/validate.hpp"
 #include "cuda/cuda_check.hpp"
 
 namespace kerntime {

@@ -1,4 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
+#include "bench/validate.hpp"
+
 #include <cmath>
 #include <string>
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // `kerntime info`: what a user checks first when timings look wrong or nothing runs.
 #include <cstdio>
+#include <iterator>
 #include <string>
 
 #include <cuda_runtime_api.h>
@@ -8,11 +9,11 @@
 
 #include <kerntime/error.hpp>
 #include <kerntime/gpu_status.hpp>
+#include <kerntime/tracer.hpp>
 #include <kerntime/version.hpp>
 
 #include "cli/commands.hpp"
-#include "cupti/cupti_library.hpp"
-#include "cuda/driver_release.hpp"
+#include "io/file_writer.hpp"
 
 namespace kerntime::cli {
 namespace {
@@ -24,49 +25,63 @@ std::string bytes_text(std::size_t bytes) {
   return fmt::format("{:.0f} KiB", b / 1024.0);
 }
 
-void print_device(const DeviceInfo& d) {
+void print_device(std::string& out, const DeviceInfo& d) {
   // DDR memory: two transfers per clock; kHz * bits -> bytes/s.
   const double peak_bandwidth = 2.0 * d.memory_clock_khz * 1e3 * d.memory_bus_width_bits / 8.0;
-  fmt::print("  [{}] {}\n", d.index, d.name);
-  fmt::print("      compute capability   {}.{}\n", d.compute_capability_major,
-             d.compute_capability_minor);
-  fmt::print("      multiprocessors      {}\n", d.multiprocessor_count);
-  fmt::print("      memory               {}\n", bytes_text(d.total_memory_bytes));
-  fmt::print("      L2 cache             {}\n", bytes_text(d.l2_cache_bytes));
-  fmt::print("      SM clock (peak)      {} MHz\n", d.sm_clock_khz / 1000);
-  fmt::print("      memory clock (peak)  {} MHz, {}-bit bus, {:.0f} GB/s peak\n",
-             d.memory_clock_khz / 1000, d.memory_bus_width_bits, peak_bandwidth / 1e9);
-  fmt::print("      ECC                  {}\n", d.ecc_enabled ? "on" : "off");
-  if (!d.pci_bus_id.empty()) fmt::print("      PCI bus              {}\n", d.pci_bus_id);
+  fmt::format_to(std::back_inserter(out), "  [{}] {}\n", d.index, d.name);
+  fmt::format_to(std::back_inserter(out), "      compute capability   {}.{}\n",
+                 d.compute_capability_major, d.compute_capability_minor);
+  fmt::format_to(std::back_inserter(out), "      multiprocessors      {}\n",
+                 d.multiprocessor_count);
+  fmt::format_to(std::back_inserter(out), "      memory               {}\n",
+                 bytes_text(d.total_memory_bytes));
+  fmt::format_to(std::back_inserter(out), "      L2 cache             {}\n",
+                 bytes_text(d.l2_cache_bytes));
+  fmt::format_to(std::back_inserter(out), "      SM clock (peak)      {} MHz\n",
+                 d.sm_clock_khz / 1000);
+  fmt::format_to(std::back_inserter(out),
+                 "      memory clock (peak)  {} MHz, {}-bit bus, {:.0f} GB/s peak\n",
+                 d.memory_clock_khz / 1000, d.memory_bus_width_bits, peak_bandwidth / 1e9);
+  fmt::format_to(std::back_inserter(out), "      ECC                  {}\n",
+                 d.ecc_enabled ? "on" : "off");
+  if (!d.pci_bus_id.empty())
+    fmt::format_to(std::back_inserter(out), "      PCI bus              {}\n", d.pci_bus_id);
 }
 
 int run_info() {
-  fmt::print("kerntime {}\n", kVersion);
+  std::string out;
+  fmt::format_to(std::back_inserter(out), "kerntime {}\n", kVersion);
   const GpuStatus status = query_gpu_status();
-  const std::string release = detail::nvidia_driver_release();
+  const std::string& release = status.driver_release;
   if (status.driver_version == 0) {
-    fmt::print("driver       none found\n");
+    fmt::format_to(std::back_inserter(out), "driver       none found\n");
   } else {
-    fmt::print("driver       {}supports CUDA up to {}\n", release.empty() ? "" : release + ", ",
-               cuda_version_string(status.driver_version));
+    fmt::format_to(std::back_inserter(out), "driver       {}supports CUDA up to {}\n",
+                   release.empty() ? "" : release + ", ",
+                   cuda_version_string(status.driver_version));
   }
-  fmt::print("runtime      CUDA {} (kerntime built with {})\n",
-             cuda_version_string(status.runtime_version), cuda_version_string(CUDART_VERSION));
-  const cupti::CuptiProbe cupti = cupti::probe_cupti();
-  if (cupti.loaded) {
-    fmt::print("CUPTI        loads: {} (API version {})\n", cupti.path, cupti.api_version);
+  fmt::format_to(std::back_inserter(out), "runtime      CUDA {} (kerntime built with {})\n",
+                 cuda_version_string(status.runtime_version), cuda_version_string(CUDART_VERSION));
+  const CuptiAvailability cupti = cupti_availability();
+  if (cupti.loads) {
+    fmt::format_to(std::back_inserter(out), "CUPTI        loads: {} (API version {})\n", cupti.path,
+                   cupti.api_version);
   } else {
-    fmt::print("CUPTI        does not load: {}\n", cupti.problem);
+    fmt::format_to(std::back_inserter(out), "CUPTI        does not load: {}\n", cupti.problem);
   }
   if (!status.usable()) {
-    fmt::print("devices      none usable\n");
-    std::fflush(stdout);
+    fmt::format_to(std::back_inserter(out), "devices      none usable\n");
+    io::write_standard_output(out);
     fmt::print(stderr, "kerntime: {}\n", status.message);
     return 2;
   }
-  fmt::print("devices      {}\n", status.device_count);
+  fmt::format_to(std::back_inserter(out), "devices      {}\n", status.device_count);
+  // What is known so far is shown even when describing a device fails.
+  io::write_standard_output(out);
+  out.clear();
   for (const DeviceInfo& device : query_devices())
-    print_device(device);
+    print_device(out, device);
+  io::write_standard_output(out);
   return 0;
 }
 

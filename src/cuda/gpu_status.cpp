@@ -1,4 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
+#include "cuda/gpu_status.hpp"
+
 #include <cstdlib>
 #include <string>
 
@@ -6,6 +8,8 @@
 
 #include <kerntime/error.hpp>
 #include <kerntime/gpu_status.hpp>
+
+#include "cuda/driver_release.hpp"
 
 namespace kerntime {
 
@@ -90,7 +94,9 @@ GpuStatus query_gpu_status() {
     // The error stays as the runtime's last error otherwise and would surface in user code.
     (void)cudaGetLastError();
   }
-  return diagnose_gpu_status(driver, runtime, count, name, text);
+  GpuStatus status = diagnose_gpu_status(driver, runtime, count, name, text);
+  status.driver_release = detail::nvidia_driver_release();
+  return status;
 }
 
 void require_gpu() {

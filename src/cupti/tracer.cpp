@@ -5,9 +5,10 @@
 #include <kerntime/error.hpp>
 #include <kerntime/tracer.hpp>
 
+#include "cuda/device_sync.hpp"
 #include "cupti/activity_session.hpp"
 #include "cupti/cupti_api.hpp"
-#include "cuda/device_sync.hpp"
+#include "cupti/cupti_library.hpp"
 #include "cupti/tracer_access.hpp"
 
 namespace kerntime {
@@ -121,6 +122,16 @@ void Tracer::stop() {
     throw Error("Tracer::stop could not wait for the GPU (" + failure +
                 "); CUPTI was released and the trace holds the records completed before");
   }
+}
+
+CuptiAvailability cupti_availability() {
+  const cupti::CuptiProbe probe = cupti::probe_cupti();
+  CuptiAvailability availability;
+  availability.loads = probe.loaded;
+  availability.path = probe.path;
+  availability.api_version = probe.api_version;
+  availability.problem = probe.problem;
+  return availability;
 }
 
 }  // namespace kerntime

@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // Invalid measurement options are named before any GPU work.
+#include "bench/validate.hpp"
+
 #include <functional>
 #include <limits>
 #include <string>

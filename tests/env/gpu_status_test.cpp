@@ -1,4 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
+#include "cuda/gpu_status.hpp"
+
 #include <cstdlib>
 #include <string>
 
