@@ -1,12 +1,13 @@
 # SPDX-License-Identifier: Apache-2.0
 # Installs headers, the library, the kerntime command and a CMake package, so that another
-# project can find_package(kerntime CONFIG REQUIRED) and link kerntime::kerntime.
+# project can find_package(kerntime CONFIG REQUIRED) and link kerntime::kerntime (and
+# kerntime::main for a benchmark program with KERNTIME_BENCHMARK_MAIN()).
 include(CMakePackageConfigHelpers)
 
 set(KERNTIME_CMAKE_DIR ${CMAKE_INSTALL_LIBDIR}/cmake/kerntime)
 set_target_properties(kerntime_cli PROPERTIES EXPORT_NAME cli)
 
-install(TARGETS kerntime kerntime_cli
+install(TARGETS kerntime kerntime_main kerntime_cli
   EXPORT kerntimeTargets
   ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
   LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}

@@ -10,6 +10,9 @@
 //     KERNTIME_BENCHMARK(saxpy).add_pow2_axis("n", {20, 24});
 //     KERNTIME_BENCHMARK_MAIN();
 //
+// The runner lives in a library of its own: link kerntime::main (CMake:
+// target_link_libraries(my_benchmarks PRIVATE kerntime::main)), which brings kerntime::kerntime.
+//
 // Every combination of axis values is one configuration, named "saxpy/n=1048576/cold".
 #pragma once
 
@@ -133,7 +136,8 @@ BenchmarkRegistry& benchmark_registry();
 
 /// The runner: parses the command line (--help lists the options), runs the selected
 /// configurations on the selected devices and prints or writes the results. Returns the exit
-/// status: 0 success, 1 a benchmark failed, 2 bad arguments or no usable GPU.
+/// status: 0 success, 1 a benchmark failed, 2 bad arguments or no usable GPU. Defined in
+/// kerntime::main, not kerntime::kerntime: link kerntime::main to call it.
 int benchmark_main(int argc, const char* const* argv, const BenchmarkRegistry& registry);
 int benchmark_main(int argc, const char* const* argv);
 
@@ -147,7 +151,7 @@ int benchmark_main(int argc, const char* const* argv);
   [[maybe_unused]] static ::kerntime::Benchmark& KERNTIME_DETAIL_CONCAT( \
       kerntime_benchmark_, __LINE__) = ::kerntime::benchmark_registry().add(#function, function)
 
-/// Defines main() as the kerntime benchmark runner.
+/// Defines main() as the kerntime benchmark runner; the program links kerntime::main.
 #define KERNTIME_BENCHMARK_MAIN()                  \
   int main(int argc, char** argv) {                \
     return ::kerntime::benchmark_main(argc, argv); \
