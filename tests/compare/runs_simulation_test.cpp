@@ -30,6 +30,9 @@ enum class NoiseClass {
   stable,    // compute-bound: per-process medians within 0.5 ns of each other
   medium,    // continuous shift, standard deviation 0.5-1 % per kernel
   unstable,  // memory-bound: two levels 2-8 % apart, random mixing probability per kernel
+  // The unstable kernels that were measured: 2-7 us (saxpy, transpose), so that the shift is
+  // at most 8 % of 7 us = 560 ns. The one-run allowance is judged against these.
+  unstable_short,
 };
 
 const char* name_of(NoiseClass c) {
@@ -38,8 +41,10 @@ const char* name_of(NoiseClass c) {
       return "stable";
     case NoiseClass::medium:
       return "medium (0.5-1%)";
-    default:
+    case NoiseClass::unstable:
       return "unstable (bimodal 2-8%)";
+    default:
+      return "unstable, 2-7 us kernels";
   }
 }
 
@@ -61,7 +66,8 @@ double uniform(Rng& rng, double low, double high) {
 Kernel draw_kernel(Rng& rng, NoiseClass noise) {
   Kernel k;
   k.noise = noise;
-  k.base_ns = std::exp(uniform(rng, std::log(2000.0), std::log(1e6)));
+  const double longest = noise == NoiseClass::unstable_short ? 7000.0 : 1e6;
+  k.base_ns = std::exp(uniform(rng, std::log(2000.0), std::log(longest)));
   k.within_sigma = uniform(rng, 0.005, 0.03);
   k.shift_sd = uniform(rng, 0.005, 0.01);
   k.level = uniform(rng, 0.02, 0.08);
@@ -75,7 +81,7 @@ std::vector<double> simulate_run(Rng& rng, const Kernel& k, double slowdown) {
   double level = 1.0;
   if (k.noise == NoiseClass::medium) {
     level = std::exp(std::normal_distribution<double>(0.0, k.shift_sd)(rng));
-  } else if (k.noise == NoiseClass::unstable) {
+  } else if (k.noise == NoiseClass::unstable || k.noise == NoiseClass::unstable_short) {
     level = std::bernoulli_distribution(k.mix)(rng) ? 1.0 + k.level : 1.0;
   }
   std::lognormal_distribution<double> within(0.0, k.within_sigma);
@@ -218,7 +224,8 @@ TEST(RunsSimulation, TightThreshold) {
 
 TEST(RunsSimulation, OneRunPerSide) {
   print_header("One run per side (within-run rule + allowance max(400 ns, 1.5 %)), threshold 5 %");
-  for (NoiseClass noise : kClasses) {
+  for (NoiseClass noise :
+       {NoiseClass::stable, NoiseClass::medium, NoiseClass::unstable, NoiseClass::unstable_short}) {
     const Rates null = simulate(noise, 1.00, 0.05, 1);
     simulate(noise, 1.03, 0.05, 1);
     simulate(noise, 1.05, 0.05, 1);
