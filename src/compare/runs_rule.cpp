@@ -270,8 +270,8 @@ RunsComparison compare_runs(const Runs& baseline, const Runs& candidate,
       case Verdict::regressed:
       case Verdict::improved:
         result.reason = fmt::format(
-            "run medians {} {} ({}), beyond the {} threshold and the {} between processes; "
-            "significant at alpha {} ({})",
+            "run medians {} {} ({}), beyond the {} threshold and what the spread between "
+            "processes explains ({}); significant at alpha {} ({})",
             amount(result.ratio), direction(result.ratio), runs, limit, spread, options.alpha,
             p_clause(result.p_value));
         break;
