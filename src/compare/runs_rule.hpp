@@ -60,7 +60,7 @@ struct RunsComparison {
 /// Decides one entry from `baseline` and `candidate` runs (each side at least one run, each run
 /// at least one sample, in ns; the run counts may differ).
 ///
-/// With two or more runs in total on a side (three or more altogether): the per-run medians in
+/// When at least one side has two or more runs: the per-run medians in
 /// log space; ratio = exp(mean log median B - mean log median A); the variance of one run's log
 /// median pooled over both sides, floored by the within-run sampling error of a median and the
 /// timer quantum; a t test with n_A + n_B - 2 degrees of freedom and its 1 - alpha interval.
