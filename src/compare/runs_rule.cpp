@@ -1,0 +1,310 @@
+// SPDX-License-Identifier: Apache-2.0
+// The per-process rule of docs/ci.md ("Several processes per side"). Why each piece:
+// - Per-run medians, not pooled samples: the samples of one process share its shift, so
+//   pooling them would count one process's shift thirty times as evidence.
+// - Log space: a slowdown by a factor is a shift of the log, and the spread of a kernel's
+//   process levels scales with its time.
+// - A pooled variance (equal spread on both sides, as for one kernel on one machine) with
+//   n_A + n_B - 2 degrees of freedom: Welch's test would lean on one side's two to eight values
+//   alone, and a side whose runs all landed on one level would claim no noise at all.
+// - The floors: a run's median has sampling error of its own, and a quantized timer can make
+//   every run's median identical; neither may let the spread estimate reach zero.
+#include "compare/runs_rule.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include <kerntime/error.hpp>
+
+#include "compare/rank_test.hpp"
+#include "compare/shift_interval.hpp"
+#include "compare/text.hpp"
+#include "stats/student_t.hpp"
+
+namespace kerntime::detail {
+namespace {
+
+// sqrt(pi / 2): the standard error of a median is this times sigma / sqrt(n) for normal data.
+constexpr double kMedianEfficiency = 1.2533141373155003;
+// The MAD of normal data times this is its standard deviation.
+constexpr double kMadToSigma = 1.482602218505602;
+
+double median_sorted(const std::vector<double>& sorted) {
+  const std::size_t half = sorted.size() / 2;
+  return sorted.size() % 2 == 1 ? sorted[half] : (sorted[half - 1] + sorted[half]) / 2.0;
+}
+
+// One run reduced to what the rule needs.
+struct RunSummary {
+  double median = 0.0;      // ns
+  double log_median = 0.0;  // log of the median of the samples (= median of the log samples)
+  // Variance of log_median from the run's own samples and the timer quantum.
+  double sampling_variance = 0.0;
+};
+
+RunSummary summarize_run(const std::vector<double>& samples, double resolution_ns) {
+  std::vector<double> logs;
+  logs.reserve(samples.size());
+  for (double v : samples)
+    logs.push_back(std::log(v));
+  std::sort(logs.begin(), logs.end());
+  RunSummary run;
+  run.log_median = median_sorted(logs);
+  run.median = std::exp(run.log_median);
+  std::vector<double> deviations;
+  deviations.reserve(logs.size());
+  for (double v : logs)
+    deviations.push_back(std::fabs(v - run.log_median));
+  std::sort(deviations.begin(), deviations.end());
+  const double sigma = kMadToSigma * median_sorted(deviations);
+  const double se = kMedianEfficiency * sigma / std::sqrt(static_cast<double>(logs.size()));
+  // Rounding to a quantum q errs by up to q / 2, uniformly: variance q^2 / 12, relative here.
+  const double quantum = resolution_ns / run.median;
+  run.sampling_variance = se * se + quantum * quantum / 12.0;
+  return run;
+}
+
+bool all_valid(const Runs& runs) {
+  for (const auto& run : runs) {
+    for (double v : run) {
+      if (!(v > 0.0) || !std::isfinite(v)) return false;
+    }
+  }
+  return true;
+}
+
+void check_side(const Runs& runs, const char* side) {
+  if (runs.empty()) {
+    throw Error(
+        fmt::format("compare_runs: the {} has no runs; every compared entry needs at "
+                    "least one run per side",
+                    side));
+  }
+  for (std::size_t i = 0; i < runs.size(); ++i) {
+    if (runs[i].empty()) {
+      throw Error(
+          fmt::format("compare_runs: run {} of the {} has no samples; drop empty runs "
+                      "before comparing",
+                      i + 1, side));
+    }
+  }
+}
+
+double relative_range(const std::vector<RunSummary>& runs) {
+  if (runs.size() < 2) return 0.0;
+  const auto [low, high] = std::minmax_element(
+      runs.begin(), runs.end(),
+      [](const RunSummary& x, const RunSummary& y) { return x.median < y.median; });
+  return high->median / low->median - 1.0;
+}
+
+// The verdict rule shared by both paths: significance and magnitude for a change, the whole
+// interval within the threshold for `same`. Returns false when neither applies.
+bool decide(RunsComparison& result, double threshold, double alpha) {
+  const double margin = threshold / 2.0;
+  const bool significant = result.p_value < alpha;
+  if (significant && result.ratio > 1.0 + threshold && result.ratio_ci.low > 1.0 + margin) {
+    result.verdict = Verdict::regressed;
+  } else if (significant && result.ratio < 1.0 - threshold && result.ratio_ci.high < 1.0 - margin) {
+    result.verdict = Verdict::improved;
+  } else if (result.ratio_ci.low >= 1.0 - threshold && result.ratio_ci.high <= 1.0 + threshold) {
+    result.verdict = Verdict::same;
+  } else {
+    result.verdict = Verdict::inconclusive;
+    return false;
+  }
+  return true;
+}
+
+std::string direction(double ratio) {
+  return ratio > 1.0 ? "slower" : "faster";
+}
+
+std::string amount(double ratio) {
+  return fmt::format("{:.1f}%", std::abs(ratio - 1.0) * 100.0);
+}
+
+RunsComparison compare_one_run_each(const std::vector<double>& baseline,
+                                    const std::vector<double>& candidate,
+                                    const RunsRuleOptions& options, RunsComparison result) {
+  std::vector<double> a;
+  std::vector<double> b;
+  for (double v : baseline)
+    a.push_back(std::log(v));
+  for (double v : candidate)
+    b.push_back(std::log(v));
+  std::sort(a.begin(), a.end());
+  std::sort(b.begin(), b.end());
+  const double median_a = std::exp(median_sorted(a));
+  result.ratio = std::exp(median_sorted(b)) / median_a;
+  const double allowance =
+      std::max(options.one_run_shift_ns / median_a, options.one_run_shift_fraction);
+  result.run_sd = allowance;
+  const std::string limit = format_percent(options.threshold);
+  const std::string shift =
+      fmt::format("{:.0f} ns ({})", allowance * median_a, format_percent(allowance));
+
+  const RankTestResult test = mann_whitney_u(a, b);
+  result.p_value = test.p_value;
+  const double level = 1.0 - options.alpha;
+  const std::optional<std::size_t> excluded =
+      excluded_differences(a.size(), b.size(), level, test.exact, test.tie_term);
+  if (!excluded.has_value()) {
+    result.ratio_ci = {0.0, std::numeric_limits<double>::infinity()};
+    result.detectable_change = std::numeric_limits<double>::infinity();
+    result.reason = fmt::format(
+        "one run per side with too few samples ({} baseline, {} candidate) or too many ties for "
+        "a {} interval; run more processes",
+        baseline.size(), candidate.size(), format_percent(level));
+    return result;
+  }
+  const Interval log_ci = shift_interval(a, b, *excluded);
+  // The within-run interval, widened by what a process-to-process shift could add.
+  result.ratio_ci = {std::exp(log_ci.low) / (1.0 + allowance),
+                     std::exp(log_ci.high) * (1.0 + allowance)};
+  result.detectable_change =
+      std::max(result.ratio_ci.high / result.ratio, result.ratio / result.ratio_ci.low) - 1.0;
+  if (decide(result, options.threshold, options.alpha)) {
+    switch (result.verdict) {
+      case Verdict::regressed:
+      case Verdict::improved:
+        result.reason = fmt::format(
+            "median {} {}, beyond the {} threshold and a {} shift between processes; "
+            "significant at alpha {} ({}); one run per side",
+            amount(result.ratio), direction(result.ratio), limit, shift, options.alpha,
+            p_clause(result.p_value));
+        break;
+      default:
+        result.reason = fmt::format(
+            "the {} interval, widened by a {} shift between processes, lies within the {} "
+            "threshold; one run per side",
+            format_percent(level), shift, limit);
+    }
+    return result;
+  }
+  result.reason = fmt::format(
+      "median {} {}, but with one run per side a shift between processes of up to {} cannot be "
+      "told from a change; changes under about {} cannot be told from noise: run more "
+      "processes",
+      amount(result.ratio), direction(result.ratio), shift,
+      fmt::format("{:.1f}%", result.detectable_change * 100.0));
+  return result;
+}
+
+}  // namespace
+
+RunsComparison compare_runs(const Runs& baseline, const Runs& candidate,
+                            const RunsRuleOptions& options) {
+  check_side(baseline, "baseline");
+  check_side(candidate, "candidate");
+  RunsComparison result;
+  result.baseline_runs = baseline.size();
+  result.candidate_runs = candidate.size();
+  if (!all_valid(baseline) || !all_valid(candidate)) {
+    result.ratio_ci = {0.0, std::numeric_limits<double>::infinity()};
+    result.detectable_change = std::numeric_limits<double>::infinity();
+    result.reason =
+        "a sample is zero, negative or not finite, which no duration can be; check the "
+        "measurement (dropped or zero-timestamp records)";
+    return result;
+  }
+  const std::size_t k_a = baseline.size();
+  const std::size_t k_b = candidate.size();
+  if (k_a == 1 && k_b == 1) {
+    return compare_one_run_each(baseline.front(), candidate.front(), options, std::move(result));
+  }
+  result.between_runs = true;
+
+  std::vector<RunSummary> runs_a;
+  std::vector<RunSummary> runs_b;
+  for (const auto& run : baseline)
+    runs_a.push_back(summarize_run(run, options.resolution_ns));
+  for (const auto& run : candidate)
+    runs_b.push_back(summarize_run(run, options.resolution_ns));
+
+  // Mean log median per side, the sum of squares around it, and the sampling floor.
+  double floor = 0.0;
+  double sum_of_squares = 0.0;
+  double mean[2] = {0.0, 0.0};
+  const std::vector<RunSummary>* sides[2] = {&runs_a, &runs_b};
+  for (int s = 0; s < 2; ++s) {
+    for (const RunSummary& run : *sides[s]) {
+      mean[s] += run.log_median;
+      floor += run.sampling_variance;
+    }
+    mean[s] /= static_cast<double>(sides[s]->size());
+    for (const RunSummary& run : *sides[s]) {
+      sum_of_squares += (run.log_median - mean[s]) * (run.log_median - mean[s]);
+    }
+  }
+  floor /= static_cast<double>(k_a + k_b);
+  const double df = static_cast<double>(k_a + k_b - 2);
+  const double variance = std::max(sum_of_squares / df, floor);
+  const double se =
+      std::sqrt(variance * (1.0 / static_cast<double>(k_a) + 1.0 / static_cast<double>(k_b)));
+  const double log_ratio = mean[1] - mean[0];
+  const double t_critical = student_t_quantile(1.0 - options.alpha / 2.0, df);
+  result.degrees_of_freedom = df;
+  result.ratio = std::exp(log_ratio);
+  result.ratio_ci = {std::exp(log_ratio - t_critical * se), std::exp(log_ratio + t_critical * se)};
+  result.p_value = student_t_two_sided_p(log_ratio / se, df);
+  result.run_sd = std::sqrt(variance);
+  result.run_spread = std::max(relative_range(runs_a), relative_range(runs_b));
+  result.detectable_change = std::exp(t_critical * se) - 1.0;
+
+  const std::string limit = format_percent(options.threshold);
+  const std::string level = format_percent(1.0 - options.alpha);
+  const std::string runs = fmt::format("{} + {} runs", k_a, k_b);
+  const std::string spread =
+      fmt::format("per-process medians spread {:.1f}%", result.run_spread * 100.0);
+  const std::string detectable = fmt::format("{:.1f}%", result.detectable_change * 100.0);
+  if (decide(result, options.threshold, options.alpha)) {
+    switch (result.verdict) {
+      case Verdict::regressed:
+      case Verdict::improved:
+        result.reason = fmt::format(
+            "run medians {} {} ({}), beyond the {} threshold and what the spread between "
+            "processes explains ({}); significant at alpha {} ({})",
+            amount(result.ratio), direction(result.ratio), runs, limit, spread, options.alpha,
+            p_clause(result.p_value));
+        break;
+      default:
+        result.reason = fmt::format(
+            "the {} interval of the run medians ({}, {}) lies within "
+            "the {} threshold; {}",
+            level, format_change(result.ratio_ci.low), format_change(result.ratio_ci.high), limit,
+            spread);
+    }
+    return result;
+  }
+  // Inconclusive. An entry whose noise alone is as wide as the threshold is unstable: say how
+  // large a change it could detect and what would help.
+  if (result.detectable_change >= options.threshold) {
+    result.reason = fmt::format(
+        "{} ({}); changes under about {} cannot be told from noise: run more processes or "
+        "raise the threshold for this entry",
+        spread, runs, detectable);
+  } else if (result.p_value < options.alpha && std::abs(result.ratio - 1.0) > options.threshold) {
+    result.reason = fmt::format(
+        "run medians {} {}, beyond the {} threshold, but the {} interval reaches {}, less than "
+        "half of it; run more processes to confirm",
+        amount(result.ratio), direction(result.ratio), limit, level,
+        format_change(result.ratio > 1.0 ? result.ratio_ci.low : result.ratio_ci.high));
+  } else {
+    result.reason = fmt::format(
+        "run medians {} {}; the {} interval ({}, {}) crosses the {} threshold ({}, changes "
+        "under about {} cannot be told from noise); run more processes",
+        amount(result.ratio), direction(result.ratio), level, format_change(result.ratio_ci.low),
+        format_change(result.ratio_ci.high), limit, spread, detectable);
+  }
+  return result;
+}
+
+}  // namespace kerntime::detail
