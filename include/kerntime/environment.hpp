@@ -36,4 +36,12 @@ struct Environment {
   std::vector<DeviceInfo> devices;
 };
 
+/// Formats a CUDA version number as Environment::driver_version holds it: 13000 -> "13.0",
+/// 12080 -> "12.8"; 0 (not known) -> "unknown". Inline so that this header of plain values
+/// belongs to no layer: the report writer, the views and the GPU probe all spell versions so.
+inline std::string cuda_version_string(int version) {
+  if (version <= 0) return "unknown";
+  return std::to_string(version / 1000) + "." + std::to_string((version % 1000) / 10);
+}
+
 }  // namespace kerntime

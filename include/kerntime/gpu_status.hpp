@@ -4,7 +4,7 @@
 #include <string>
 #include <vector>
 
-#include <kerntime/report.hpp>
+#include <kerntime/environment.hpp>
 
 namespace kerntime {
 
@@ -36,9 +36,6 @@ GpuStatus query_gpu_status();
 
 /// Throws kerntime::Error with GpuStatus::message when no GPU can be used.
 void require_gpu();
-
-/// Formats a CUDA version number (13000 -> "13.0", 12080 -> "12.8"); 0 -> "unknown".
-std::string cuda_version_string(int version);
 
 /// Describes every visible device. Throws kerntime::Error when CUDA cannot be used.
 std::vector<DeviceInfo> query_devices();

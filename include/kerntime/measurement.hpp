@@ -83,7 +83,10 @@ struct Measurement {
   std::optional<double> median_sm_clock_mhz;
 
   StopReason stop_reason = StopReason::timeout;
-  std::string stop_detail;        ///< e.g. "95% CI of the median within +-0.31% after 812 samples"
+  std::string stop_detail;  ///< e.g. "95% CI of the median within +-0.31% after 812 samples"
+  /// Half-width of the 95 % interval of the headline median that the stopping rule judges,
+  /// relative to the median; empty below 8 samples or for a median of 0.
+  std::optional<double> median_ci_half_width;
   double wall_time_s = 0.0;       ///< warm-up and sampling
   double host_overhead_ns = 0.0;  ///< median host time per sample outside the launcher
 

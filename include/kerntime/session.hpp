@@ -17,14 +17,19 @@ namespace kerntime {
 class ScopedTimer;
 
 /// A region name registered with a Session. Timing through a Region skips the name lookup.
+/// A Region belongs to the Session whose region() returned it: a ScopedTimer given the Region
+/// of another Session throws kerntime::Error (ids alone would collide: every Session counts
+/// its regions from 0).
 class Region {
  public:
   std::uint32_t id() const { return id_; }
 
  private:
   friend class Session;
-  explicit Region(std::uint32_t id) : id_(id) {}
+  friend class ScopedTimer;
+  Region(std::uint32_t id, std::uint64_t session) : id_(id), session_(session) {}
   std::uint32_t id_;
+  std::uint64_t session_;  // Session::Impl::serial of the owner, unique for the process
 };
 
 struct SessionOptions {

@@ -134,6 +134,9 @@ Measurement run_measurement(SampleSource& source, const MeasureOptions& options,
   m.l2_flushed = source.l2_flushed();
 
   m.headline = compute_statistics(m.headline_ns);
+  std::vector<double> sorted_headline = m.headline_ns;
+  std::sort(sorted_headline.begin(), sorted_headline.end());
+  m.median_ci_half_width = median_ci_half_width(sorted_headline);
   m.events = compute_statistics(field(m.samples, counted_index, false));
   if (source.cupti()) m.cupti = compute_statistics(field(m.samples, counted_index, true));
 

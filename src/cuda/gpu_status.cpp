@@ -13,11 +13,6 @@
 
 namespace kerntime {
 
-std::string cuda_version_string(int version) {
-  if (version <= 0) return "unknown";
-  return std::to_string(version / 1000) + "." + std::to_string((version % 1000) / 10);
-}
-
 GpuStatus diagnose_gpu_status(int driver_version, int runtime_version, int device_count,
                               const std::string& init_error_name,
                               const std::string& init_error_text) {

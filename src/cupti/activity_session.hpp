@@ -22,8 +22,8 @@
 
 namespace kerntime::cupti {
 
-/// One CUPTI activity session, in the order cupti.md section 1 prescribes: subscribe, device
-/// buffer attributes, buffer callbacks, enable; then flush (synchronize first, then force) and
+/// One CUPTI activity session, in the order CUPTI requires: subscribe, device buffer
+/// attributes, buffer callbacks, enable; then flush (synchronize first, then force) and
 /// read; finally disable and unsubscribe, so that another tool can attach later.
 ///
 /// Locks: the buffer pool's lock is the only one CUPTI's callbacks take, and it is never held

@@ -38,7 +38,8 @@ KERNTIME_STABLE_KERNEL_FIELD(CUpti_ActivityKernel5, graphNodeId);
 KERNTIME_STABLE_KERNEL_FIELD(CUpti_ActivityKernel5, graphId);
 #undef KERNTIME_STABLE_KERNEL_FIELD
 
-// The offsets cupti.md measured; a different ABI (32-bit, another packing) would fail here.
+// The offsets of the 64-bit CUPTI headers kerntime is built against; a different ABI (32-bit,
+// another packing) would fail here.
 static_assert(offsetof(KernelRecord, start) == 16 && offsetof(KernelRecord, correlationId) == 92 &&
                   offsetof(KernelRecord, name) == 104 && offsetof(KernelRecord, graphId) == 156,
               "unexpected CUPTI kernel record layout");

@@ -37,6 +37,13 @@ ScopedTimer::ScopedTimer(Session& session, std::string_view name, cudaStream_t s
 
 ScopedTimer::ScopedTimer(Session& session, Region region, cudaStream_t stream)
     : session_(session.impl_.get()), region_(region.id()) {
+  // Before any CUDA call: a Region of another Session would otherwise time into this
+  // Session's region of the same id, under the wrong name.
+  if (region.session_ != session_->serial) {
+    throw Error(
+        "ScopedTimer was given a Region that another Session returned; a Region works "
+        "only with its own Session: call region(name) on the Session you time into");
+  }
   open(stream, nullptr);
 }
 
@@ -47,13 +54,7 @@ void ScopedTimer::open(cudaStream_t stream, const std::string_view* name) {
   const detail::RegionData* region = nullptr;
   {
     std::lock_guard lock{session_->mutex};
-    if (name != nullptr) {
-      region_ = session_->region_id(*name);
-    } else if (region_ >= session_->regions.size()) {
-      throw Error(
-          "ScopedTimer was given a Region of another Session; use session.region(name) "
-          "of the Session it times into");
-    }
+    if (name != nullptr) region_ = session_->region_id(*name);
     pool = &session_->pool(device_);
     slot_ = session_->acquire(*pool);
     region = &session_->regions[region_];

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
+#include <atomic>
 #include <cmath>
 #include <string>
 #include <utility>
@@ -16,7 +17,14 @@ namespace kerntime {
 using detail::check_cuda;
 using detail::EventPool;
 
-Session::Impl::Impl(SessionOptions opts) : options(std::move(opts)) {
+namespace {
+std::uint64_t next_session_serial() noexcept {
+  static std::atomic<std::uint64_t> last{0};
+  return last.fetch_add(1, std::memory_order_relaxed) + 1;
+}
+}  // namespace
+
+Session::Impl::Impl(SessionOptions opts) : options(std::move(opts)), serial(next_session_serial()) {
   int count = 0;
   check_cuda(cudaGetDeviceCount(&count), "cudaGetDeviceCount");
   pools.resize(static_cast<std::size_t>(count));
@@ -116,7 +124,7 @@ Session::~Session() = default;
 
 Region Session::region(std::string_view name) {
   std::lock_guard lock{impl_->mutex};
-  return Region{impl_->region_id(name)};
+  return Region{impl_->region_id(name), impl_->serial};
 }
 
 void Session::resolve() {

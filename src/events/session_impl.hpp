@@ -47,6 +47,9 @@ struct Session::Impl {
   void defer_error(std::string message);
 
   const SessionOptions options;
+  /// Unique among the Sessions of the process (never reused, unlike an address), so that a
+  /// Region can name the Session it belongs to.
+  const std::uint64_t serial;
   nvtxDomainHandle_t nvtx_domain = nullptr;
   mutable std::mutex mutex;
   std::deque<detail::RegionData> regions;  // deque: elements never move once created

@@ -7,8 +7,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include <kerntime/environment.hpp>
 #include <kerntime/error.hpp>
-#include <kerntime/gpu_status.hpp>
 #include <kerntime/report_json.hpp>
 
 #include "io/json_text.hpp"

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
-// The statistical quality bar of issue 6, measured on seeded synthetic GPU noise: at most 1 % of
-// same-vs-same comparisons regress, a 10 % slowdown is caught in at least 99 % at 30 samples per
-// side. The detection rates of 3 % and 5 % slowdowns are printed for docs/ci.md. Reproduce with
+// The statistical quality bar of the compare gate, measured on seeded synthetic GPU noise: at most
+// 1 % of same-vs-same comparisons regress, a 10 % slowdown is caught in at least 99 % at 30 samples
+// per side. The detection rates of 3 % and 5 % slowdowns are printed for docs/ci.md. Reproduce with
 //   ctest --test-dir build -R CompareSimulation -V
 #include <cmath>
 #include <cstdint>

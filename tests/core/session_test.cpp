@@ -194,6 +194,27 @@ TEST_F(SessionTest, RegionOfAnotherSessionIsRejected) {
   first.region("a");
   const Region b = first.region("b");
   EXPECT_THROW((ScopedTimer{second, b, stream_}), Error);
+
+  // The same id in both Sessions: the Region still names its own Session, and nothing is timed
+  // into the other one's region of that id.
+  const Region a = first.region("a");
+  const Region x = second.region("x");
+  ASSERT_EQ(a.id(), x.id());
+  try {
+    ScopedTimer timer{second, a, stream_};
+    FAIL() << "a Region of another Session was accepted";
+  } catch (const Error& error) {
+    EXPECT_NE(std::string{error.what()}.find("another Session"), std::string::npos) << error.what();
+  }
+  EXPECT_EQ(second.in_flight(), 0u);
+  EXPECT_TRUE(second.samples("x").empty());
+
+  // Its own Session still accepts it.
+  {
+    ScopedTimer timer{first, a, stream_};
+    launch_spin(10'000, stream_);
+  }
+  EXPECT_EQ(first.samples("a").size(), 1u);
 }
 
 TEST_F(SessionTest, ReportHasEveryRegionWithStatistics) {

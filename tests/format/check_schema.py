@@ -3,12 +3,19 @@
 
 Usage: check_schema.py <schema.json> <golden report.json>
 Exit status 0 when the schema is valid draft 2020-12, accepts the golden report and a minimal
-file, and rejects a few reports that kerntime's reader rejects; 1 otherwise.
+file, and rejects a few reports that kerntime's reader rejects; 1 otherwise, and 1 with a
+message naming the package to install when the jsonschema module is missing.
 """
 import json
 import sys
 
-import jsonschema
+try:
+    import jsonschema
+except ImportError:
+    print("check_schema.py needs the Python module jsonschema, which this Python "
+          f"({sys.executable}) lacks: install the Debian package python3-jsonschema "
+          "(or pip install jsonschema). .ci/run installs it.")
+    sys.exit(1)
 
 
 def main(schema_path, report_path):

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
-// parse_format() names and render()'s dispatch.
+// parse_format() and parse_compare_format() names, and render()'s dispatch.
 #include <gtest/gtest.h>
 
+#include <kerntime/compare.hpp>
 #include <kerntime/error.hpp>
 #include <kerntime/format.hpp>
 #include <kerntime/report_json.hpp>
@@ -26,9 +27,22 @@ TEST(ParseFormat, RejectsOtherNamesListingTheChoices) {
       parse_format(name);
       FAIL() << "expected kerntime::Error";
     } catch (const Error& e) {
-      EXPECT_EQ(std::string(e.what()), std::string("unknown output format \"") + name +
-                                           "\"; choose one of: table, markdown (or md), csv, json");
+      EXPECT_EQ(std::string(e.what()),
+                std::string("unknown format \"") + name + "\": choose table, md, csv or json");
     }
+  }
+}
+
+// One parser words both commands' errors alike; each lists its own choices.
+TEST(ParseFormat, CompareFormatsAreParsedAndWordedTheSameWay) {
+  EXPECT_EQ(parse_compare_format("md"), CompareFormat::markdown);
+  EXPECT_EQ(parse_compare_format("markdown"), CompareFormat::markdown);
+  EXPECT_EQ(parse_compare_format("junit"), CompareFormat::junit);
+  try {
+    parse_compare_format("csv");
+    FAIL() << "expected kerntime::Error";
+  } catch (const Error& e) {
+    EXPECT_STREQ(e.what(), "unknown format \"csv\": choose table, md, json or junit");
   }
 }
 

@@ -8,10 +8,9 @@
 
 #include <kerntime/report_json.hpp>
 
-#include "bench/stopping.hpp"
 #include "format/text_grid.hpp"
 
-namespace kerntime::bench {
+namespace kerntime::format_detail {
 namespace {
 
 using Row = std::vector<std::string>;
@@ -31,12 +30,7 @@ std::string source_label(const Measurement& m) {
 
 Row row_of(const Measurement& m) {
   const Statistics& h = m.headline;
-  std::optional<double> ci;
-  if (h.count > 0) {
-    std::vector<double> sorted = m.headline_ns;
-    std::sort(sorted.begin(), sorted.end());
-    ci = median_ci_half_width(sorted);
-  }
+  const std::optional<double>& ci = m.median_ci_half_width;
   auto percent = [](const std::optional<double>& share) {
     return share ? fmt::format("{:.2f}%", 100.0 * *share) : std::string{"-"};
   };
@@ -70,29 +64,28 @@ std::string csv(const std::vector<Measurement>& ms) {
     const auto median = [](const Statistics& s) {
       return s.count > 0 ? std::optional<double>{s.median} : std::nullopt;
     };
-    out +=
-        fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n",
-                    format_detail::csv_field(m.name), to_string(m.mode), m.device, m.headline.count,
-                    m.throttled_samples, m.invalid_samples, num(median(m.headline)),
-                    m.headline_timer, num(median(m.events)),
-                    m.cupti ? num(median(*m.cupti)) : std::string{}, num(m.headline.relative_noise),
-                    num(m.throughput.gb_per_s), num(m.throughput.peak_bandwidth_percent),
-                    num(m.throughput.tflop_per_s), num(m.median_sm_clock_mhz), m.batch_size,
-                    to_string(m.stop_reason), m.wall_time_s, m.host_overhead_ns);
+    out += fmt::format(
+        "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n", csv_field(m.name),
+        to_string(m.mode), m.device, m.headline.count, m.throttled_samples, m.invalid_samples,
+        num(median(m.headline)), m.headline_timer, num(median(m.events)),
+        m.cupti ? num(median(*m.cupti)) : std::string{}, num(m.headline.relative_noise),
+        num(m.throughput.gb_per_s), num(m.throughput.peak_bandwidth_percent),
+        num(m.throughput.tflop_per_s), num(m.median_sm_clock_mhz), m.batch_size,
+        to_string(m.stop_reason), m.wall_time_s, m.host_overhead_ns);
   }
   return out;
 }
 
 // Names, the source and the stop reason are text (left-aligned); the rest are numbers.
-format_detail::Grid grid_of(const std::vector<Measurement>& ms, bool markdown) {
-  format_detail::Grid grid;
+Grid grid_of(const std::vector<Measurement>& ms, bool markdown) {
+  Grid grid;
   for (std::size_t c = 0; c < kHeader.size(); ++c) {
     const bool text = c == 0 || c == 3 || c + 1 == kHeader.size();
     grid.columns.push_back({kHeader[c], !text});
   }
   for (const Measurement& m : ms) {
     Row row = row_of(m);
-    row[0] = markdown ? format_detail::markdown_escape(row[0]) : format_detail::printable(row[0]);
+    row[0] = markdown ? markdown_escape(row[0]) : printable(row[0]);
     grid.rows.push_back(std::move(row));
   }
   return grid;
@@ -105,8 +98,8 @@ std::string render_results(const std::vector<Measurement>& ms, const Report& rep
   if (format == Format::json) return to_json(report);
   if (format == Format::csv) return csv(ms);
   const bool markdown = format == Format::markdown;
-  const format_detail::Grid grid = grid_of(ms, markdown);
-  std::string out = markdown ? format_detail::grid_markdown(grid) : format_detail::grid_text(grid);
+  const Grid grid = grid_of(ms, markdown);
+  std::string out = markdown ? grid_markdown(grid) : grid_text(grid);
   if (!report.warnings.empty()) {
     out += markdown ? "\nWarnings:\n\n" : "\nwarnings:\n";
     for (const std::string& w : report.warnings)
@@ -115,4 +108,4 @@ std::string render_results(const std::vector<Measurement>& ms, const Report& rep
   return out;
 }
 
-}  // namespace kerntime::bench
+}  // namespace kerntime::format_detail

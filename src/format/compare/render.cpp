@@ -6,30 +6,31 @@
 #include <kerntime/error.hpp>
 
 #include "format/compare/renderers.hpp"
+#include "format/format_name.hpp"
 
 namespace kerntime {
 
 CompareFormat parse_compare_format(std::string_view name) {
-  if (name == "table") return CompareFormat::table;
-  if (name == "md" || name == "markdown") return CompareFormat::markdown;
-  if (name == "json") return CompareFormat::json;
-  if (name == "junit") return CompareFormat::junit;
-  throw Error("Unknown format '" + std::string(name) +
-              "': choose table, md (markdown), json or junit.");
+  constexpr CompareFormat formats[] = {CompareFormat::table, CompareFormat::markdown,
+                                       CompareFormat::json, CompareFormat::junit};
+  return formats[format_detail::parse_format_name(
+      name, {{"table"}, {"md", "markdown"}, {"json"}, {"junit"}})];
 }
 
 std::string render(const Comparison& comparison, CompareFormat format, bool color) {
   switch (format) {
     case CompareFormat::table:
-      return detail::render_table(comparison, color);
+      return format_detail::render_comparison_table(comparison, color);
     case CompareFormat::markdown:
-      return detail::render_markdown(comparison);
+      return format_detail::render_comparison_markdown(comparison);
     case CompareFormat::json:
-      return detail::render_json(comparison);
+      return format_detail::render_comparison_json(comparison);
     case CompareFormat::junit:
-      return detail::render_junit(comparison);
+      return format_detail::render_comparison_junit(comparison);
   }
-  throw Error("Unknown comparison format.");
+  // Only reachable through a value cast from an integer outside the enum.
+  throw Error("render: unknown comparison format value " +
+              std::to_string(static_cast<int>(format)));
 }
 
 }  // namespace kerntime

@@ -9,32 +9,33 @@
 #include "compare/text.hpp"
 #include "format/text_grid.hpp"
 
-namespace kerntime::detail {
-
-using format_detail::printable;
+namespace kerntime::format_detail {
 
 EntryCells cells_of(const EntryComparison& entry) {
   EntryCells cells;
   cells.name = printable(entry.name);
-  cells.baseline = entry.baseline ? format_amount(entry.baseline->median, entry.baseline->unit)
-                                  : std::string("-");
-  cells.candidate = entry.candidate ? format_amount(entry.candidate->median, entry.candidate->unit)
-                                    : std::string("-");
+  cells.baseline = entry.baseline
+                       ? detail::format_amount(entry.baseline->median, entry.baseline->unit)
+                       : std::string("-");
+  cells.candidate = entry.candidate
+                        ? detail::format_amount(entry.candidate->median, entry.candidate->unit)
+                        : std::string("-");
   if (entry.baseline && entry.baseline->count == 0) cells.baseline = "-";
   if (entry.candidate && entry.candidate->count == 0) cells.candidate = "-";
-  cells.change = entry.ratio ? format_change(*entry.ratio) : "-";
-  cells.interval = entry.ratio_ci ? fmt::format("[{}, {}]", format_change(entry.ratio_ci->low),
-                                                format_change(entry.ratio_ci->high))
-                                  : "-";
-  cells.p = entry.p_value ? format_p(*entry.p_value) : "-";
-  cells.threshold = format_percent(entry.threshold);
+  cells.change = entry.ratio ? detail::format_change(*entry.ratio) : "-";
+  cells.interval = entry.ratio_ci
+                       ? fmt::format("[{}, {}]", detail::format_change(entry.ratio_ci->low),
+                                     detail::format_change(entry.ratio_ci->high))
+                       : "-";
+  cells.p = entry.p_value ? detail::format_p(*entry.p_value) : "-";
+  cells.threshold = detail::format_percent(entry.threshold);
   cells.verdict = std::string(to_string(entry.verdict));
   cells.reason = printable(entry.reason);
   return cells;
 }
 
 std::string interval_title(const Comparison& comparison) {
-  return fmt::format("{} CI", format_percent(comparison.confidence_level()));
+  return fmt::format("{} CI", detail::format_percent(comparison.confidence_level()));
 }
 
 std::string summary_counts(const Comparison& comparison) {
@@ -48,9 +49,9 @@ std::string settings_line(const Comparison& comparison) {
   return fmt::format(
       "alpha {} (two-sided Mann-Whitney U), {} intervals of the median ratio, threshold {} "
       "unless set per entry, changes under {} ignored, at least {} samples per side",
-      comparison.alpha, format_percent(comparison.confidence_level()),
-      format_percent(comparison.default_threshold), format_amount(comparison.min_change_ns, "ns"),
-      comparison.min_samples);
+      comparison.alpha, detail::format_percent(comparison.confidence_level()),
+      detail::format_percent(comparison.default_threshold),
+      detail::format_amount(comparison.min_change_ns, "ns"), comparison.min_samples);
 }
 
-}  // namespace kerntime::detail
+}  // namespace kerntime::format_detail

@@ -9,7 +9,7 @@
 
 #include <kerntime/compare.hpp>
 
-namespace kerntime::detail {
+namespace kerntime::format_detail {
 
 /// The text cells of one entry; "-" where a value does not exist.
 struct EntryCells {
@@ -35,4 +35,4 @@ std::string summary_counts(const Comparison& comparison);
 /// The settings in one line: alpha, interval level, default threshold, sample floor.
 std::string settings_line(const Comparison& comparison);
 
-}  // namespace kerntime::detail
+}  // namespace kerntime::format_detail

@@ -7,7 +7,7 @@
 
 #include "format/compare/renderers.hpp"
 
-namespace kerntime::detail {
+namespace kerntime::format_detail {
 namespace {
 
 using Json = nlohmann::ordered_json;
@@ -44,7 +44,7 @@ Json entry_json(const EntryComparison& entry) {
 
 }  // namespace
 
-std::string render_json(const Comparison& comparison) {
+std::string render_comparison_json(const Comparison& comparison) {
   Json out;
   out["schema"] = "kerntime-compare/1";
   out["baseline"] = comparison.baseline_source;
@@ -69,4 +69,4 @@ std::string render_json(const Comparison& comparison) {
   return out.dump(2, ' ', false, Json::error_handler_t::replace) + "\n";
 }
 
-}  // namespace kerntime::detail
+}  // namespace kerntime::format_detail

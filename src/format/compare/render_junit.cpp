@@ -7,14 +7,12 @@
 
 #include <fmt/format.h>
 
+#include "compare/text.hpp"
 #include "format/compare/render_cells.hpp"
 #include "format/compare/renderers.hpp"
-#include "compare/text.hpp"
 #include "format/text_grid.hpp"
 
-namespace kerntime::detail {
-
-using format_detail::printable;
+namespace kerntime::format_detail {
 
 namespace {
 
@@ -65,16 +63,16 @@ std::string details(const Comparison& comparison, const EntryComparison& entry) 
     text += fmt::format("candidate median {} ({} samples)\n", c.candidate, entry.candidate->count);
   }
   if (entry.ratio) {
-    text +=
-        fmt::format("change {}, {} {}, {}, threshold {}\n", c.change, interval_title(comparison),
-                    c.interval, entry.p_value ? p_clause(*entry.p_value) : "no test", c.threshold);
+    text += fmt::format("change {}, {} {}, {}, threshold {}\n", c.change,
+                        interval_title(comparison), c.interval,
+                        entry.p_value ? detail::p_clause(*entry.p_value) : "no test", c.threshold);
   }
   return text;
 }
 
 }  // namespace
 
-std::string render_junit(const Comparison& comparison) {
+std::string render_comparison_junit(const Comparison& comparison) {
   std::size_t failures = 0;
   std::size_t skipped = 0;
   for (const EntryComparison& entry : comparison.entries) {
@@ -100,7 +98,7 @@ std::string render_junit(const Comparison& comparison) {
   property("baseline", comparison.baseline_source);
   property("candidate", comparison.candidate_source);
   property("alpha", fmt::format("{}", comparison.alpha));
-  property("threshold", format_percent(comparison.default_threshold));
+  property("threshold", detail::format_percent(comparison.default_threshold));
   property("min_samples", std::to_string(comparison.min_samples));
   for (const std::string& warning : comparison.warnings) {
     property("warning", warning);
@@ -127,4 +125,4 @@ std::string render_junit(const Comparison& comparison) {
   return out;
 }
 
-}  // namespace kerntime::detail
+}  // namespace kerntime::format_detail

@@ -11,15 +11,15 @@
 #include "format/compare/renderers.hpp"
 #include "format/text_grid.hpp"
 
-namespace kerntime::detail {
+namespace kerntime::format_detail {
 namespace {
 
 std::string escape(const std::string& text) {
-  return format_detail::markdown_escape(text);
+  return markdown_escape(text);
 }
 
 std::string table(const Comparison& comparison, const std::vector<const EntryComparison*>& rows) {
-  format_detail::Grid grid;
+  Grid grid;
   grid.columns = {{"Entry", false},
                   {"Verdict", false},
                   {"Change"},
@@ -36,12 +36,12 @@ std::string table(const Comparison& comparison, const std::vector<const EntryCom
     grid.rows.push_back({escape(entry->name), verdict, c.change, c.interval, c.p, c.threshold,
                          c.baseline, c.candidate, escape(entry->reason)});
   }
-  return format_detail::grid_markdown(grid);
+  return grid_markdown(grid);
 }
 
 }  // namespace
 
-std::string render_markdown(const Comparison& comparison) {
+std::string render_comparison_markdown(const Comparison& comparison) {
   std::string out =
       fmt::format("### kerntime compare: {}\n\n", comparison.failed() ? "failed" : "passed");
   out += fmt::format("{}. Baseline {}, candidate {}; {}.\n\n", summary_counts(comparison),
@@ -69,4 +69,4 @@ std::string render_markdown(const Comparison& comparison) {
   return out;
 }
 
-}  // namespace kerntime::detail
+}  // namespace kerntime::format_detail

@@ -7,14 +7,12 @@
 
 #include <fmt/format.h>
 
+#include "compare/text.hpp"
 #include "format/compare/render_cells.hpp"
 #include "format/compare/renderers.hpp"
-#include "compare/text.hpp"
 #include "format/text_grid.hpp"
 
-namespace kerntime::detail {
-
-using format_detail::printable;
+namespace kerntime::format_detail {
 
 namespace {
 
@@ -48,7 +46,7 @@ std::string paint(const std::string& text, const char* color, bool enabled) {
 
 }  // namespace
 
-std::string render_table(const Comparison& comparison, bool color) {
+std::string render_comparison_table(const Comparison& comparison, bool color) {
   std::string out =
       fmt::format("Baseline {}, candidate {}\n{}\n", printable(comparison.baseline_source),
                   printable(comparison.candidate_source), settings_line(comparison));
@@ -57,7 +55,7 @@ std::string render_table(const Comparison& comparison, bool color) {
   }
   out += "\n";
 
-  format_detail::Grid grid;
+  Grid grid;
   grid.columns = {{"Entry", false},
                   {"Baseline"},
                   {"Candidate"},
@@ -78,7 +76,7 @@ std::string render_table(const Comparison& comparison, bool color) {
     if (column != 3 && column != 7) return cell;
     return paint(cell, color_of(comparison.entries[row].verdict), color);
   };
-  out += format_detail::grid_text(grid, highlight);
+  out += grid_text(grid, highlight);
 
   out += "\n" + summary_counts(comparison) + ": ";
   out += comparison.failed() ? paint("FAILED", kRed, color) : paint("passed", kGreen, color);
@@ -86,4 +84,4 @@ std::string render_table(const Comparison& comparison, bool color) {
   return out;
 }
 
-}  // namespace kerntime::detail
+}  // namespace kerntime::format_detail

@@ -6,11 +6,11 @@
 
 #include <kerntime/compare.hpp>
 
-namespace kerntime::detail {
+namespace kerntime::format_detail {
 
-std::string render_table(const Comparison& comparison, bool color);
-std::string render_markdown(const Comparison& comparison);
-std::string render_json(const Comparison& comparison);
-std::string render_junit(const Comparison& comparison);
+std::string render_comparison_table(const Comparison& comparison, bool color);
+std::string render_comparison_markdown(const Comparison& comparison);
+std::string render_comparison_json(const Comparison& comparison);
+std::string render_comparison_junit(const Comparison& comparison);
 
-}  // namespace kerntime::detail
+}  // namespace kerntime::format_detail

@@ -5,17 +5,15 @@
 #include <kerntime/format.hpp>
 #include <kerntime/report_json.hpp>
 
+#include "format/format_name.hpp"
 #include "format/report/renderers.hpp"
 
 namespace kerntime {
 
 Format parse_format(std::string_view name) {
-  if (name == "table") return Format::table;
-  if (name == "md" || name == "markdown") return Format::markdown;
-  if (name == "csv") return Format::csv;
-  if (name == "json") return Format::json;
-  throw Error("unknown output format \"" + std::string(name) +
-              "\"; choose one of: table, markdown (or md), csv, json");
+  constexpr Format formats[] = {Format::table, Format::markdown, Format::csv, Format::json};
+  return formats[format_detail::parse_format_name(
+      name, {{"table"}, {"md", "markdown"}, {"csv"}, {"json"}})];
 }
 
 std::string render(const Report& report, Format format) {

@@ -5,8 +5,8 @@
 
 #include <fmt/format.h>
 
+#include <kerntime/environment.hpp>
 #include <kerntime/format.hpp>
-#include <kerntime/gpu_status.hpp>
 
 namespace kerntime::format_detail {
 namespace {
