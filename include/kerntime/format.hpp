@@ -4,6 +4,7 @@
 #include <string>
 #include <string_view>
 
+#include <kerntime/duration.hpp>
 #include <kerntime/report.hpp>
 
 namespace kerntime {
@@ -21,9 +22,5 @@ Format parse_format(std::string_view name);
 
 /// Renders `report` in `format`. Warnings are included where the format has room for them.
 std::string render(const Report& report, Format format);
-
-/// Formats a duration given in nanoseconds with a unit chosen by magnitude, 4 significant
-/// digits: 812 ns, 2.593 us, 1.006 ms, 12.35 s. Negative durations keep their sign.
-std::string format_duration(double nanoseconds);
 
 }  // namespace kerntime

@@ -4,6 +4,7 @@
 
 #include <kerntime/benchmark.hpp>
 #include <kerntime/compare.hpp>
+#include <kerntime/duration.hpp>
 #include <kerntime/environment.hpp>
 #include <kerntime/error.hpp>
 #include <kerntime/format.hpp>

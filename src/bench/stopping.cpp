@@ -7,6 +7,8 @@
 
 #include <fmt/core.h>
 
+#include <kerntime/statistics.hpp>
+
 namespace kerntime::bench {
 namespace {
 
@@ -48,7 +50,7 @@ std::optional<MedianInterval> median_ci(const std::vector<double>& sorted) {
   const auto low_rank = static_cast<std::size_t>(std::max(1.0, std::floor(centre - half)));
   const auto high_rank =
       static_cast<std::size_t>(std::min(static_cast<double>(n), std::ceil(centre + half + 1.0)));
-  const double median = n % 2 == 1 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2.0;
+  const double median = quantile_sorted(sorted, 0.5);
   const double low = sorted[low_rank - 1];
   const double high = sorted[high_rank - 1];
   return MedianInterval{median, std::max(median - low, high - median)};

@@ -17,7 +17,7 @@
 
 #include "compare/rank_test.hpp"
 #include "compare/shift_interval.hpp"
-#include "compare/text.hpp"
+#include "text/numbers.hpp"
 
 namespace kerntime::detail {
 namespace {

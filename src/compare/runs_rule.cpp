@@ -25,7 +25,7 @@
 
 #include "compare/rank_test.hpp"
 #include "compare/shift_interval.hpp"
-#include "compare/text.hpp"
+#include "text/numbers.hpp"
 #include "stats/student_t.hpp"
 
 namespace kerntime::detail {

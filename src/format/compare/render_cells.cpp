@@ -6,7 +6,7 @@
 
 #include <fmt/format.h>
 
-#include "compare/text.hpp"
+#include "text/numbers.hpp"
 #include "format/text_grid.hpp"
 
 namespace kerntime::format_detail {

@@ -7,7 +7,7 @@
 
 #include <fmt/format.h>
 
-#include "compare/text.hpp"
+#include "text/numbers.hpp"
 #include "format/compare/render_cells.hpp"
 #include "format/compare/renderers.hpp"
 #include "format/text_grid.hpp"

@@ -7,7 +7,7 @@
 #include <fmt/format.h>
 
 #include <kerntime/error.hpp>
-#include <kerntime/format.hpp>
+#include <kerntime/duration.hpp>
 
 namespace kerntime {
 

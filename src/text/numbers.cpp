@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "compare/text.hpp"
+#include "text/numbers.hpp"
 
 #include <cmath>
 #include <string>
 
 #include <fmt/format.h>
 
-#include <kerntime/format.hpp>
+#include <kerntime/duration.hpp>
 
 namespace kerntime::detail {
 
