@@ -3,13 +3,14 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include <kerntime/environment.hpp>
+#include <kerntime/records.hpp>
 #include <kerntime/statistics.hpp>
-#include <kerntime/trace.hpp>
 
 namespace kerntime {
 
@@ -26,75 +27,31 @@ struct Entry {
   Statistics statistics;
 };
 
-/// How many records a trace held, and how many CUPTI lost or kerntime had to exclude.
-struct TraceCounts {
+/// How many records a trace held (the loss counters come from TraceLosses, the same struct a
+/// Trace carries).
+struct TraceCounts : TraceLosses {
   std::uint64_t kernels = 0;
   std::uint64_t memcpys = 0;
   std::uint64_t memsets = 0;
   std::uint64_t api_calls = 0;
-  std::uint64_t dropped_records = 0;             ///< CUPTI had no buffer space: lost for good
-  std::uint64_t zero_timestamp_records = 0;      ///< start or end of 0: excluded
-  std::uint64_t inverted_timestamp_records = 0;  ///< end before start: excluded
-  std::uint64_t unattributed_kernels = 0;        ///< no launch API record matched
-};
-
-/// One kernel execution as a report keeps it: owned strings, times in ns, `start_ns` counted
-/// from TraceSection::origin_ns (durations are what matter; see docs/tracing.md).
-struct TraceKernelRecord {
-  std::string name;          ///< demangled
-  std::string mangled_name;  ///< empty when it equals `name`
-  int device = 0;
-  std::uint32_t stream = 0;
-  Dim3 grid;
-  Dim3 block;
-  std::uint32_t registers_per_thread = 0;
-  std::uint32_t static_shared_memory_bytes = 0;
-  std::uint32_t dynamic_shared_memory_bytes = 0;
-  std::uint64_t start_ns = 0;
-  std::uint64_t duration_ns = 0;
-  std::optional<std::uint64_t> enqueue_ns;      ///< host time of the launch call
-  std::optional<std::uint64_t> queue_delay_ns;  ///< launch call start to kernel start
-  std::uint32_t graph_id = 0;                   ///< 0: not launched from a CUDA graph
-  std::uint64_t graph_node_id = 0;
-  std::string scope;  ///< innermost kerntime scope of the launch; empty: none
-};
-
-/// One memory copy as a report keeps it.
-struct TraceMemcpyRecord {
-  MemcpyKind kind = MemcpyKind::unknown;
-  MemoryKind source_kind = MemoryKind::unknown;
-  MemoryKind destination_kind = MemoryKind::unknown;
-  std::uint64_t bytes = 0;
-  int device = 0;
-  std::uint32_t stream = 0;
-  std::uint64_t start_ns = 0;
-  std::uint64_t duration_ns = 0;
-  std::string scope;
-};
-
-/// One memset as a report keeps it.
-struct TraceMemsetRecord {
-  std::uint32_t value = 0;
-  std::uint64_t bytes = 0;
-  MemoryKind memory_kind = MemoryKind::unknown;
-  int device = 0;
-  std::uint32_t stream = 0;
-  std::uint64_t start_ns = 0;
-  std::uint64_t duration_ns = 0;
-  std::string scope;
 };
 
 /// What a CUPTI trace adds to a report (attach_trace() in report_transforms.hpp fills it): the
-/// per-kernel summary, the raw records up to a limit, and the loss counts, which are always
-/// present so that no reader misses a loss.
+/// per-kernel summary, the records up to a limit, and the loss counts, which are always present
+/// so that no reader misses a loss.
+///
+/// The records are the trace's own types with CUPTI times (the JSON counts them from
+/// `origin_ns`). Their string_views point into `strings`, shared by every copy of the section;
+/// a record added by hand must point at text that outlives the section.
 struct TraceSection {
   TraceCounts counts;
   std::vector<KernelSummary> kernel_summary;  ///< largest total first
-  std::uint64_t origin_ns = 0;  ///< CUPTI time (ns) that the records' start_ns count from
-  std::vector<TraceKernelRecord> kernels;  ///< by start time
-  std::vector<TraceMemcpyRecord> memcpys;
-  std::vector<TraceMemsetRecord> memsets;
-  std::uint64_t omitted_records = 0;  ///< records counted above but not listed (record limit)
+  std::uint64_t origin_ns = 0;          ///< CUPTI time (ns) that the JSON's start_ns count from
+  std::vector<KernelActivity> kernels;  ///< by start time
+  std::vector<MemcpyActivity> memcpys;
+  std::vector<MemsetActivity> memsets;
+  std::uint64_t omitted_records = 0;    ///< records counted above but not listed (record limit)
+  std::shared_ptr<const void> strings;  ///< owns the text the records' string_views show
 };
 
 /// The report model: what aggregation produces and every formatter renders.

@@ -2,6 +2,8 @@
 // The trace model: what a kerntime::Tracer recorded, as plain values. Every time is in
 // nanoseconds on CUPTI's clock (CLOCK_REALTIME on Linux unless a tool changed it); compare
 // durations and differences, and use Trace::clock to place them on the host's steady clock.
+// The GPU records themselves (KernelActivity, MemcpyActivity, ...) live in records.hpp, shared
+// with the report.
 #pragma once
 
 #include <cstdint>
@@ -11,23 +13,9 @@
 #include <string_view>
 #include <vector>
 
+#include <kerntime/records.hpp>
+
 namespace kerntime {
-
-/// Grid or block dimensions of a kernel launch.
-struct Dim3 {
-  std::uint32_t x = 0;
-  std::uint32_t y = 0;
-  std::uint32_t z = 0;
-
-  std::uint64_t volume() const { return std::uint64_t{x} * y * z; }
-  friend bool operator==(const Dim3& a, const Dim3& b) {
-    return a.x == b.x && a.y == b.y && a.z == b.z;
-  }
-  friend bool operator!=(const Dim3& a, const Dim3& b) { return !(a == b); }
-};
-
-/// Which host API a call belongs to.
-enum class ApiKind : std::uint8_t { runtime, driver };
 
 /// One CUDA runtime or driver API call on a host thread.
 struct ApiCall {
@@ -44,130 +32,6 @@ struct ApiCall {
   std::string_view scope_name;
 
   std::uint64_t duration_ns() const { return end_ns - start_ns; }
-};
-
-/// The host call that enqueued a GPU activity (found through its correlation id).
-struct LaunchCall {
-  ApiKind kind = ApiKind::runtime;
-  std::string_view name;  ///< e.g. "cudaLaunchKernel", "cuLaunchKernel", "cudaGraphLaunch"
-  std::uint64_t start_ns = 0;
-  std::uint64_t end_ns = 0;
-  std::uint32_t thread_id = 0;
-
-  /// Host enqueue time: how long the launch call took on the calling thread.
-  std::uint64_t enqueue_ns() const { return end_ns - start_ns; }
-};
-
-/// One kernel execution on a GPU.
-///
-/// Records whose timestamps are missing or inverted never appear here: they are counted in
-/// Trace::zero_timestamp_records and Trace::inverted_timestamp_records instead, so
-/// `end_ns >= start_ns` always holds.
-struct KernelActivity {
-  std::string_view name;          ///< demangled; the mangled name when demangling fails
-  std::string_view mangled_name;  ///< as the compiler emitted it (may equal `name` for C names)
-  std::uint32_t device = 0;       ///< CUDA device ordinal
-  std::uint32_t context = 0;      ///< CUPTI's context id
-  std::uint32_t stream = 0;       ///< CUPTI's stream id (unique within the process)
-  Dim3 grid;
-  Dim3 block;
-  std::uint32_t registers_per_thread = 0;
-  std::uint32_t static_shared_memory_bytes = 0;
-  std::uint32_t dynamic_shared_memory_bytes = 0;
-  std::uint64_t start_ns = 0;  ///< on the GPU
-  std::uint64_t end_ns = 0;
-  std::uint32_t correlation_id = 0;
-  std::uint32_t graph_id = 0;        ///< CUDA graph the kernel was launched from; 0: none
-  std::uint64_t graph_node_id = 0;   ///< its node within that graph; 0: none
-  std::optional<LaunchCall> launch;  ///< empty: no API record matched ("unattributed")
-  std::uint64_t scope_id = 0;        ///< innermost kerntime scope of the launch; 0: none
-  std::string_view scope_name;
-
-  /// GPU execution time.
-  std::uint64_t duration_ns() const { return end_ns - start_ns; }
-  /// Host enqueue time of the launch call; empty when the launch is unknown.
-  std::optional<std::uint64_t> enqueue_ns() const;
-  /// Queue delay: from the start of the launch call to the start on the GPU. Empty when the
-  /// launch is unknown or the kernel seems to start first (clocks disagree: see warnings).
-  std::optional<std::uint64_t> queue_delay_ns() const;
-};
-
-/// The direction of a memory copy.
-enum class MemcpyKind : std::uint8_t {
-  unknown,
-  host_to_device,
-  device_to_host,
-  host_to_array,
-  array_to_host,
-  array_to_array,
-  array_to_device,
-  device_to_array,
-  device_to_device,
-  host_to_host,
-  peer_to_peer,
-};
-
-/// The kind of memory on one side of a copy, or under a memset.
-enum class MemoryKind : std::uint8_t {
-  unknown,
-  pageable,
-  pinned,
-  device,
-  array,
-  managed,
-  device_static,
-  managed_static,
-};
-
-/// Short names for tables: "HtoD", "DtoH", "DtoD", "PtoP", ...
-std::string_view to_string(MemcpyKind kind);
-/// "pageable", "pinned", "device", ...
-std::string_view to_string(MemoryKind kind);
-
-/// One memory copy on a GPU's copy or compute engine.
-struct MemcpyActivity {
-  MemcpyKind kind = MemcpyKind::unknown;
-  MemoryKind source_kind = MemoryKind::unknown;
-  MemoryKind destination_kind = MemoryKind::unknown;
-  std::uint64_t bytes = 0;
-  std::uint32_t device = 0;  ///< the device that ran the copy
-  std::uint32_t context = 0;
-  std::uint32_t stream = 0;
-  int source_device = -1;       ///< -1: host memory
-  int destination_device = -1;  ///< -1: host memory
-  std::uint64_t start_ns = 0;
-  std::uint64_t end_ns = 0;
-  std::uint32_t correlation_id = 0;
-  std::uint32_t graph_id = 0;
-  std::uint64_t graph_node_id = 0;
-  std::optional<LaunchCall> launch;
-  std::uint64_t scope_id = 0;
-  std::string_view scope_name;
-
-  std::uint64_t duration_ns() const { return end_ns - start_ns; }
-  /// Bytes per nanosecond, which is GB/s (10^9 bytes per second); 0 for a zero duration.
-  double bandwidth_gb_per_s() const;
-};
-
-/// One memset on a GPU.
-struct MemsetActivity {
-  std::uint32_t value = 0;
-  std::uint64_t bytes = 0;
-  MemoryKind memory_kind = MemoryKind::unknown;
-  std::uint32_t device = 0;
-  std::uint32_t context = 0;
-  std::uint32_t stream = 0;
-  std::uint64_t start_ns = 0;
-  std::uint64_t end_ns = 0;
-  std::uint32_t correlation_id = 0;
-  std::uint32_t graph_id = 0;
-  std::uint64_t graph_node_id = 0;
-  std::optional<LaunchCall> launch;
-  std::uint64_t scope_id = 0;
-  std::string_view scope_name;
-
-  std::uint64_t duration_ns() const { return end_ns - start_ns; }
-  double bandwidth_gb_per_s() const;
 };
 
 /// What a host thread waited for.
@@ -213,23 +77,18 @@ struct ClockAnchor {
 };
 
 /// Everything a tracer recorded, correlated and attributed. Records are sorted by start time.
+/// The loss counters (dropped_records, zero_timestamp_records, ...) come from TraceLosses, the
+/// same struct a report's TraceCounts carries.
 ///
 /// The records' string_views point into `strings`, shared by every copy of the Trace: they stay
 /// valid as long as the Trace (or any copy of it) lives.
-struct Trace {
+struct Trace : TraceLosses {
   std::vector<KernelActivity> kernels;
   std::vector<MemcpyActivity> memcpys;
   std::vector<MemsetActivity> memsets;
   std::vector<SynchronizationActivity> synchronizations;
   std::vector<ApiCall> api_calls;
-  std::vector<TraceScope> scopes;  ///< sorted by id
-
-  std::uint64_t dropped_records = 0;         ///< CUPTI had no buffer space for them: lost for good
-  std::uint64_t zero_timestamp_records = 0;  ///< start or end of 0: excluded
-  std::uint64_t inverted_timestamp_records = 0;  ///< end before start: excluded
-  std::uint64_t unattributed_kernels = 0;        ///< kernels with no matching launch API record
-  std::uint64_t kernels_before_launch = 0;       ///< kernels starting before their launch call
-  std::uint64_t unknown_records = 0;             ///< records of kinds kerntime does not read
+  std::vector<TraceScope> scopes;     ///< sorted by id
   std::vector<std::string> warnings;  ///< what a reader must know before trusting numbers
 
   ClockAnchor clock;
@@ -237,27 +96,6 @@ struct Trace {
 
   /// The scope with this id, or nullptr.
   const TraceScope* find_scope(std::uint64_t id) const;
-};
-
-/// One row of the per-kernel summary (the columns of `nsys stats` cuda_gpu_kern_sum).
-struct KernelSummary {
-  std::string name;  ///< demangled
-  std::size_t instances = 0;
-  std::uint64_t total_ns = 0;
-  double time_percent = 0.0;  ///< share of all kernels' total GPU time
-  double average_ns = 0.0;
-  double median_ns = 0.0;
-  std::uint64_t min_ns = 0;
-  std::uint64_t max_ns = 0;
-  std::optional<double> stddev_ns;  ///< sample standard deviation; needs 2 instances
-  Dim3 grid;                        ///< of the first instance
-  Dim3 block;
-  bool mixed_launch_config = false;  ///< instances differ in grid or block
-};
-
-struct KernelSummaryOptions {
-  /// One row per (name, grid, block) instead of per name (like nsys cuda_gpu_kern_gb_sum).
-  bool by_launch_config = false;
 };
 
 /// Per-kernel-name summary, largest total first (ties by name).

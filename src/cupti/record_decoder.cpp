@@ -90,16 +90,16 @@ void read_kernel(const CUpti_Activity* record, trace::RecordBatch& batch) {
   const KernelView view{record};
   trace::RawKernel& out = batch.kernels.emplace_back();
   out.name = view.mangled_name();
-  out.start = view.start_ns();
-  out.end = view.end_ns();
+  out.start_ns = view.start_ns();
+  out.end_ns = view.end_ns();
   out.device = view.device();
   out.context = view.context();
   out.stream = view.stream();
   out.grid = Dim3{view.grid_x(), view.grid_y(), view.grid_z()};
   out.block = Dim3{view.block_x(), view.block_y(), view.block_z()};
-  out.registers = view.registers_per_thread();
-  out.static_shared = view.static_shared_bytes();
-  out.dynamic_shared = view.dynamic_shared_bytes();
+  out.registers_per_thread = view.registers_per_thread();
+  out.static_shared_memory_bytes = view.static_shared_bytes();
+  out.dynamic_shared_memory_bytes = view.dynamic_shared_bytes();
   out.correlation_id = view.correlation_id();
   out.graph_id = view.graph_id();
   out.graph_node_id = view.graph_node_id();
@@ -111,8 +111,8 @@ void read_copy(const Record& r, trace::RawMemcpy& out) {
   out.source_kind = memory_kind(r.srcKind);
   out.destination_kind = memory_kind(r.dstKind);
   out.bytes = r.bytes;
-  out.start = r.start;
-  out.end = r.end;
+  out.start_ns = r.start;
+  out.end_ns = r.end;
   out.device = r.deviceId;
   out.context = r.contextId;
   out.stream = r.streamId;
@@ -162,9 +162,18 @@ void read_record(const CUpti_Activity* record, trace::RecordBatch& batch) {
     }
     case CUPTI_ACTIVITY_KIND_MEMSET: {
       const auto& r = *reinterpret_cast<const MemsetRecord*>(record);
-      batch.memsets.push_back(trace::RawMemset{r.value, r.bytes, memory_kind(r.memoryKind), r.start,
-                                               r.end, r.deviceId, r.contextId, r.streamId,
-                                               r.correlationId, r.graphId, r.graphNodeId});
+      trace::RawMemset& out = batch.memsets.emplace_back();
+      out.value = r.value;
+      out.bytes = r.bytes;
+      out.memory_kind = memory_kind(r.memoryKind);
+      out.start_ns = r.start;
+      out.end_ns = r.end;
+      out.device = r.deviceId;
+      out.context = r.contextId;
+      out.stream = r.streamId;
+      out.correlation_id = r.correlationId;
+      out.graph_id = r.graphId;
+      out.graph_node_id = r.graphNodeId;
       break;
     }
     case CUPTI_ACTIVITY_KIND_SYNCHRONIZATION: {

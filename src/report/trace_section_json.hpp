@@ -1,23 +1,45 @@
 // SPDX-License-Identifier: Apache-2.0
-// The optional "trace" section of kerntime-report/1 (docs/report-format.md): written only
-// when a report has one, and read by the same rules as the rest of the file.
+// The JSON of trace data, one writer per type: the optional "trace" section of
+// kerntime-report/1 (docs/report-format.md) and the JSON views of a Trace (format/trace) are
+// built from the same pieces, so a row or a record reads the same wherever it appears.
 #pragma once
 
+#include <cstdint>
 #include <string>
 
 #include <nlohmann/json.hpp>
 
 #include <kerntime/report.hpp>
+#include <kerntime/trace.hpp>
 
 #include "report/json_reader.hpp"
 
 namespace kerntime::report_detail {
 
+using TraceJson = nlohmann::ordered_json;
+
+/// Record counts and every loss counter of `trace`, as a report's trace section keeps them.
+TraceCounts trace_counts(const Trace& trace);
+
+/// {"kernels": n, ..., "dropped_records": n, ...}: the counts and all of TraceLosses.
+TraceJson counts_json(const TraceCounts& counts);
+
+/// One per-kernel summary row: grid and block as [x, y, z], or "mixed_launch_config": true
+/// when instances differ (the format has no null). Throws kerntime::Error naming `path` for a
+/// figure that is not finite.
+TraceJson kernel_summary_json(const KernelSummary& row, const std::string& path);
+
+/// One record each; start_ns (and a launch call's times) count from `origin_ns`.
+TraceJson kernel_json(const KernelActivity& kernel, std::uint64_t origin_ns);
+TraceJson memcpy_json(const MemcpyActivity& copy, std::uint64_t origin_ns);
+TraceJson memset_json(const MemsetActivity& set, std::uint64_t origin_ns);
+
 /// The section as JSON; throws kerntime::Error ("cannot write report: trace...") for what the
 /// reader would reject.
-nlohmann::ordered_json trace_section_json(const TraceSection& trace);
+TraceJson trace_section_json(const TraceSection& trace);
 
-/// Reads the section at `path` (normally "trace"); errors name the path below it.
+/// Reads the section at `path` (normally "trace"); errors name the path below it. Strings are
+/// interned into the section's own store (TraceSection::strings).
 TraceSection parse_trace_section(const JsonReader& reader, const Json& value,
                                  const std::string& path);
 

@@ -1,9 +1,14 @@
 // SPDX-License-Identifier: Apache-2.0
 // Reads a report's trace section: lenient about what is absent (every field but a record's
 // name, start and duration has a default), strict about the type of what is present.
+#include <limits>
+#include <memory>
 #include <string>
+#include <string_view>
+#include <unordered_map>
 
 #include "report/trace_section_json.hpp"
+#include "trace/string_store.hpp"
 
 namespace kerntime::report_detail {
 namespace {
@@ -18,11 +23,27 @@ Kind kind_from_name(const std::string& name, Kind last) {
   return Kind::unknown;
 }
 
+// The section's text: each distinct string once, owned by the store the records' views show.
+class Interner {
+ public:
+  std::string_view operator()(const std::string& text) {
+    if (auto it = seen_.find(text); it != seen_.end()) return it->second;
+    const std::string_view view = store_->add(text);
+    seen_.emplace(view, view);
+    return view;
+  }
+  std::shared_ptr<const void> store() const { return store_; }
+
+ private:
+  std::shared_ptr<trace::StringStore> store_ = std::make_shared<trace::StringStore>();
+  std::unordered_map<std::string_view, std::string_view> seen_;
+};
+
 class SectionReader {
  public:
   explicit SectionReader(const JsonReader& reader) : r_(reader) {}
 
-  TraceSection section(const Json& value, const std::string& path) const {
+  TraceSection section(const Json& value, const std::string& path) {
     r_.object(value, path);
     TraceSection t;
     if (const Json* counts = member(value, "counts")) t.counts = trace_counts(*counts, path);
@@ -33,23 +54,24 @@ class SectionReader {
       t.origin_ns = r_.uint64_value(*origin, path + ".origin_ns");
     }
     list(value, "kernels", path, [&](const Json& k, const std::string& record_path) {
-      t.kernels.push_back(kernel(k, record_path));
+      t.kernels.push_back(kernel(k, record_path, t.origin_ns));
     });
     list(value, "memcpys", path, [&](const Json& m, const std::string& record_path) {
-      t.memcpys.push_back(memcpy_record(m, record_path));
+      t.memcpys.push_back(memcpy_record(m, record_path, t.origin_ns));
     });
     list(value, "memsets", path, [&](const Json& m, const std::string& record_path) {
-      t.memsets.push_back(memset_record(m, record_path));
+      t.memsets.push_back(memset_record(m, record_path, t.origin_ns));
     });
     if (const Json* omitted = member(value, "omitted_records")) {
       t.omitted_records = r_.uint64_value(*omitted, path + ".omitted_records");
     }
+    t.strings = intern_.store();
     return t;
   }
 
  private:
   template <class Each>
-  void list(const Json& parent, const char* key, const std::string& path, Each each) const {
+  void list(const Json& parent, const char* key, const std::string& path, Each each) {
     const Json* items = member(parent, key);
     if (items == nullptr) return;
     const std::string list_path = path + "." + key;
@@ -75,11 +97,49 @@ class SectionReader {
            std::uint32_t& field) const {
     if (const Json* v = member(object, key)) field = r_.uint32_value(*v, path + "." + key);
   }
-  void device(const Json& object, const std::string& path, int& field) const {
-    if (const Json* v = member(object, "device")) field = r_.int_value(*v, path + ".device", 0);
+  void i32(const Json& object, const char* key, const std::string& path, int& field) const {
+    if (const Json* v = member(object, key)) field = r_.int_value(*v, path + "." + key, -1);
   }
-  void scope(const Json& object, const std::string& path, std::string& field) const {
-    if (const Json* v = member(object, "scope")) field = r_.string(*v, path + ".scope");
+  std::int64_t i64(const Json& object, const char* key, const std::string& path) const {
+    return static_cast<std::int64_t>(r_.integer(required(object, key, path), path + "." + key,
+                                                std::numeric_limits<std::int64_t>::min(),
+                                                std::numeric_limits<std::int64_t>::max()));
+  }
+  std::string_view text(const Json& value, const std::string& path) {
+    return intern_(r_.string(value, path));
+  }
+
+  // The fields every GPU record has: device, stream, times (start_ns counted from the
+  // origin), graph ids, and launch call and scope when known.
+  void span(const Json& value, const std::string& path, std::uint64_t origin, GpuSpan& s) const {
+    if (const Json* v = member(value, "device")) {
+      s.device = static_cast<std::uint32_t>(r_.int_value(*v, path + ".device", 0));
+    }
+    u32(value, "stream", path, s.stream);
+    s.start_ns = origin + r_.uint64_value(required(value, "start_ns", path), path + ".start_ns");
+    s.end_ns =
+        s.start_ns + r_.uint64_value(required(value, "duration_ns", path), path + ".duration_ns");
+    u32(value, "graph_id", path, s.graph_id);
+    u64(value, "graph_node_id", path, s.graph_node_id);
+  }
+
+  void attribution(const Json& value, const std::string& path, std::uint64_t origin,
+                   Attribution& a) {
+    if (const Json* v = member(value, "scope")) a.scope_name = text(*v, path + ".scope");
+    const Json* launch = member(value, "launch");
+    if (launch == nullptr) return;
+    const std::string p = path + ".launch";
+    r_.object(*launch, p);
+    LaunchCall call;
+    if (const Json* v = member(*launch, "api")) {
+      call.kind = r_.string(*v, p + ".api") == "driver" ? ApiKind::driver : ApiKind::runtime;
+    }
+    if (const Json* v = member(*launch, "name")) call.name = text(*v, p + ".name");
+    u32(*launch, "thread_id", p, call.thread_id);
+    call.start_ns = origin + static_cast<std::uint64_t>(i64(*launch, "start_ns", p));
+    call.end_ns = origin + static_cast<std::uint64_t>(i64(*launch, "end_ns", p));
+    if (call.end_ns < call.start_ns) r_.fail(p + ".end_ns", "the call ends before it starts");
+    a.launch = call;
   }
 
   Dim3 dim(const Json& value, const std::string& path) const {
@@ -103,6 +163,8 @@ class SectionReader {
     u64(value, "zero_timestamp_records", p, c.zero_timestamp_records);
     u64(value, "inverted_timestamp_records", p, c.inverted_timestamp_records);
     u64(value, "unattributed_kernels", p, c.unattributed_kernels);
+    u64(value, "kernels_before_launch", p, c.kernels_before_launch);
+    u64(value, "unknown_records", p, c.unknown_records);
     return c;
   }
 
@@ -131,56 +193,61 @@ class SectionReader {
     return row;
   }
 
-  TraceKernelRecord kernel(const Json& value, const std::string& path) const {
-    TraceKernelRecord k;
-    k.name = r_.string(required(value, "name", path), path + ".name");
+  KernelActivity kernel(const Json& value, const std::string& path, std::uint64_t origin) {
+    KernelActivity k;
+    k.name = text(required(value, "name", path), path + ".name");
+    k.mangled_name = k.name;
     if (const Json* v = member(value, "mangled_name")) {
-      k.mangled_name = r_.string(*v, path + ".mangled_name");
+      k.mangled_name = text(*v, path + ".mangled_name");
     }
-    device(value, path, k.device);
-    u32(value, "stream", path, k.stream);
+    span(value, path, origin, k);
     if (const Json* v = member(value, "grid")) k.grid = dim(*v, path + ".grid");
     if (const Json* v = member(value, "block")) k.block = dim(*v, path + ".block");
     u32(value, "registers_per_thread", path, k.registers_per_thread);
     u32(value, "static_shared_memory_bytes", path, k.static_shared_memory_bytes);
     u32(value, "dynamic_shared_memory_bytes", path, k.dynamic_shared_memory_bytes);
-    times(value, path, k.start_ns, k.duration_ns);
-    if (const Json* v = member(value, "enqueue_ns")) {
-      k.enqueue_ns = r_.uint64_value(*v, path + ".enqueue_ns");
-    }
-    if (const Json* v = member(value, "queue_delay_ns")) {
-      k.queue_delay_ns = r_.uint64_value(*v, path + ".queue_delay_ns");
-    }
-    u32(value, "graph_id", path, k.graph_id);
-    u64(value, "graph_node_id", path, k.graph_node_id);
-    scope(value, path, k.scope);
+    attribution(value, path, origin, k);
+    if (!k.launch) launch_from_delays(value, path, k);
     return k;
   }
 
-  TraceMemcpyRecord memcpy_record(const Json& value, const std::string& path) const {
-    TraceMemcpyRecord m;
+  // Files without a launch record (kerntime before 0.x, or a launch without a name) keep only
+  // enqueue_ns and queue_delay_ns: rebuild a nameless launch that gives the same two figures.
+  void launch_from_delays(const Json& value, const std::string& path, KernelActivity& k) const {
+    const Json* enqueue = member(value, "enqueue_ns");
+    if (enqueue == nullptr) return;
+    LaunchCall call;
+    if (const Json* delay = member(value, "queue_delay_ns")) {
+      call.start_ns = k.start_ns - r_.uint64_value(*delay, path + ".queue_delay_ns");
+    } else {
+      call.start_ns = k.start_ns + 1;  // the kernel started first: no queue delay
+    }
+    call.end_ns = call.start_ns + r_.uint64_value(*enqueue, path + ".enqueue_ns");
+    k.launch = call;
+  }
+
+  MemcpyActivity memcpy_record(const Json& value, const std::string& path, std::uint64_t origin) {
+    MemcpyActivity m;
     if (const Json* v = member(value, "kind")) {
       m.kind = kind_from_name(r_.string(*v, path + ".kind"), MemcpyKind::peer_to_peer);
     }
     m.source_kind = memory_kind(value, "source_kind", path);
     m.destination_kind = memory_kind(value, "destination_kind", path);
     u64(value, "bytes", path, m.bytes);
-    device(value, path, m.device);
-    u32(value, "stream", path, m.stream);
-    times(value, path, m.start_ns, m.duration_ns);
-    scope(value, path, m.scope);
+    i32(value, "source_device", path, m.source_device);
+    i32(value, "destination_device", path, m.destination_device);
+    span(value, path, origin, m);
+    attribution(value, path, origin, m);
     return m;
   }
 
-  TraceMemsetRecord memset_record(const Json& value, const std::string& path) const {
-    TraceMemsetRecord m;
+  MemsetActivity memset_record(const Json& value, const std::string& path, std::uint64_t origin) {
+    MemsetActivity m;
     u32(value, "value", path, m.value);
     u64(value, "bytes", path, m.bytes);
     m.memory_kind = memory_kind(value, "memory_kind", path);
-    device(value, path, m.device);
-    u32(value, "stream", path, m.stream);
-    times(value, path, m.start_ns, m.duration_ns);
-    scope(value, path, m.scope);
+    span(value, path, origin, m);
+    attribution(value, path, origin, m);
     return m;
   }
 
@@ -190,13 +257,8 @@ class SectionReader {
     return kind_from_name(r_.string(*v, path + "." + key), MemoryKind::managed_static);
   }
 
-  void times(const Json& value, const std::string& path, std::uint64_t& start,
-             std::uint64_t& duration) const {
-    start = r_.uint64_value(required(value, "start_ns", path), path + ".start_ns");
-    duration = r_.uint64_value(required(value, "duration_ns", path), path + ".duration_ns");
-  }
-
   const JsonReader& r_;
+  Interner intern_;
 };
 
 }  // namespace

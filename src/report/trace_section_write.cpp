@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
-// Writes a report's trace section. Fields that hold nothing (no scope, no graph, no launch
-// record) are left out rather than written as placeholders, as everywhere in the format.
+// Writes trace data: the report's trace section and the pieces the trace views share. Fields
+// that hold nothing (no scope, no graph, no launch record) are left out rather than written as
+// placeholders, as everywhere in the format.
 #include <cmath>
 #include <string>
 
@@ -11,7 +12,7 @@
 namespace kerntime::report_detail {
 namespace {
 
-using Out = nlohmann::ordered_json;
+using Out = TraceJson;
 
 double finite(double value, const std::string& path) {
   if (!std::isfinite(value)) {
@@ -25,6 +26,55 @@ Out dim(const Dim3& d) {
   return Out::array({d.x, d.y, d.z});
 }
 
+// A host time relative to the origin: launch calls precede the first GPU record, so it is
+// often negative (the only signed times in the format).
+std::int64_t relative(std::uint64_t time, std::uint64_t origin) {
+  return static_cast<std::int64_t>(time - origin);
+}
+
+void put_span(Out& json, const GpuSpan& span) {
+  json["device"] = span.device;
+  json["stream"] = span.stream;
+}
+
+void put_times(Out& json, const GpuSpan& span, std::uint64_t origin) {
+  json["start_ns"] = span.start_ns - origin;
+  json["duration_ns"] = span.duration_ns();
+}
+
+void put_graph(Out& json, const GpuSpan& span) {
+  if (span.graph_id != 0) {
+    json["graph_id"] = span.graph_id;
+    json["graph_node_id"] = span.graph_node_id;
+  }
+}
+
+// The launch call, when one was matched by name: enough to rebuild LaunchCall losslessly (a
+// launch rebuilt from an older file's enqueue_ns and queue_delay_ns has no name, and is not
+// written back as if it were known).
+void put_attribution(Out& json, const Attribution& a, std::uint64_t origin) {
+  if (a.launch && !a.launch->name.empty()) {
+    json["launch"] = Out{{"api", a.launch->kind == ApiKind::driver ? "driver" : "runtime"},
+                         {"name", std::string{a.launch->name}},
+                         {"thread_id", a.launch->thread_id},
+                         {"start_ns", relative(a.launch->start_ns, origin)},
+                         {"end_ns", relative(a.launch->end_ns, origin)}};
+  }
+  if (!a.scope_name.empty()) json["scope"] = std::string{a.scope_name};
+}
+
+}  // namespace
+
+TraceCounts trace_counts(const Trace& trace) {
+  TraceCounts counts;
+  static_cast<TraceLosses&>(counts) = trace;
+  counts.kernels = trace.kernels.size();
+  counts.memcpys = trace.memcpys.size();
+  counts.memsets = trace.memsets.size();
+  counts.api_calls = trace.api_calls.size();
+  return counts;
+}
+
 Out counts_json(const TraceCounts& c) {
   return Out{{"kernels", c.kernels},
              {"memcpys", c.memcpys},
@@ -33,10 +83,12 @@ Out counts_json(const TraceCounts& c) {
              {"dropped_records", c.dropped_records},
              {"zero_timestamp_records", c.zero_timestamp_records},
              {"inverted_timestamp_records", c.inverted_timestamp_records},
-             {"unattributed_kernels", c.unattributed_kernels}};
+             {"unattributed_kernels", c.unattributed_kernels},
+             {"kernels_before_launch", c.kernels_before_launch},
+             {"unknown_records", c.unknown_records}};
 }
 
-Out summary_json(const KernelSummary& row, const std::string& path) {
+Out kernel_summary_json(const KernelSummary& row, const std::string& path) {
   Out json{{"name", row.name},
            {"instances", row.instances},
            {"total_ns", row.total_ns},
@@ -56,78 +108,82 @@ Out summary_json(const KernelSummary& row, const std::string& path) {
   return json;
 }
 
-void put_scope(Out& json, const std::string& scope) {
-  if (!scope.empty()) json["scope"] = scope;
-}
-
-Out kernel_json(const TraceKernelRecord& k) {
-  Out json{{"name", k.name}};
-  if (!k.mangled_name.empty() && k.mangled_name != k.name) json["mangled_name"] = k.mangled_name;
-  json["device"] = k.device;
-  json["stream"] = k.stream;
+Out kernel_json(const KernelActivity& k, std::uint64_t origin) {
+  Out json{{"name", std::string{k.name}}};
+  if (!k.mangled_name.empty() && k.mangled_name != k.name) {
+    json["mangled_name"] = std::string{k.mangled_name};
+  }
+  put_span(json, k);
   json["grid"] = dim(k.grid);
   json["block"] = dim(k.block);
   json["registers_per_thread"] = k.registers_per_thread;
   json["static_shared_memory_bytes"] = k.static_shared_memory_bytes;
   json["dynamic_shared_memory_bytes"] = k.dynamic_shared_memory_bytes;
-  json["start_ns"] = k.start_ns;
-  json["duration_ns"] = k.duration_ns;
-  if (k.enqueue_ns) json["enqueue_ns"] = *k.enqueue_ns;
-  if (k.queue_delay_ns) json["queue_delay_ns"] = *k.queue_delay_ns;
-  if (k.graph_id != 0) {
-    json["graph_id"] = k.graph_id;
-    json["graph_node_id"] = k.graph_node_id;
-  }
-  put_scope(json, k.scope);
+  put_times(json, k, origin);
+  if (const auto enqueue = k.enqueue_ns()) json["enqueue_ns"] = *enqueue;
+  if (const auto delay = k.queue_delay_ns()) json["queue_delay_ns"] = *delay;
+  put_graph(json, k);
+  put_attribution(json, k, origin);
   return json;
 }
 
-Out memcpy_json(const TraceMemcpyRecord& m) {
+Out memcpy_json(const MemcpyActivity& m, std::uint64_t origin) {
   Out json{{"kind", std::string{to_string(m.kind)}},
            {"source_kind", std::string{to_string(m.source_kind)}},
            {"destination_kind", std::string{to_string(m.destination_kind)}},
-           {"bytes", m.bytes},
-           {"device", m.device},
-           {"stream", m.stream},
-           {"start_ns", m.start_ns},
-           {"duration_ns", m.duration_ns}};
-  put_scope(json, m.scope);
+           {"bytes", m.bytes}};
+  put_span(json, m);
+  put_times(json, m, origin);
+  if (m.source_device >= 0) json["source_device"] = m.source_device;
+  if (m.destination_device >= 0) json["destination_device"] = m.destination_device;
+  put_graph(json, m);
+  put_attribution(json, m, origin);
   return json;
 }
 
-Out memset_json(const TraceMemsetRecord& m) {
+Out memset_json(const MemsetActivity& m, std::uint64_t origin) {
   Out json{{"value", m.value},
            {"bytes", m.bytes},
-           {"memory_kind", std::string{to_string(m.memory_kind)}},
-           {"device", m.device},
-           {"stream", m.stream},
-           {"start_ns", m.start_ns},
-           {"duration_ns", m.duration_ns}};
-  put_scope(json, m.scope);
+           {"memory_kind", std::string{to_string(m.memory_kind)}}};
+  put_span(json, m);
+  put_times(json, m, origin);
+  put_graph(json, m);
+  put_attribution(json, m, origin);
+  return json;
+}
+
+namespace {
+
+// The format's start_ns are unsigned offsets from origin_ns.
+template <class Record, class Write>
+Out records_json(const std::vector<Record>& records, const char* key, std::uint64_t origin,
+                 Write write) {
+  Out json = Out::array();
+  for (std::size_t i = 0; i < records.size(); ++i) {
+    if (records[i].start_ns < origin) {
+      throw Error(std::string{"cannot write report: trace."} + key + "[" + std::to_string(i) +
+                  "]: starts before origin_ns; set origin_ns to the earliest start");
+    }
+    json.push_back(write(records[i], origin));
+  }
   return json;
 }
 
 }  // namespace
 
-nlohmann::ordered_json trace_section_json(const TraceSection& trace) {
+Out trace_section_json(const TraceSection& trace) {
   Out json;
   json["counts"] = counts_json(trace.counts);
   Out summary = Out::array();
   for (std::size_t i = 0; i < trace.kernel_summary.size(); ++i) {
-    summary.push_back(
-        summary_json(trace.kernel_summary[i], "trace.kernel_summary[" + std::to_string(i) + "]"));
+    summary.push_back(kernel_summary_json(trace.kernel_summary[i],
+                                          "trace.kernel_summary[" + std::to_string(i) + "]"));
   }
   json["kernel_summary"] = std::move(summary);
   json["origin_ns"] = trace.origin_ns;
-  json["kernels"] = Out::array();
-  for (const TraceKernelRecord& k : trace.kernels)
-    json["kernels"].push_back(kernel_json(k));
-  json["memcpys"] = Out::array();
-  for (const TraceMemcpyRecord& m : trace.memcpys)
-    json["memcpys"].push_back(memcpy_json(m));
-  json["memsets"] = Out::array();
-  for (const TraceMemsetRecord& m : trace.memsets)
-    json["memsets"].push_back(memset_json(m));
+  json["kernels"] = records_json(trace.kernels, "kernels", trace.origin_ns, kernel_json);
+  json["memcpys"] = records_json(trace.memcpys, "memcpys", trace.origin_ns, memcpy_json);
+  json["memsets"] = records_json(trace.memsets, "memsets", trace.origin_ns, memset_json);
   json["omitted_records"] = trace.omitted_records;
   return json;
 }

@@ -1,12 +1,13 @@
 // SPDX-License-Identifier: Apache-2.0
-// The per-kernel summary: the figures of `nsys stats` cuda_gpu_kern_sum, computed directly
-// (sorted durations, exact median, sample standard deviation) so that a million kernels
-// summarize in one pass plus a sort per name.
+// The per-kernel summary: the figures of `nsys stats` cuda_gpu_kern_sum. The median is the
+// stats layer's (quantile_sorted), so it is the same figure a report's statistics give; the rest
+// is one pass over the sorted durations (no bootstrap), so a million kernels summarize quickly.
 #include <algorithm>
 #include <cmath>
 #include <map>
 #include <tuple>
 
+#include <kerntime/statistics.hpp>
 #include <kerntime/trace.hpp>
 
 namespace kerntime {
@@ -22,7 +23,7 @@ struct Group {
 };
 
 KernelSummary summarize(const Group& group) {
-  std::vector<std::uint64_t> sorted = group.durations;
+  std::vector<double> sorted(group.durations.begin(), group.durations.end());
   std::sort(sorted.begin(), sorted.end());
   KernelSummary row;
   row.name = std::string{group.first->name};
@@ -30,21 +31,17 @@ KernelSummary summarize(const Group& group) {
   row.grid = group.first->grid;
   row.block = group.first->block;
   row.mixed_launch_config = group.mixed;
-  row.min_ns = sorted.front();
-  row.max_ns = sorted.back();
-  for (const std::uint64_t d : sorted)
+  row.min_ns = *std::min_element(group.durations.begin(), group.durations.end());
+  row.max_ns = *std::max_element(group.durations.begin(), group.durations.end());
+  for (const std::uint64_t d : group.durations)
     row.total_ns += d;
   const double n = static_cast<double>(sorted.size());
   row.average_ns = static_cast<double>(row.total_ns) / n;
-  const std::size_t mid = sorted.size() / 2;
-  row.median_ns =
-      sorted.size() % 2 == 1
-          ? static_cast<double>(sorted[mid])
-          : (static_cast<double>(sorted[mid - 1]) + static_cast<double>(sorted[mid])) / 2.0;
+  row.median_ns = quantile_sorted(sorted, 0.5);
   if (sorted.size() >= 2) {
     double squares = 0.0;
-    for (const std::uint64_t d : sorted) {
-      const double delta = static_cast<double>(d) - row.average_ns;
+    for (const double d : sorted) {
+      const double delta = d - row.average_ns;
       squares += delta * delta;
     }
     row.stddev_ns = std::sqrt(squares / (n - 1.0));

@@ -11,24 +11,13 @@
 
 namespace kerntime::trace {
 
-struct RawKernel {
+/// A kernel record: the span and launch configuration as the trace keeps them, the name still
+/// CUPTI's.
+struct RawKernel : GpuSpan, KernelConfig {
   /// Mangled name as CUPTI delivers it. CUPTI shares one string per kernel across records, so
   /// the pointer is a cache key; the text is read (and copied) when the record is appended.
   const char* name = nullptr;
   std::uint32_t name_id = 0;  ///< set by TraceBuilder::append
-  std::uint64_t start = 0;
-  std::uint64_t end = 0;
-  std::uint32_t device = 0;
-  std::uint32_t context = 0;
-  std::uint32_t stream = 0;
-  Dim3 grid;
-  Dim3 block;
-  std::uint32_t registers = 0;
-  std::uint32_t static_shared = 0;
-  std::uint32_t dynamic_shared = 0;
-  std::uint32_t correlation_id = 0;
-  std::uint32_t graph_id = 0;
-  std::uint64_t graph_node_id = 0;
 };
 
 struct RawApi {
@@ -49,36 +38,9 @@ struct RawScopeTag {
   std::uint64_t scope_id = 0;
 };
 
-struct RawMemcpy {
-  MemcpyKind kind = MemcpyKind::unknown;
-  MemoryKind source_kind = MemoryKind::unknown;
-  MemoryKind destination_kind = MemoryKind::unknown;
-  std::uint64_t bytes = 0;
-  std::uint64_t start = 0;
-  std::uint64_t end = 0;
-  std::uint32_t device = 0;
-  std::uint32_t context = 0;
-  std::uint32_t stream = 0;
-  int source_device = -1;
-  int destination_device = -1;
-  std::uint32_t correlation_id = 0;
-  std::uint32_t graph_id = 0;
-  std::uint64_t graph_node_id = 0;
-};
+struct RawMemcpy : GpuSpan, MemcpyInfo {};
 
-struct RawMemset {
-  std::uint32_t value = 0;
-  std::uint64_t bytes = 0;
-  MemoryKind memory_kind = MemoryKind::unknown;
-  std::uint64_t start = 0;
-  std::uint64_t end = 0;
-  std::uint32_t device = 0;
-  std::uint32_t context = 0;
-  std::uint32_t stream = 0;
-  std::uint32_t correlation_id = 0;
-  std::uint32_t graph_id = 0;
-  std::uint64_t graph_node_id = 0;
-};
+struct RawMemset : GpuSpan, MemsetInfo {};
 
 struct RawSynchronization {
   SynchronizationKind kind = SynchronizationKind::unknown;

@@ -105,12 +105,13 @@ Trace TraceBuilder::build(const ScopeSnapshot& snapshot) {
   sort_records(records_.api_calls,
                [](const RawApi& r) { return std::tie(r.start, r.thread_id, r.correlation_id); });
   sort_records(records_.kernels, [](const RawKernel& r) {
-    return std::tie(r.start, r.device, r.stream, r.correlation_id, r.graph_node_id);
+    return std::tie(r.start_ns, r.device, r.stream, r.correlation_id, r.graph_node_id);
   });
-  auto by_start = [](const auto& r) { return std::tie(r.start, r.correlation_id); };
+  auto by_start = [](const GpuSpan& r) { return std::tie(r.start_ns, r.correlation_id); };
   sort_records(records_.memcpys, by_start);
   sort_records(records_.memsets, by_start);
-  sort_records(records_.synchronizations, by_start);
+  sort_records(records_.synchronizations,
+               [](const RawSynchronization& r) { return std::tie(r.start, r.correlation_id); });
 
   // Pass 1: correlation id -> innermost scope, and -> launching API call.
   std::uint32_t lowest = std::numeric_limits<std::uint32_t>::max();
@@ -189,25 +190,15 @@ Trace TraceBuilder::build(const ScopeSnapshot& snapshot) {
     }
   }
 
+  // GPU records: the span and payload are the raw record's own, copied whole.
   trace.kernels.reserve(records_.kernels.size());
   for (const RawKernel& raw : records_.kernels) {
-    if (!counters.accept(raw.start, raw.end)) continue;
+    if (!counters.accept(raw.start_ns, raw.end_ns)) continue;
     KernelActivity& out = trace.kernels.emplace_back();
+    static_cast<GpuSpan&>(out) = raw;
+    static_cast<KernelConfig&>(out) = raw;
     out.name = kernel_names_.demangled(raw.name_id);
     out.mangled_name = kernel_names_.mangled(raw.name_id);
-    out.device = raw.device;
-    out.context = raw.context;
-    out.stream = raw.stream;
-    out.grid = raw.grid;
-    out.block = raw.block;
-    out.registers_per_thread = raw.registers;
-    out.static_shared_memory_bytes = raw.static_shared;
-    out.dynamic_shared_memory_bytes = raw.dynamic_shared;
-    out.start_ns = raw.start;
-    out.end_ns = raw.end;
-    out.correlation_id = raw.correlation_id;
-    out.graph_id = raw.graph_id;
-    out.graph_node_id = raw.graph_node_id;
     if (!attribute(raw.correlation_id, out)) {
       ++trace.unattributed_kernels;
     } else if (out.start_ns < out.launch->start_ns) {
@@ -215,40 +206,21 @@ Trace TraceBuilder::build(const ScopeSnapshot& snapshot) {
     }
   }
 
+  trace.memcpys.reserve(records_.memcpys.size());
   for (const RawMemcpy& raw : records_.memcpys) {
-    if (!counters.accept(raw.start, raw.end)) continue;
+    if (!counters.accept(raw.start_ns, raw.end_ns)) continue;
     MemcpyActivity& out = trace.memcpys.emplace_back();
-    out.kind = raw.kind;
-    out.source_kind = raw.source_kind;
-    out.destination_kind = raw.destination_kind;
-    out.bytes = raw.bytes;
-    out.device = raw.device;
-    out.context = raw.context;
-    out.stream = raw.stream;
-    out.source_device = raw.source_device;
-    out.destination_device = raw.destination_device;
-    out.start_ns = raw.start;
-    out.end_ns = raw.end;
-    out.correlation_id = raw.correlation_id;
-    out.graph_id = raw.graph_id;
-    out.graph_node_id = raw.graph_node_id;
+    static_cast<GpuSpan&>(out) = raw;
+    static_cast<MemcpyInfo&>(out) = raw;
     attribute(raw.correlation_id, out);
   }
 
+  trace.memsets.reserve(records_.memsets.size());
   for (const RawMemset& raw : records_.memsets) {
-    if (!counters.accept(raw.start, raw.end)) continue;
+    if (!counters.accept(raw.start_ns, raw.end_ns)) continue;
     MemsetActivity& out = trace.memsets.emplace_back();
-    out.value = raw.value;
-    out.bytes = raw.bytes;
-    out.memory_kind = raw.memory_kind;
-    out.device = raw.device;
-    out.context = raw.context;
-    out.stream = raw.stream;
-    out.start_ns = raw.start;
-    out.end_ns = raw.end;
-    out.correlation_id = raw.correlation_id;
-    out.graph_id = raw.graph_id;
-    out.graph_node_id = raw.graph_node_id;
+    static_cast<GpuSpan&>(out) = raw;
+    static_cast<MemsetInfo&>(out) = raw;
     attribute(raw.correlation_id, out);
   }
 

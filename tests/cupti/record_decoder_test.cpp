@@ -105,16 +105,16 @@ TEST(RecordDecoder, ReadsEveryKindKerntimeUses) {
   ASSERT_EQ(batch.kernels.size(), 1u);
   const trace::RawKernel& k = batch.kernels[0];
   EXPECT_STREQ(k.name, "_Z1kv");
-  EXPECT_EQ(k.start, 5'000u);
-  EXPECT_EQ(k.end, 7'500u);
+  EXPECT_EQ(k.start_ns, 5'000u);
+  EXPECT_EQ(k.end_ns, 7'500u);
   EXPECT_EQ(k.device, 3u);
   EXPECT_EQ(k.stream, 21u);
   EXPECT_EQ(k.correlation_id, 10u);
   EXPECT_EQ(k.grid, (Dim3{128, 2, 1}));
   EXPECT_EQ(k.block, (Dim3{256, 1, 4}));
-  EXPECT_EQ(k.registers, 32u);
-  EXPECT_EQ(k.static_shared, 1024u);
-  EXPECT_EQ(k.dynamic_shared, 2048u);
+  EXPECT_EQ(k.registers_per_thread, 32u);
+  EXPECT_EQ(k.static_shared_memory_bytes, 1024u);
+  EXPECT_EQ(k.dynamic_shared_memory_bytes, 2048u);
   EXPECT_EQ(k.graph_id, 4u);
   EXPECT_EQ(k.graph_node_id, 99u);
 

@@ -45,8 +45,8 @@ inline Trace sample_trace() {
   copy.source_kind = MemoryKind::pinned;
   copy.destination_kind = MemoryKind::device;
   copy.bytes = 8 << 20;
-  copy.start = t0 + 60'000;
-  copy.end = t0 + 62'000;
+  copy.start_ns = t0 + 60'000;
+  copy.end_ns = t0 + 62'000;
   copy.device = 1;
   copy.stream = 21;
   copy.destination_device = 1;
@@ -56,8 +56,8 @@ inline Trace sample_trace() {
   trace::RawMemset set;
   set.bytes = 1 << 20;
   set.memory_kind = MemoryKind::device;
-  set.start = t0 + 80'000;
-  set.end = t0 + 80'900;
+  set.start_ns = t0 + 80'000;
+  set.end_ns = t0 + 80'900;
   set.device = 1;
   set.stream = 21;
   set.correlation_id = 6;

@@ -22,16 +22,16 @@ inline trace::RawKernel raw_kernel(const char* name, std::uint32_t correlation_i
   trace::RawKernel k;
   k.name = name;
   k.correlation_id = correlation_id;
-  k.start = start;
-  k.end = end;
+  k.start_ns = start;
+  k.end_ns = end;
   k.device = device;
   k.context = device + 1;
   k.stream = stream;
   k.grid = Dim3{128, 1, 1};
   k.block = Dim3{256, 1, 1};
-  k.registers = 32;
-  k.static_shared = 1024;
-  k.dynamic_shared = 2048;
+  k.registers_per_thread = 32;
+  k.static_shared_memory_bytes = 1024;
+  k.dynamic_shared_memory_bytes = 2048;
   return k;
 }
 

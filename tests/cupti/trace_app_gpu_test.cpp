@@ -58,11 +58,11 @@ TEST_F(TraceAppGpu, PrintsBothTablesAndWritesTimelineAndReport) {
   EXPECT_EQ(t.counts.memcpys, 15u);  // 3 per step (HtoD, DtoD, DtoH), 5 steps
   EXPECT_EQ(t.kernels.size(), t.counts.kernels);
   std::size_t cublas_kernels = 0;
-  for (const TraceKernelRecord& k : t.kernels) {
-    EXPECT_FALSE(k.scope.empty()) << k.name;
-    if (k.scope == "sgemm (cuBLAS)") {
+  for (const KernelActivity& k : t.kernels) {
+    EXPECT_FALSE(k.scope_name.empty()) << k.name;
+    if (k.scope_name == "sgemm (cuBLAS)") {
       ++cublas_kernels;
-      EXPECT_FALSE(contains(k.name, "kerntime")) << k.name;
+      EXPECT_FALSE(contains(std::string{k.name}, "kerntime")) << k.name;
     }
   }
   EXPECT_GE(cublas_kernels, 5u);

@@ -32,8 +32,8 @@ TEST(TraceBuilder, ZeroAndInvertedTimestampsAreCountedAndExcluded) {
   copy.bytes = 4096;
   batch.memcpys.push_back(copy);  // zero timestamps
   RawMemset set;
-  set.start = 7'000;
-  set.end = 6'000;
+  set.start_ns = 7'000;
+  set.end_ns = 6'000;
   batch.memsets.push_back(set);  // inverted
   TraceBuilder builder;
   builder.append(batch);
@@ -173,15 +173,15 @@ TEST(TraceBuilder, CopiesAndMemsetsAreAttributedToo) {
   RawMemcpy copy;
   copy.kind = MemcpyKind::host_to_device;
   copy.bytes = 1'000'000'000;
-  copy.start = 10'000;
-  copy.end = 1'010'000;  // 1 ms
+  copy.start_ns = 10'000;
+  copy.end_ns = 1'010'000;  // 1 ms
   copy.correlation_id = 7;
   copy.destination_device = 2;
   batch.memcpys.push_back(copy);
   RawMemset set;
   set.bytes = 4096;
-  set.start = 2'000'000;
-  set.end = 2'004'096;
+  set.start_ns = 2'000'000;
+  set.end_ns = 2'004'096;
   set.correlation_id = 8;  // no launch record
   batch.memsets.push_back(set);
   TraceBuilder builder;

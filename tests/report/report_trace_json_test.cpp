@@ -63,6 +63,8 @@ TEST(ReportTraceJson, RoundTripKeepsEveryField) {
   EXPECT_EQ(t.counts.dropped_records, 2u);
   EXPECT_EQ(t.counts.zero_timestamp_records, 1u);
   EXPECT_EQ(t.counts.unattributed_kernels, 1u);
+  EXPECT_EQ(t.counts.kernels_before_launch, 1u);
+  EXPECT_EQ(t.counts.unknown_records, 0u);
   EXPECT_EQ(t.origin_ns, 1'700'000'000'000'009'000ULL);
   EXPECT_EQ(t.omitted_records, 0u);
 
@@ -85,8 +87,8 @@ TEST(ReportTraceJson, RoundTripKeepsEveryField) {
   ASSERT_EQ(t.kernels.size(), 3u);
   for (std::size_t i = 0; i < t.kernels.size(); ++i) {
     SCOPED_TRACE(i);
-    const TraceKernelRecord& a = t.kernels[i];
-    const TraceKernelRecord& b = original.kernels[i];
+    const KernelActivity& a = t.kernels[i];
+    const KernelActivity& b = original.kernels[i];
     EXPECT_EQ(a.name, b.name);
     EXPECT_EQ(a.mangled_name, b.mangled_name);
     EXPECT_EQ(a.device, b.device);
@@ -97,31 +99,47 @@ TEST(ReportTraceJson, RoundTripKeepsEveryField) {
     EXPECT_EQ(a.static_shared_memory_bytes, b.static_shared_memory_bytes);
     EXPECT_EQ(a.dynamic_shared_memory_bytes, b.dynamic_shared_memory_bytes);
     EXPECT_EQ(a.start_ns, b.start_ns);
-    EXPECT_EQ(a.duration_ns, b.duration_ns);
-    EXPECT_EQ(a.enqueue_ns, b.enqueue_ns);
-    EXPECT_EQ(a.queue_delay_ns, b.queue_delay_ns);
+    EXPECT_EQ(a.end_ns, b.end_ns);
+    EXPECT_EQ(a.enqueue_ns(), b.enqueue_ns());
+    EXPECT_EQ(a.queue_delay_ns(), b.queue_delay_ns());
+    ASSERT_EQ(a.launch.has_value(), b.launch.has_value());
+    if (a.launch) {
+      EXPECT_EQ(a.launch->kind, b.launch->kind);
+      EXPECT_EQ(a.launch->name, b.launch->name);
+      EXPECT_EQ(a.launch->start_ns, b.launch->start_ns);
+      EXPECT_EQ(a.launch->end_ns, b.launch->end_ns);
+      EXPECT_EQ(a.launch->thread_id, b.launch->thread_id);
+    }
     EXPECT_EQ(a.graph_id, b.graph_id);
     EXPECT_EQ(a.graph_node_id, b.graph_node_id);
-    EXPECT_EQ(a.scope, b.scope);
+    EXPECT_EQ(a.scope_name, b.scope_name);
   }
-  EXPECT_FALSE(t.kernels[2].enqueue_ns.has_value());
-  EXPECT_TRUE(t.kernels[2].scope.empty());
+  EXPECT_EQ(t.kernels[0].queue_delay_ns(), 6'000u);
+  EXPECT_EQ(t.kernels[1].enqueue_ns(), 3'000u);
+  EXPECT_FALSE(t.kernels[1].queue_delay_ns().has_value());
+  EXPECT_FALSE(t.kernels[2].enqueue_ns().has_value());
+  EXPECT_TRUE(t.kernels[2].scope_name.empty());
 
   ASSERT_EQ(t.memcpys.size(), 1u);
   EXPECT_EQ(t.memcpys[0].kind, MemcpyKind::host_to_device);
   EXPECT_EQ(t.memcpys[0].source_kind, MemoryKind::pinned);
   EXPECT_EQ(t.memcpys[0].destination_kind, MemoryKind::device);
   EXPECT_EQ(t.memcpys[0].bytes, 8u << 20);
-  EXPECT_EQ(t.memcpys[0].device, 1);
+  EXPECT_EQ(t.memcpys[0].device, 1u);
   EXPECT_EQ(t.memcpys[0].stream, 21u);
-  EXPECT_EQ(t.memcpys[0].start_ns, 51'000u);
-  EXPECT_EQ(t.memcpys[0].duration_ns, 2'000u);
-  EXPECT_EQ(t.memcpys[0].scope, "upload");
+  EXPECT_EQ(t.memcpys[0].start_ns, t.origin_ns + 51'000u);
+  EXPECT_EQ(t.memcpys[0].duration_ns(), 2'000u);
+  EXPECT_EQ(t.memcpys[0].source_device, -1);
+  EXPECT_EQ(t.memcpys[0].destination_device, 1);
+  ASSERT_TRUE(t.memcpys[0].launch.has_value());
+  EXPECT_EQ(t.memcpys[0].launch->kind, ApiKind::driver);
+  EXPECT_EQ(t.memcpys[0].launch->start_ns, t.origin_ns - 3'000u);  // before the origin
+  EXPECT_EQ(t.memcpys[0].scope_name, "upload");
   ASSERT_EQ(t.memsets.size(), 1u);
   EXPECT_EQ(t.memsets[0].value, 255u);
   EXPECT_EQ(t.memsets[0].bytes, 1u << 20);
   EXPECT_EQ(t.memsets[0].memory_kind, MemoryKind::device);
-  EXPECT_EQ(t.memsets[0].duration_ns, 900u);
+  EXPECT_EQ(t.memsets[0].duration_ns(), 900u);
 }
 
 TEST(ReportTraceJson, ReadingAndWritingAgainChangesNothing) {
@@ -141,11 +159,52 @@ TEST(ReportTraceJsonReader, AcceptsAMinimalSectionWithDefaults) {
           "memcpys": [{"kind": "QtoZ", "start_ns": 0, "duration_ns": 1}], "later": {}})"));
   ASSERT_EQ(one.trace->kernels.size(), 1u);
   EXPECT_EQ(one.trace->kernels[0].name, "k");
-  EXPECT_EQ(one.trace->kernels[0].duration_ns, 700u);
+  EXPECT_EQ(one.trace->kernels[0].duration_ns(), 700u);
   EXPECT_EQ(one.trace->kernels[0].grid, (Dim3{0, 0, 0}));
-  EXPECT_FALSE(one.trace->kernels[0].enqueue_ns.has_value());
+  EXPECT_FALSE(one.trace->kernels[0].enqueue_ns().has_value());
   // A copy kind a later kerntime may add reads as unknown instead of failing the report.
   EXPECT_EQ(one.trace->memcpys[0].kind, MemcpyKind::unknown);
+}
+
+TEST(ReportTraceJsonReader, OldFilesWithoutALaunchRecordKeepTheirLaunchFigures) {
+  // What kerntime wrote before the "launch" record: enqueue and queue delay only.
+  const Report old = parse_report(with_trace(
+      R"({"origin_ns": 1000, "counts": {"kernels": 2, "dropped_records": 3},
+          "kernels": [{"name": "a", "start_ns": 50, "duration_ns": 10, "enqueue_ns": 4,
+                       "queue_delay_ns": 20, "scope": "s"},
+                      {"name": "b", "start_ns": 60, "duration_ns": 10, "enqueue_ns": 5}]})"));
+  const TraceSection& t = *old.trace;
+  EXPECT_EQ(t.counts.dropped_records, 3u);
+  EXPECT_EQ(t.counts.kernels_before_launch, 0u);
+  ASSERT_EQ(t.kernels.size(), 2u);
+  EXPECT_EQ(t.kernels[0].start_ns, 1'050u);
+  EXPECT_EQ(t.kernels[0].end_ns, 1'060u);
+  EXPECT_EQ(t.kernels[0].mangled_name, "a");
+  EXPECT_EQ(t.kernels[0].enqueue_ns(), 4u);
+  EXPECT_EQ(t.kernels[0].queue_delay_ns(), 20u);
+  EXPECT_EQ(t.kernels[0].scope_name, "s");
+  EXPECT_EQ(t.kernels[1].enqueue_ns(), 5u);
+  EXPECT_FALSE(t.kernels[1].queue_delay_ns().has_value());
+  // Written again, the records say the same (no launch record is invented).
+  const auto json = nlohmann::json::parse(to_json(old));
+  const auto& kernels = json["trace"]["kernels"];
+  EXPECT_FALSE(kernels[0].contains("launch"));
+  EXPECT_EQ(kernels[0]["start_ns"], 50);
+  EXPECT_EQ(kernels[0]["enqueue_ns"], 4);
+  EXPECT_EQ(kernels[0]["queue_delay_ns"], 20);
+  EXPECT_EQ(kernels[1]["enqueue_ns"], 5);
+  EXPECT_FALSE(kernels[1].contains("queue_delay_ns"));
+}
+
+TEST(ReportTraceJsonReader, InternsStringsIntoTheSectionsStore) {
+  Report read = parse_report(to_json(testing::sample_report_with_trace()));
+  ASSERT_TRUE(read.trace->strings != nullptr);
+  // The two gemm records share one copy of their name, which lives as long as any copy of
+  // the section.
+  EXPECT_EQ(read.trace->kernels[0].name.data(), read.trace->kernels[1].name.data());
+  const TraceSection copy = *read.trace;
+  read.trace.reset();
+  EXPECT_EQ(copy.kernels[0].scope_name, "gemm");
 }
 
 TEST(ReportTraceJsonReader, NamesThePathOfEveryMistake) {
@@ -168,6 +227,12 @@ TEST(ReportTraceJsonReader, NamesThePathOfEveryMistake) {
       "t.json: trace.memsets[0].memory_kind: expected a string, got 3");
   EXPECT_EQ(error_of(with_trace(R"({"memcpys": [7]})")),
             "t.json: trace.memcpys[0]: expected an object, got 7");
+  EXPECT_EQ(error_of(with_trace(R"({"kernels": [{"name": "k", "start_ns": 1, "duration_ns": 2,
+                                    "launch": {"start_ns": 5, "end_ns": 3}}]})")),
+            "t.json: trace.kernels[0].launch.end_ns: the call ends before it starts");
+  EXPECT_EQ(error_of(with_trace(R"({"kernels": [{"name": "k", "start_ns": 1, "duration_ns": 2,
+                                    "launch": {"start_ns": -5}}]})")),
+            "t.json: trace.kernels[0].launch.end_ns: missing; every trace record has one");
 }
 
 TEST(ReportTraceJsonWriter, RefusesANonFiniteSummaryValue) {

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // The golden report plus a trace section with one of everything the section holds: a summary
 // row with a fixed and one with a mixed launch configuration, a kernel from a CUDA graph, one
-// without a launch record or scope, a copy, a memset, and loss counts that are not zero.
+// without a launch record or scope, a copy, a memset, and loss counts that are not zero. The
+// strings are literals, which outlive the section (TraceSection::strings stays empty).
 #pragma once
 
 #include <kerntime/report.hpp>
@@ -12,7 +13,14 @@ namespace kerntime::testing {
 
 inline TraceSection sample_trace_section() {
   TraceSection t;
-  t.counts = TraceCounts{3, 1, 1, 5, 2, 1, 0, 1};
+  t.counts.kernels = 3;
+  t.counts.memcpys = 1;
+  t.counts.memsets = 1;
+  t.counts.api_calls = 5;
+  t.counts.dropped_records = 2;
+  t.counts.zero_timestamp_records = 1;
+  t.counts.unattributed_kernels = 1;
+  t.counts.kernels_before_launch = 1;
 
   KernelSummary gemm;
   gemm.name = "void gemm<128>(const float*, const float*, float*)";
@@ -38,9 +46,10 @@ inline TraceSection sample_trace_section() {
   weird.mixed_launch_config = true;
   t.kernel_summary = {gemm, weird};
 
-  t.origin_ns = 1'700'000'000'000'009'000ULL;
-  TraceKernelRecord first;
-  first.name = gemm.name;
+  const std::uint64_t origin = 1'700'000'000'000'009'000ULL;
+  t.origin_ns = origin;
+  KernelActivity first;
+  first.name = "void gemm<128>(const float*, const float*, float*)";
   first.mangled_name = "_Z4gemmILi128EEvPKfS1_Pf";
   first.device = 0;
   first.stream = 13;
@@ -49,47 +58,56 @@ inline TraceSection sample_trace_section() {
   first.registers_per_thread = 40;
   first.static_shared_memory_bytes = 8192;
   first.dynamic_shared_memory_bytes = 1024;
-  first.start_ns = 17'000;
-  first.duration_ns = 100'500;
-  first.enqueue_ns = 4'250;
-  first.queue_delay_ns = 6'000;
-  first.scope = "gemm";
-  TraceKernelRecord replayed = first;
-  replayed.start_ns = 221'000;
-  replayed.duration_ns = 101'000;
+  first.start_ns = origin + 17'000;
+  first.end_ns = first.start_ns + 100'500;
+  // Called 6 us before the kernel started, enqueued in 4.25 us.
+  first.launch = LaunchCall{ApiKind::runtime, "cudaLaunchKernel", first.start_ns - 6'000,
+                            first.start_ns - 6'000 + 4'250, 7};
+  first.scope_name = "gemm";
+  KernelActivity replayed = first;
+  replayed.start_ns = origin + 221'000;
+  replayed.end_ns = replayed.start_ns + 101'000;
+  // A graph launch whose kernel seems to start before the call (clocks disagree): an enqueue
+  // time but no queue delay.
+  replayed.launch = LaunchCall{ApiKind::runtime, "cudaGraphLaunch", replayed.start_ns + 500,
+                               replayed.start_ns + 3'500, 7};
   replayed.graph_id = 1;
   replayed.graph_node_id = 2;
-  replayed.scope = "step";
-  TraceKernelRecord orphan;
-  orphan.name = weird.name;
+  replayed.scope_name = "step";
+  KernelActivity orphan;
+  orphan.name = "_Zweird|name";
+  orphan.mangled_name = orphan.name;
   orphan.device = 1;
   orphan.stream = 21;
   orphan.grid = Dim3{1, 1, 1};
   orphan.block = Dim3{32, 1, 1};
-  orphan.start_ns = 291'000;
-  orphan.duration_ns = 4'000;
+  orphan.start_ns = origin + 291'000;
+  orphan.end_ns = orphan.start_ns + 4'000;
   t.kernels = {first, replayed, orphan};
 
-  TraceMemcpyRecord copy;
+  MemcpyActivity copy;
   copy.kind = MemcpyKind::host_to_device;
   copy.source_kind = MemoryKind::pinned;
   copy.destination_kind = MemoryKind::device;
   copy.bytes = 8 << 20;
+  copy.destination_device = 1;
   copy.device = 1;
   copy.stream = 21;
-  copy.start_ns = 51'000;
-  copy.duration_ns = 2'000;
-  copy.scope = "upload";
+  copy.start_ns = origin + 51'000;
+  copy.end_ns = copy.start_ns + 2'000;
+  copy.launch =
+      LaunchCall{ApiKind::driver, "cuMemcpyHtoDAsync_v2", origin - 3'000, origin + 2'000, 8};
+  copy.scope_name = "upload";
   t.memcpys = {copy};
 
-  TraceMemsetRecord set;
+  MemsetActivity set;
   set.value = 255;
   set.bytes = 1 << 20;
   set.memory_kind = MemoryKind::device;
   set.device = 1;
   set.stream = 21;
-  set.start_ns = 71'000;
-  set.duration_ns = 900;
+  set.start_ns = origin + 71'000;
+  set.end_ns = set.start_ns + 900;
   t.memsets = {set};
   t.omitted_records = 0;
   return t;

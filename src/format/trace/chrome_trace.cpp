@@ -212,8 +212,8 @@ std::string to_chrome_trace(const Trace& trace) {
         k.name, "kernel", gpu_pid(k.device), work_tid(k.stream), k.start_ns, k.end_ns,
         launch_args(k) + fmt::format(",\"grid\":\"{}\",\"block\":\"{}\",\"registers\":{},"
                                      "\"static smem\":{},\"dynamic smem\":{}",
-                                     trace_format::dimensions(k.grid),
-                                     trace_format::dimensions(k.block), k.registers_per_thread,
+                                     format_detail::dimensions(k.grid),
+                                     format_detail::dimensions(k.block), k.registers_per_thread,
                                      k.static_shared_memory_bytes, k.dynamic_shared_memory_bytes));
   }
   for (const MemcpyActivity& m : trace.memcpys) {

@@ -6,15 +6,12 @@
 
 #include <kerntime/trace_format.hpp>
 
-#include "format/trace/counts_json.hpp"
 #include "format/trace/trace_text.hpp"
+#include "report/trace_section_json.hpp"
 
 namespace kerntime {
+namespace format_detail {
 namespace {
-
-using trace_format::Column;
-using trace_format::dimensions;
-using trace_format::Grid;
 
 constexpr const char* kNone = "-";
 
@@ -41,40 +38,29 @@ Grid kernel_grid(const std::vector<KernelSummary>& rows, bool raw) {
   return grid;
 }
 
+// The rows in the report's shape (one writer: report_detail::kernel_summary_json), then the
+// counts every JSON view carries.
 std::string kernel_json(const Trace& trace, const std::vector<KernelSummary>& rows) {
   nlohmann::ordered_json out;
   out["kernels"] = nlohmann::ordered_json::array();
-  for (const KernelSummary& row : rows) {
-    nlohmann::ordered_json k = {{"name", row.name},
-                                {"time_percent", row.time_percent},
-                                {"total_ns", row.total_ns},
-                                {"instances", row.instances},
-                                {"average_ns", row.average_ns},
-                                {"median_ns", row.median_ns},
-                                {"min_ns", row.min_ns},
-                                {"max_ns", row.max_ns}};
-    k["stddev_ns"] = row.stddev_ns ? nlohmann::ordered_json(*row.stddev_ns) : nullptr;
-    k["grid"] = row.mixed_launch_config
-                    ? nlohmann::ordered_json(nullptr)
-                    : nlohmann::ordered_json{row.grid.x, row.grid.y, row.grid.z};
-    k["block"] = row.mixed_launch_config
-                     ? nlohmann::ordered_json(nullptr)
-                     : nlohmann::ordered_json{row.block.x, row.block.y, row.block.z};
-    out["kernels"].push_back(std::move(k));
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    out["kernels"].push_back(
+        report_detail::kernel_summary_json(rows[i], "kernels[" + std::to_string(i) + "]"));
   }
-  trace_format::add_counts(out, trace);
+  add_trace_counts(out, trace);
   return out.dump(2) + "\n";
 }
 
 }  // namespace
+}  // namespace format_detail
 
 std::string render_kernel_summary(const Trace& trace, Format format,
                                   const KernelSummaryOptions& options) {
   const std::vector<KernelSummary> rows = summarize_kernels(trace, options);
-  if (format == Format::json) return kernel_json(trace, rows);
-  const std::string table =
-      trace_format::render_grid(kernel_grid(rows, format == Format::csv), format);
-  return format == Format::csv ? table : table + trace_format::trace_footer(trace, format);
+  if (format == Format::json) return format_detail::kernel_json(trace, rows);
+  const std::string table = format_detail::render_trace_grid(
+      format_detail::kernel_grid(rows, format == Format::csv), format);
+  return format == Format::csv ? table : table + format_detail::trace_footer(trace, format);
 }
 
 }  // namespace kerntime

@@ -7,21 +7,20 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include <kerntime/statistics.hpp>
 #include <kerntime/trace_format.hpp>
 
-#include "format/trace/counts_json.hpp"
 #include "format/trace/trace_text.hpp"
 
 namespace kerntime {
+namespace format_detail {
 namespace {
 
-using trace_format::Grid;
-
+// The stats layer's median, so a span median reads like any other median kerntime prints.
 std::optional<double> median(std::vector<double> values) {
   if (values.empty()) return std::nullopt;
   std::sort(values.begin(), values.end());
-  const std::size_t mid = values.size() / 2;
-  return values.size() % 2 == 1 ? values[mid] : (values[mid - 1] + values[mid]) / 2.0;
+  return quantile_sorted(values, 0.5);
 }
 
 std::optional<double> event_median(const Report* events, const std::string& name) {
@@ -78,18 +77,19 @@ std::string scope_json(const Trace& trace, const std::vector<ScopeSummary>& rows
                              {"self_kernel_time_ns", row.self_kernel_time_ns},
                              {"streams", std::move(streams)}});
   }
-  trace_format::add_counts(out, trace);
+  add_trace_counts(out, trace);
   return out.dump(2) + "\n";
 }
 
 }  // namespace
+}  // namespace format_detail
 
 std::string render_scope_summary(const Trace& trace, Format format, const Report* events) {
   const std::vector<ScopeSummary> rows = summarize_scopes(trace);
-  if (format == Format::json) return scope_json(trace, rows, events);
-  const std::string table =
-      trace_format::render_grid(scope_grid(rows, events, format == Format::csv), format);
-  return format == Format::csv ? table : table + trace_format::trace_footer(trace, format);
+  if (format == Format::json) return format_detail::scope_json(trace, rows, events);
+  const std::string table = format_detail::render_trace_grid(
+      format_detail::scope_grid(rows, events, format == Format::csv), format);
+  return format == Format::csv ? table : table + format_detail::trace_footer(trace, format);
 }
 
 }  // namespace kerntime

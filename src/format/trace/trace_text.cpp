@@ -3,7 +3,9 @@
 
 #include <fmt/format.h>
 
-namespace kerntime::trace_format {
+#include "report/trace_section_json.hpp"
+
+namespace kerntime::format_detail {
 namespace {
 
 void escape_text_columns(Grid& grid, std::string (*escape)(const std::string&)) {
@@ -16,20 +18,20 @@ void escape_text_columns(Grid& grid, std::string (*escape)(const std::string&)) 
 
 }  // namespace
 
-std::string render_grid(Grid grid, Format format) {
+std::string render_trace_grid(Grid grid, Format format) {
   switch (format) {
     case Format::markdown:
-      escape_text_columns(grid, &format_detail::markdown_escape);
-      return format_detail::grid_markdown(grid);
+      escape_text_columns(grid, &markdown_escape);
+      return grid_markdown(grid);
     case Format::csv:
-      return format_detail::grid_csv(grid);
+      return grid_csv(grid);
     case Format::table:
     case Format::json:
       break;
   }
-  escape_text_columns(grid, &format_detail::printable);
+  escape_text_columns(grid, &printable);
   grid.empty_text = "(none)";
-  return format_detail::grid_text(grid);
+  return grid_text(grid);
 }
 
 std::string trace_footer(const Trace& trace, Format format) {
@@ -47,8 +49,13 @@ std::string trace_footer(const Trace& trace, Format format) {
   return out;
 }
 
+void add_trace_counts(nlohmann::ordered_json& out, const Trace& trace) {
+  out["counts"] = report_detail::counts_json(report_detail::trace_counts(trace));
+  out["warnings"] = trace.warnings;
+}
+
 std::string dimensions(const Dim3& dim) {
   return fmt::format("{}x{}x{}", dim.x, dim.y, dim.z);
 }
 
-}  // namespace kerntime::trace_format
+}  // namespace kerntime::format_detail
