@@ -105,20 +105,28 @@ void read_kernel(const CUpti_Activity* record, trace::RecordBatch& batch) {
   out.graph_node_id = view.graph_node_id();
 }
 
+// The fields every copy and memset record version names alike.
+template <class Record>
+GpuSpan span_of(const Record& r) {
+  GpuSpan span;
+  span.start_ns = r.start;
+  span.end_ns = r.end;
+  span.device = r.deviceId;
+  span.context = r.contextId;
+  span.stream = r.streamId;
+  span.correlation_id = r.correlationId;
+  span.graph_id = r.graphId;
+  span.graph_node_id = r.graphNodeId;
+  return span;
+}
+
 template <class Record>
 void read_copy(const Record& r, trace::RawMemcpy& out) {
+  static_cast<GpuSpan&>(out) = span_of(r);
   out.kind = memcpy_kind(r.copyKind);
   out.source_kind = memory_kind(r.srcKind);
   out.destination_kind = memory_kind(r.dstKind);
   out.bytes = r.bytes;
-  out.start_ns = r.start;
-  out.end_ns = r.end;
-  out.device = r.deviceId;
-  out.context = r.contextId;
-  out.stream = r.streamId;
-  out.correlation_id = r.correlationId;
-  out.graph_id = r.graphId;
-  out.graph_node_id = r.graphNodeId;
 }
 
 void read_record(const CUpti_Activity* record, trace::RecordBatch& batch) {
@@ -163,17 +171,10 @@ void read_record(const CUpti_Activity* record, trace::RecordBatch& batch) {
     case CUPTI_ACTIVITY_KIND_MEMSET: {
       const auto& r = *reinterpret_cast<const MemsetRecord*>(record);
       trace::RawMemset& out = batch.memsets.emplace_back();
+      static_cast<GpuSpan&>(out) = span_of(r);
       out.value = r.value;
       out.bytes = r.bytes;
       out.memory_kind = memory_kind(r.memoryKind);
-      out.start_ns = r.start;
-      out.end_ns = r.end;
-      out.device = r.deviceId;
-      out.context = r.contextId;
-      out.stream = r.streamId;
-      out.correlation_id = r.correlationId;
-      out.graph_id = r.graphId;
-      out.graph_node_id = r.graphNodeId;
       break;
     }
     case CUPTI_ACTIVITY_KIND_SYNCHRONIZATION: {

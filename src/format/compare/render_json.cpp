@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "format/compare/renderers.hpp"
+#include "io/json_text.hpp"
 
 namespace kerntime::format_detail {
 namespace {
@@ -66,7 +67,7 @@ std::string render_comparison_json(const Comparison& comparison) {
     out["entries"].push_back(entry_json(entry));
   }
   // Replace rather than throw on invalid UTF-8: a report built in code may carry any bytes.
-  return out.dump(2, ' ', false, Json::error_handler_t::replace) + "\n";
+  return io::dump_json(out, 2) + "\n";
 }
 
 }  // namespace kerntime::format_detail

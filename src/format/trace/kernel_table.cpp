@@ -7,6 +7,7 @@
 #include <kerntime/trace_format.hpp>
 
 #include "format/trace/trace_text.hpp"
+#include "io/json_text.hpp"
 #include "report/trace_section_json.hpp"
 
 namespace kerntime {
@@ -48,7 +49,7 @@ std::string kernel_json(const Trace& trace, const std::vector<KernelSummary>& ro
         report_detail::kernel_summary_json(rows[i], "kernels[" + std::to_string(i) + "]"));
   }
   add_trace_counts(out, trace);
-  return out.dump(2) + "\n";
+  return io::dump_json(out, 2) + "\n";
 }
 
 }  // namespace

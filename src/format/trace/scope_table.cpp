@@ -11,6 +11,7 @@
 #include <kerntime/trace_format.hpp>
 
 #include "format/trace/trace_text.hpp"
+#include "io/json_text.hpp"
 
 namespace kerntime {
 namespace format_detail {
@@ -78,7 +79,7 @@ std::string scope_json(const Trace& trace, const std::vector<ScopeSummary>& rows
                              {"streams", std::move(streams)}});
   }
   add_trace_counts(out, trace);
-  return out.dump(2) + "\n";
+  return io::dump_json(out, 2) + "\n";
 }
 
 }  // namespace
