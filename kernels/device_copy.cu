@@ -3,6 +3,7 @@
 #include <cstdint>
 
 #include "kernels/detail/launch.hpp"
+#include "kernels/detail/planted_slowdown.cuh"
 #include "kernels/device_copy.hpp"
 
 namespace kerntime::samples {
@@ -11,6 +12,7 @@ constexpr std::size_t kVectorBytes = sizeof(uint4);
 
 __global__ void device_copy_kernel(uint4* __restrict__ dst, const uint4* __restrict__ src,
                                    std::size_t bytes) {
+  const detail::PlantedSlowdown planted;
   const std::size_t vectors = bytes / kVectorBytes;
   const std::size_t first = std::size_t{blockIdx.x} * blockDim.x + threadIdx.x;
   const std::size_t stride = std::size_t{gridDim.x} * blockDim.x;
@@ -28,6 +30,7 @@ __global__ void device_copy_kernel(uint4* __restrict__ dst, const uint4* __restr
 __global__ void device_copy_unaligned_kernel(unsigned char* __restrict__ dst,
                                              const unsigned char* __restrict__ src,
                                              std::size_t bytes) {
+  const detail::PlantedSlowdown planted;
   const std::size_t stride = std::size_t{gridDim.x} * blockDim.x;
   for (std::size_t i = std::size_t{blockIdx.x} * blockDim.x + threadIdx.x; i < bytes; i += stride) {
     dst[i] = src[i];

@@ -2,6 +2,7 @@
 #include <cstddef>
 
 #include "kernels/detail/launch.hpp"
+#include "kernels/detail/planted_slowdown.cuh"
 #include "kernels/reduce_sum.hpp"
 
 namespace kerntime::samples {
@@ -22,6 +23,7 @@ static __device__ __forceinline__ float warp_sum(float value) {
 
 __global__ void __launch_bounds__(kBlockSize)
     reduce_sum_kernel(std::size_t n, const float* __restrict__ x, float* __restrict__ result) {
+  const detail::PlantedSlowdown planted;
   float sum = 0.0f;
   const std::size_t stride = std::size_t{gridDim.x} * blockDim.x;
   for (std::size_t i = std::size_t{blockIdx.x} * blockDim.x + threadIdx.x; i < n; i += stride) {

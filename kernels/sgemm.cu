@@ -2,6 +2,7 @@
 #include <cstddef>
 
 #include "kernels/detail/launch.hpp"
+#include "kernels/detail/planted_slowdown.cuh"
 #include "kernels/sgemm.hpp"
 
 namespace kerntime::samples {
@@ -18,6 +19,7 @@ static __device__ __forceinline__ float scale_and_add(float alpha, float dot, fl
 __global__ void sgemm_naive_kernel(std::size_t m, std::size_t n, std::size_t k, float alpha,
                                    const float* __restrict__ a, const float* __restrict__ b,
                                    float beta, float* __restrict__ c) {
+  const detail::PlantedSlowdown planted;
   const std::size_t row = std::size_t{blockIdx.y} * blockDim.y + threadIdx.y;
   const std::size_t col = std::size_t{blockIdx.x} * blockDim.x + threadIdx.x;
   if (row >= m || col >= n) return;
@@ -31,6 +33,7 @@ __global__ void __launch_bounds__(kTile* kBlockRows)
     sgemm_tiled_kernel(std::size_t m, std::size_t n, std::size_t k, float alpha,
                        const float* __restrict__ a, const float* __restrict__ b, float beta,
                        float* __restrict__ c) {
+  const detail::PlantedSlowdown planted;
   // No padding column here, unlike the transpose: a warp reads a_tile along a row at one column
   // (a broadcast) and b_tile along a row (32 banks), so no access strides down a column.
   __shared__ float a_tile[kTile][kTile];

@@ -2,6 +2,7 @@
 #include <cstddef>
 
 #include "kernels/detail/launch.hpp"
+#include "kernels/detail/planted_slowdown.cuh"
 #include "kernels/transpose.hpp"
 
 namespace kerntime::samples {
@@ -13,6 +14,7 @@ constexpr unsigned int kBlockRows = 8;
 
 __global__ void transpose_naive_kernel(std::size_t rows, std::size_t cols,
                                        const float* __restrict__ in, float* __restrict__ out) {
+  const detail::PlantedSlowdown planted;
   const std::size_t col = std::size_t{blockIdx.x} * kTile + threadIdx.x;
   const std::size_t row0 = std::size_t{blockIdx.y} * kTile + threadIdx.y;
   if (col >= cols) return;
@@ -24,6 +26,7 @@ __global__ void transpose_naive_kernel(std::size_t rows, std::size_t cols,
 
 __global__ void transpose_tiled_kernel(std::size_t rows, std::size_t cols,
                                        const float* __restrict__ in, float* __restrict__ out) {
+  const detail::PlantedSlowdown planted;
   __shared__ float tile[kTile][kTile + 1];  // +1: see the header on bank conflicts
 
   // Read the tile starting at (tile_row, tile_col) of `in`, one coalesced row at a time.

@@ -1,0 +1,60 @@
+// SPDX-License-Identifier: Apache-2.0
+// The planted regression of the regression-gate demonstration (docs/ci.md): a build with
+// KERNTIME_SAMPLE_SLOWDOWN=1.10 makes every sample kernel about 10 % slower, the memory-bound
+// ones included, so the gate can be shown catching slowdowns of every kind. 1 everywhere else,
+// where the code below compiles to nothing.
+#pragma once
+
+#include <cstdint>
+
+#ifndef KERNTIME_SAMPLE_SLOWDOWN
+#define KERNTIME_SAMPLE_SLOWDOWN 1
+#endif
+
+namespace kerntime::samples::detail {
+
+inline constexpr double kSampleSlowdown = KERNTIME_SAMPLE_SLOWDOWN;
+
+// %globaltimer, not clock64(): SM cycles change with clocks and throttling, while a delay must
+// last a fixed wall time. volatile keeps the compiler from hoisting the read out of a loop.
+__device__ __forceinline__ std::uint64_t global_timer_ns() {
+  std::uint64_t now;
+  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(now));
+  return now;
+}
+
+__device__ __forceinline__ void spin_for_ns(std::uint64_t nanoseconds) {
+  const std::uint64_t start = global_timer_ns();
+  while (global_timer_ns() - start < nanoseconds) {
+  }
+}
+
+/// Put one at the top of a kernel: when the build plants a slowdown, the block's first thread
+/// stays (factor - 1) times as long again as it worked, so the block holds its SM that much
+/// longer. One thread spinning keeps the block resident without taking the memory system from
+/// the blocks still working, which is how a real slowdown of a memory-bound kernel looks.
+class PlantedSlowdown {
+ public:
+  __device__ PlantedSlowdown() {
+    if constexpr (kSampleSlowdown != 1.0) start_ = global_timer_ns();
+  }
+  __device__ ~PlantedSlowdown() {
+    if constexpr (kSampleSlowdown != 1.0) {
+      if (threadIdx.x == 0 && threadIdx.y == 0 && threadIdx.z == 0) {
+        const double worked = static_cast<double>(global_timer_ns() - start_);
+        spin_for_ns(static_cast<std::uint64_t>(worked * (kSampleSlowdown - 1.0)));
+      }
+    }
+  }
+  PlantedSlowdown(const PlantedSlowdown&) = delete;
+  PlantedSlowdown& operator=(const PlantedSlowdown&) = delete;
+
+ private:
+  std::uint64_t start_ = 0;
+};
+
+/// An empty kernel does no work to stretch; it takes about 0.58 us on an H200 (CUPTI), so the
+/// planted slowdown adds that fraction of it.
+inline constexpr double kEmptyKernelNs = 576.0;
+
+}  // namespace kerntime::samples::detail
