@@ -17,7 +17,7 @@ struct OverheadSettings {
   int launches = 200;  ///< per batch
 };
 
-/// The host time per launch that tracing may add beyond CUPTI's own (the target).
+/// The host time per launch that tracing may add beyond CUPTI's own (kerntime's target).
 inline constexpr double kOverheadLimitNs = 300.0;
 
 /// The child: measures `config` ("untraced", "bare-cupti" or "kerntime") in this process and
