@@ -24,6 +24,7 @@ struct Entry {
   std::optional<int> device;  ///< device index, when all samples come from one device
   std::vector<double> samples;
   Statistics statistics;
+  std::vector<std::size_t> run_sizes{};  ///< samples per run (process), in order; empty: one run
 };
 
 /// How many records a trace held, and how many CUPTI lost or kerntime had to exclude.
