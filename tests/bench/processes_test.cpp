@@ -11,6 +11,8 @@
 
 #include <gtest/gtest.h>
 
+#include <kerntime/error.hpp>
+
 #include "main/merge_runs.hpp"
 #include "main/process_runs.hpp"
 #include "main/runner_options.hpp"
