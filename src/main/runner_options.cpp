@@ -33,7 +33,8 @@ and keeps each process's samples as a run: the between-process spread that
 'kerntime compare' needs. --timeout is the limit over all processes (each gets
 its share). --processes 1 measures in this process.
 
-Exit status: 0 success; 1 a benchmark failed; 2 bad arguments or no usable GPU.)";
+Exit status: 0 success; 1 a benchmark or a process failed; 2 bad arguments or no
+usable GPU.)";
 
 }  // namespace
 
