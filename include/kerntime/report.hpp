@@ -25,6 +25,7 @@ struct Entry {
   std::optional<int> device;  ///< device index, when all samples come from one device
   std::vector<double> samples;
   Statistics statistics;
+  std::vector<std::size_t> run_sizes{};  ///< samples per run (process), in order; empty: one run
 };
 
 /// How many records a trace held (the loss counters come from TraceLosses, the same struct a

@@ -3,6 +3,7 @@
 #include <cstdio>
 #include <exception>
 #include <memory>
+#include <optional>
 #include <unistd.h>
 
 #include <fmt/core.h>
@@ -16,7 +17,10 @@
 #include "cuda/cuda_check.hpp"
 #include "format/bench/results_render.hpp"
 #include "io/file_writer.hpp"
+#include "main/process_runs.hpp"
+#include "main/processes.hpp"
 #include "main/runner_options.hpp"
+#include "main/worker_results.hpp"
 
 namespace kerntime {
 namespace {
@@ -69,11 +73,11 @@ std::vector<int> chosen_devices(const RunnerOptions& o) {
 
 class Progress {
  public:
-  explicit Progress(bool on) : on_(on) {}
+  Progress(bool on, std::string prefix) : on_(on), prefix_(std::move(prefix)) {}
   void show(std::size_t index, std::size_t total, const MeasureProgress& p) {
     if (!on_) return;
-    std::fprintf(stderr, "\r\033[K[%zu/%zu] %s: %zu samples, %.1f s", index, total, p.name->c_str(),
-                 p.samples, p.elapsed_s);
+    std::fprintf(stderr, "\r\033[K%s[%zu/%zu] %s: %zu samples, %.1f s", prefix_.c_str(), index,
+                 total, p.name->c_str(), p.samples, p.elapsed_s);
     std::fflush(stderr);
   }
   void clear() {
@@ -84,68 +88,163 @@ class Progress {
 
  private:
   bool on_;
+  std::string prefix_;
 };
 
-// Runs every configuration on every device; returns 1 if any failed, else 0.
-int run_all(const RunnerOptions& o, const std::vector<Configuration>& selected,
-            std::vector<Measurement>& results, Report& report) {
-  const std::vector<int> devices = chosen_devices(o);
-  report.environment = current_environment(devices);
-  std::unique_ptr<Tracer> tracer;
-  if (o.cupti) {
-    tracer = std::make_unique<Tracer>();  // before any warm-up (docs/benchmarks.md)
-    if (!tracer->active()) {
-      report.warnings.push_back("CUPTI is unavailable (" + tracer->unavailable_reason() +
-                                "): headlines are event times minus the launch floor");
-    }
-  }
-  Progress progress{!o.quiet && isatty(fileno(stderr)) == 1};
-  Engine engine;
-  int status = 0;
-  const std::size_t total = selected.size() * devices.size();
-  std::size_t index = 0;
+// One configuration on one device.
+struct Task {
+  const Configuration* configuration = nullptr;
+  int device = 0;
+  std::string name;  ///< the measurement's name: saxpy/n=1048576/cold[/device=1]
+};
+
+std::vector<Task> tasks_of(const RunnerOptions& o, const std::vector<Configuration>& selected,
+                           const std::vector<int>& devices) {
+  std::vector<Task> tasks;
   for (int device : devices) {
-    detail::check_cuda(cudaSetDevice(device), fmt::format("cudaSetDevice({})", device));
     for (const Configuration& c : selected) {
-      ++index;
-      MeasureOptions options;
-      options.name = c.name() + "/" + std::string{to_string(o.mode)};
-      if (devices.size() > 1) options.name += fmt::format("/device={}", device);
-      options.mode = o.mode;
-      options.device = device;
-      options.l2_flush = o.l2_flush;
-      options.stopping = o.stopping;
-      options.warmup_samples = o.warmup_samples;
-      options.tracer = tracer.get();
-      options.on_progress = [&progress, index, total](const MeasureProgress& p) {
-        progress.show(index, total, p);
-      };
-      State state{c, engine, options};
-      try {
-        c.benchmark->body()(state);
-        if (!state.skip_reason().empty()) {
-          report.warnings.push_back(options.name + ": skipped: " + state.skip_reason());
-        } else if (state.measurement() == nullptr) {
-          report.warnings.push_back(options.name + ": the benchmark never called State::run");
-          status = 1;
-        } else {
-          add_to_report(report, *state.measurement());
-          results.push_back(*state.measurement());
-        }
-      } catch (const std::exception& e) {
-        report.warnings.push_back(options.name + ": failed: " + e.what());
-        status = 1;
-        // A failed configuration may leave an error behind; the next one must not inherit it.
-        (void)cudaGetLastError();
-      }
-      progress.clear();
+      std::string name = c.name() + "/" + std::string{to_string(o.mode)};
+      if (devices.size() > 1) name += fmt::format("/device={}", device);
+      tasks.push_back({&c, device, std::move(name)});
     }
   }
-  if (tracer && tracer->active()) {
-    report.warnings.insert(report.warnings.begin(),
-                           "headlines are CUPTI GPU spans of each sample's work (timer "
-                           "cupti-kernel); entries ending in /events hold the raw event times");
+  return tasks;
+}
+
+// What measuring one task gave: a measurement, or a skip or failure in the warnings.
+struct Outcome {
+  std::optional<Measurement> measurement;
+  std::vector<std::string> warnings;
+  bool failed = false;
+};
+
+// What one process keeps while it measures: the tracer, the engine, the environment.
+class Measurer {
+ public:
+  Measurer(const RunnerOptions& o, const std::vector<int>& devices, std::string progress_prefix)
+      : o_(o), progress_{!o.quiet && isatty(fileno(stderr)) == 1, std::move(progress_prefix)} {
+    header_.environment = current_environment(devices);
+    if (o.cupti) {
+      tracer_ = std::make_unique<Tracer>();  // before any warm-up (docs/benchmarks.md)
+      if (!tracer_->active()) {
+        header_.warnings.push_back("CUPTI is unavailable (" + tracer_->unavailable_reason() +
+                                   "): headlines are event times minus the launch floor");
+      }
+    }
   }
+
+  Outcome measure(const Task& task, std::size_t index, std::size_t total) {
+    Outcome outcome;
+    detail::check_cuda(cudaSetDevice(task.device), fmt::format("cudaSetDevice({})", task.device));
+    MeasureOptions options;
+    options.name = task.name;
+    options.mode = o_.mode;
+    options.device = task.device;
+    options.l2_flush = o_.l2_flush;
+    options.stopping = o_.stopping;
+    options.warmup_samples = o_.warmup_samples;
+    options.tracer = tracer_.get();
+    options.on_progress = [this, index, total](const MeasureProgress& p) {
+      progress_.show(index, total, p);
+    };
+    State state{*task.configuration, engine_, options};
+    try {
+      task.configuration->benchmark->body()(state);
+      if (!state.skip_reason().empty()) {
+        outcome.warnings.push_back(options.name + ": skipped: " + state.skip_reason());
+      } else if (state.measurement() == nullptr) {
+        outcome.warnings.push_back(options.name + ": the benchmark never called State::run");
+        outcome.failed = true;
+      } else {
+        outcome.measurement = *state.measurement();
+      }
+    } catch (const std::exception& e) {
+      outcome.warnings.push_back(options.name + ": failed: " + e.what());
+      outcome.failed = true;
+      // A failed configuration may leave an error behind; the next one must not inherit it.
+      (void)cudaGetLastError();
+    }
+    progress_.clear();
+    return outcome;
+  }
+
+  // The report of `outcomes` (in the order given) with this process's environment and warnings.
+  Report report(const std::vector<const Outcome*>& outcomes) const {
+    Report report = header_;
+    for (const Outcome* outcome : outcomes) {
+      report.warnings.insert(report.warnings.end(), outcome->warnings.begin(),
+                             outcome->warnings.end());
+      if (outcome->measurement) add_to_report(report, *outcome->measurement);
+    }
+    if (tracer_ && tracer_->active()) {
+      report.warnings.insert(report.warnings.begin(),
+                             "headlines are CUPTI GPU spans of each sample's work (timer "
+                             "cupti-kernel); entries ending in /events hold the raw event times");
+    }
+    return report;
+  }
+
+ private:
+  const RunnerOptions& o_;
+  Progress progress_;
+  Report header_;
+  std::unique_ptr<Tracer> tracer_;
+  Engine engine_;
+};
+
+// --processes 1: every task in this process, in order. Returns 1 if any failed, else 0.
+int run_here(const RunnerOptions& o, const std::vector<Task>& tasks,
+             const std::vector<int>& devices, std::vector<Measurement>& results, Report& report) {
+  Measurer measurer{o, devices, ""};
+  std::vector<Outcome> outcomes;
+  outcomes.reserve(tasks.size());
+  int status = 0;
+  for (std::size_t i = 0; i < tasks.size(); ++i) {
+    outcomes.push_back(measurer.measure(tasks[i], i + 1, tasks.size()));
+    if (outcomes.back().failed) status = 1;
+    if (outcomes.back().measurement) results.push_back(*outcomes.back().measurement);
+  }
+  std::vector<const Outcome*> all;
+  for (const Outcome& outcome : outcomes)
+    all.push_back(&outcome);
+  report = measurer.report(all);
+  return status;
+}
+
+// A child of --processes: every task in its rotated order; before each task and at the end it
+// rewrites its results file, so that the runner keeps what it finished and can name what it
+// was measuring if it dies. Returns 1 if any task failed, else 0.
+int run_as_worker(const RunnerOptions& o, const std::vector<Task>& tasks,
+                  const std::vector<int>& devices) {
+  const std::size_t process = *o.worker;
+  Measurer measurer{o, devices, fmt::format("process {}/{} ", process + 1, o.processes)};
+  std::vector<std::optional<Outcome>> outcomes(tasks.size());
+  auto write = [&](const std::string& running) {
+    bench::WorkerResults results;
+    std::vector<const Outcome*> done;
+    for (const std::optional<Outcome>& outcome : outcomes) {
+      if (!outcome) continue;
+      done.push_back(&*outcome);
+      if (outcome->measurement) {
+        Measurement summary = *outcome->measurement;
+        summary.headline_ns.clear();
+        summary.samples.clear();
+        results.measurements.push_back(std::move(summary));
+      }
+    }
+    results.report = measurer.report(done);
+    results.running = running;
+    io::write_file_atomically(o.worker_output, bench::worker_results_json(results));
+  };
+  const std::vector<std::size_t> order = bench::process_order(tasks.size(), process, o.processes);
+  int status = 0;
+  for (std::size_t i = 0; i < order.size(); ++i) {
+    const Task& task = tasks[order[i]];
+    write(task.name);
+    outcomes[order[i]] = measurer.measure(task, i + 1, tasks.size());
+    if (outcomes[order[i]]->failed) status = 1;
+  }
+  write("");
   return status;
 }
 
@@ -172,9 +271,21 @@ int benchmark_main(int argc, const char* const* argv, const BenchmarkRegistry& r
     }
     const GpuStatus gpu = query_gpu_status();
     if (!gpu.usable()) throw Error(gpu.message);
+    const std::vector<int> devices = chosen_devices(o);
+    const std::vector<Task> tasks = tasks_of(o, selected, devices);
+    if (o.worker) return run_as_worker(o, tasks, devices);
     std::vector<Measurement> results;
     Report report;
-    const int status = run_all(o, selected, results, report);
+    int status = 0;
+    if (o.processes > 1) {
+      bench::ProcessRuns runs =
+          bench::run_processes(bench::kOwnExecutable, argc, argv, o.processes, program);
+      results = std::move(runs.measurements);
+      report = std::move(runs.report);
+      status = runs.status;
+    } else {
+      status = run_here(o, tasks, devices, results, report);
+    }
     if (!o.quiet) io::write_standard_output(bench::render_results(results, report, o.format));
     for (const std::string& path : o.outputs) {
       io::write_file_atomically(

@@ -8,6 +8,8 @@
 
 #include <kerntime/error.hpp>
 
+#include "main/processes.hpp"
+
 namespace kerntime::bench {
 namespace {
 
@@ -25,7 +27,14 @@ floats 0.5; strings as written. Several values are separated by commas.
 --output FILE takes its format from the extension (.json, .md, .csv; else table);
 JSON is the kerntime-report/1 format that 'kerntime compare' reads.
 
-Exit status: 0 success; 1 a benchmark failed; 2 bad arguments or no usable GPU.)";
+--processes N (default 5) measures every configuration in N processes of this
+program, one after another, each in its own rotated order of the configurations,
+and keeps each process's samples as a run: the between-process spread that
+'kerntime compare' needs. --timeout is the limit over all processes (each gets
+its share). --processes 1 measures in this process.
+
+Exit status: 0 success; 1 a benchmark or a process failed; 2 bad arguments or no
+usable GPU.)";
 
 }  // namespace
 
@@ -94,6 +103,15 @@ ParsedArguments parse_runner_arguments(int argc, const char* const* argv) {
   app.add_flag("--no-l2-flush", "Do not flush the L2 cache before cold samples");
   app.add_flag("--no-cupti", "Use events only, even where CUPTI is available");
   app.add_flag("--quiet,-q", o.quiet, "No progress line and no results on standard output");
+  app.add_option("--processes", o.processes,
+                 "Measure every configuration in N processes, one after another; the report "
+                 "keeps each process's samples as a run (default 5; 1: in this process)")
+      ->check(CLI::Range(std::size_t{1}, std::size_t{1000}))
+      ->type_name("N");
+  std::size_t worker = 0;
+  // A child of --processes: hidden, and never typed by a user.
+  app.add_option(kWorkerOption, worker)->group("");
+  app.add_option(kWorkerOutputOption, o.worker_output)->group("");
 
   try {
     app.parse(argc, argv);
@@ -106,6 +124,14 @@ ParsedArguments parse_runner_arguments(int argc, const char* const* argv) {
     }
     o.l2_flush = app.count("--no-l2-flush") == 0;
     o.cupti = app.count("--no-cupti") == 0;
+    if (app.count(kWorkerOption) > 0) {
+      if (o.worker_output.empty() || worker >= o.processes) {
+        throw Error(std::string{kWorkerOption} + " is for the runner's own child processes");
+      }
+      o.worker = worker;
+      // The time limit is per configuration over all processes, so each child gets its share.
+      o.stopping.timeout_s /= static_cast<double>(o.processes);
+    }
     for (const std::string& a : axes)
       o.axes.push_back(parse_axis_option(a));
     if (o.all_devices && !o.devices.empty()) {

@@ -13,6 +13,10 @@
 
 namespace kerntime::bench {
 
+/// The default of --processes: five runs per entry are what the per-process comparison needs
+/// for its false-alarm rate (docs/ci.md, "Several processes per side").
+inline constexpr std::size_t kDefaultProcesses = 5;
+
 struct RunnerOptions {
   bool list = false;
   std::string filter;
@@ -27,6 +31,11 @@ struct RunnerOptions {
   bool l2_flush = true;
   bool cupti = true;
   bool quiet = false;
+  /// Child processes that each measure every configuration (--processes); 1: this process
+  /// measures, as before. See docs/benchmarks.md for the default.
+  std::size_t processes = kDefaultProcesses;
+  std::optional<std::size_t> worker;  ///< set in a child: its 0-based process number
+  std::string worker_output;          ///< a child's results file
 };
 
 /// The outcome of parsing: options to run with, or an exit status with what to print (help,

@@ -57,6 +57,36 @@ TEST_F(RunnerCliGpu, GraphModeAndEventsOnlyAreNamedInTheResults) {
   EXPECT_TRUE(contains(r.out, ",cuda-event-batch,")) << r.out;
 }
 
+// --processes 3: three children, each over every selected configuration, one report with three
+// runs per entry (each child's samples a run of its own).
+TEST_F(RunnerCliGpu, ThreeProcessesGiveThreeRunsPerEntry) {
+  const std::string json = ::testing::TempDir() + "runner_cli_gpu_processes.json";
+  const auto r = run_command(runner + " --filter 'spin|copy' --processes 3 --quiet -o " + json);
+  ASSERT_EQ(r.exit_status, 0) << r.err;
+  EXPECT_TRUE(r.err.empty()) << r.err;
+  const Report report = read_report_file(json);
+  ASSERT_EQ(report.entries.size(), 6u);  // 3 configurations, each with its /events entry
+  EXPECT_EQ(report.entries[0].name, "spin/ns=2000/cold");
+  for (const Entry& e : report.entries) {
+    ASSERT_EQ(e.run_sizes.size(), 3u) << e.name;
+    std::size_t total = 0;
+    for (std::size_t n : e.run_sizes) {
+      EXPECT_GE(n, 20u) << e.name;  // each process reaches the minimum sample count
+      total += n;
+    }
+    EXPECT_EQ(total, e.samples.size()) << e.name;
+  }
+}
+
+TEST_F(RunnerCliGpu, OneProcessIsOneRun) {
+  const std::string json = ::testing::TempDir() + "runner_cli_gpu_one_process.json";
+  const auto r = run_command(runner + " --filter spin/ns=2000 --processes 1 --quiet -o " + json);
+  ASSERT_EQ(r.exit_status, 0) << r.err;
+  const Report report = read_report_file(json);
+  ASSERT_EQ(report.entries.size(), 2u);
+  EXPECT_TRUE(report.entries[0].run_sizes.empty());
+}
+
 TEST_F(RunnerCliGpu, AnInvisibleDeviceIsABadArgument) {
   const auto r = run_command(runner + " --filter spin --device 99");
   EXPECT_EQ(r.exit_status, 2);

@@ -45,8 +45,9 @@ TEST(RunnerCli, ListAppliesFilterAndAxes) {
 }
 
 TEST(RunnerCli, BadArgumentsExitTwoWithOneLine) {
-  for (const char* args : {" --bogus", " --mode lukewarm", " --axis nope=1", " --filter '('",
-                           " --axis ns=x", " --filter nothing-matches", " --format yaml"}) {
+  for (const char* args :
+       {" --bogus", " --mode lukewarm", " --axis nope=1", " --filter '('", " --axis ns=x",
+        " --filter nothing-matches", " --format yaml", " --processes 0", " --kerntime-worker=0"}) {
     const auto r = run_command(no_gpu + runner + args);
     EXPECT_EQ(r.exit_status, 2) << args << ": " << r.err;
     EXPECT_EQ(line_count(r.err), 1) << args << ": " << r.err;
@@ -56,6 +57,7 @@ TEST(RunnerCli, BadArgumentsExitTwoWithOneLine) {
 }
 
 TEST(RunnerCli, RunningWithoutAGpuSaysWhyInOneLine) {
+  // Default --processes: the parent says it once, before it starts any child.
   const auto r = run_command(no_gpu + runner + " --filter spin");
   EXPECT_EQ(r.exit_status, 2);
   EXPECT_EQ(line_count(r.err), 1) << r.err;
