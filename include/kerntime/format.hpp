@@ -3,8 +3,10 @@
 
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include <kerntime/duration.hpp>
+#include <kerntime/measurement.hpp>
 #include <kerntime/report.hpp>
 
 namespace kerntime {
@@ -22,5 +24,11 @@ Format parse_format(std::string_view name);
 
 /// Renders `report` in `format`. Warnings are included where the format has room for them.
 std::string render(const Report& report, Format format);
+
+/// Renders the benchmark engine's measurements with the columns a benchmark needs (headline and
+/// its timer, event time, spread, throughput, SM clock, stop reason), as the benchmark runner
+/// prints them; Format::json renders `report` (kerntime-report/1) instead.
+std::string render(const std::vector<Measurement>& measurements, const Report& report,
+                   Format format);
 
 }  // namespace kerntime

@@ -2,7 +2,10 @@
 #pragma once
 
 #include <string>
+#include <string_view>
 #include <vector>
+
+#include <cuda_runtime_api.h>
 
 #include <kerntime/environment.hpp>
 
@@ -36,6 +39,12 @@ GpuStatus query_gpu_status();
 
 /// Throws kerntime::Error with GpuStatus::message when no GPU can be used.
 void require_gpu();
+
+/// Throws kerntime::Error unless `error` is cudaSuccess. The message names `call`, CUDA's
+/// error and what to do ("cudaSetDevice(3) failed: cudaErrorInvalidDevice (invalid device
+/// ordinal). The device index is not one of the visible devices; ..."), and when CUDA cannot
+/// start at all it says why in plain words instead.
+void check_cuda(cudaError_t error, std::string_view call);
 
 /// Describes every visible device. Throws kerntime::Error when CUDA cannot be used.
 std::vector<DeviceInfo> query_devices();

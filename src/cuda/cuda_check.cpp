@@ -73,3 +73,11 @@ void throw_cuda_error(cudaError_t error, std::string_view call, std::string_view
 }
 
 }  // namespace kerntime::detail
+
+namespace kerntime {
+
+void check_cuda(cudaError_t error, std::string_view call) {
+  detail::check_cuda(error, call);
+}
+
+}  // namespace kerntime

@@ -10,12 +10,11 @@
 
 #include <kerntime/benchmark.hpp>
 #include <kerntime/error.hpp>
+#include <kerntime/format.hpp>
 #include <kerntime/gpu_status.hpp>
 #include <kerntime/tracer.hpp>
 
 #include "bench/axes.hpp"
-#include "cuda/cuda_check.hpp"
-#include "format/bench/results_render.hpp"
 #include "io/file_writer.hpp"
 #include "main/process_runs.hpp"
 #include "main/processes.hpp"
@@ -51,7 +50,7 @@ std::string list_text(const BenchmarkRegistry& registry,
 
 std::vector<int> chosen_devices(const RunnerOptions& o) {
   int count = 0;
-  detail::check_cuda(cudaGetDeviceCount(&count), "cudaGetDeviceCount");
+  check_cuda(cudaGetDeviceCount(&count), "cudaGetDeviceCount");
   std::vector<int> devices = o.devices;
   if (o.all_devices) {
     for (int d = 0; d < count; ++d)
@@ -59,7 +58,7 @@ std::vector<int> chosen_devices(const RunnerOptions& o) {
   }
   if (devices.empty()) {
     int current = 0;
-    detail::check_cuda(cudaGetDevice(&current), "cudaGetDevice");
+    check_cuda(cudaGetDevice(&current), "cudaGetDevice");
     devices.push_back(current);
   }
   for (int d : devices) {
@@ -135,7 +134,7 @@ class Measurer {
 
   Outcome measure(const Task& task, std::size_t index, std::size_t total) {
     Outcome outcome;
-    detail::check_cuda(cudaSetDevice(task.device), fmt::format("cudaSetDevice({})", task.device));
+    check_cuda(cudaSetDevice(task.device), fmt::format("cudaSetDevice({})", task.device));
     MeasureOptions options;
     options.name = task.name;
     options.mode = o_.mode;
@@ -286,10 +285,9 @@ int benchmark_main(int argc, const char* const* argv, const BenchmarkRegistry& r
     } else {
       status = run_here(o, tasks, devices, results, report);
     }
-    if (!o.quiet) io::write_standard_output(bench::render_results(results, report, o.format));
+    if (!o.quiet) io::write_standard_output(render(results, report, o.format));
     for (const std::string& path : o.outputs) {
-      io::write_file_atomically(
-          path, bench::render_results(results, report, bench::format_for_path(path)));
+      io::write_file_atomically(path, render(results, report, bench::format_for_path(path)));
     }
     return status;
   } catch (const std::exception& e) {

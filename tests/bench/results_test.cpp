@@ -3,10 +3,10 @@
 #include <gtest/gtest.h>
 
 #include <kerntime/error.hpp>
+#include <kerntime/format.hpp>
 #include <kerntime/measurement.hpp>
 #include <kerntime/report_json.hpp>
 
-#include "format/bench/results_render.hpp"
 #include "bench/sampler.hpp"
 #include "fake_source.hpp"
 
@@ -62,7 +62,7 @@ TEST(RenderResults, JsonIsTheReportAndReadsBack) {
   const std::vector<Measurement> ms = {sample_measurement("a/cold"), sample_measurement("b/cold")};
   for (const Measurement& m : ms)
     add_to_report(report, m);
-  const Report back = parse_report(render_results(ms, report, Format::json), "results");
+  const Report back = parse_report(kerntime::render(ms, report, Format::json), "results");
   ASSERT_EQ(back.entries.size(), 4u);
   EXPECT_EQ(back.entries[2].name, "b/cold");
   EXPECT_EQ(back.entries[2].timer, "cupti-kernel");
@@ -74,12 +74,12 @@ TEST(RenderResults, TableShowsHeadlineSourceThroughputAndStop) {
   const std::vector<Measurement> ms = {sample_measurement("copy/bytes=1048576/cold")};
   add_to_report(report, ms[0]);
   report.warnings.push_back("a warning");
-  const std::string table = render_results(ms, report, Format::table);
+  const std::string table = kerntime::render(ms, report, Format::table);
   for (const char* part : {"Benchmark", "Headline", "copy/bytes=1048576/cold", "2.600 us", "cupti",
                            "4.801 us", "806.6", "16.4%", "1980", "fixed-count", "a warning"}) {
     EXPECT_NE(table.find(part), std::string::npos) << part << "\n" << table;
   }
-  const std::string md = render_results(ms, report, Format::markdown);
+  const std::string md = kerntime::render(ms, report, Format::markdown);
   EXPECT_EQ(md.rfind("| Benchmark", 0), 0u) << md;
   EXPECT_NE(md.find("| ---"), std::string::npos) << md;
   EXPECT_NE(md.find("- a warning"), std::string::npos) << md;
@@ -88,7 +88,7 @@ TEST(RenderResults, TableShowsHeadlineSourceThroughputAndStop) {
 TEST(RenderResults, CsvHasOneRowPerMeasurementInNanoseconds) {
   Report report;
   const std::vector<Measurement> ms = {sample_measurement("x,y/cold")};
-  const std::string csv = render_results(ms, report, Format::csv);
+  const std::string csv = kerntime::render(ms, report, Format::csv);
   EXPECT_EQ(csv.rfind("name,mode,device,samples,", 0), 0u) << csv;
   EXPECT_NE(csv.find("\"x,y/cold\",cold,0,25,0,0,2600,cupti-kernel,4801,2600,"), std::string::npos)
       << csv;
@@ -98,7 +98,7 @@ TEST(RenderResults, AnEmptyMeasurementPrintsDashesNotNan) {
   Report report;
   Measurement m;
   m.name = "all-throttled";
-  const std::string table = render_results({m}, report, Format::table);
+  const std::string table = kerntime::render({m}, report, Format::table);
   EXPECT_EQ(table.find("nan"), std::string::npos) << table;
   EXPECT_NE(table.find("all-throttled"), std::string::npos);
 }

@@ -109,3 +109,12 @@ std::string render_results(const std::vector<Measurement>& ms, const Report& rep
 }
 
 }  // namespace kerntime::format_detail
+
+namespace kerntime {
+
+std::string render(const std::vector<Measurement>& measurements, const Report& report,
+                   Format format) {
+  return format_detail::render_results(measurements, report, format);
+}
+
+}  // namespace kerntime

@@ -19,8 +19,3 @@ std::string render_results(const std::vector<Measurement>& measurements, const R
                            Format format);
 
 }  // namespace kerntime::format_detail
-
-namespace kerntime::bench {
-// The runner's main still calls it by this name; remove once src/main names format_detail.
-using format_detail::render_results;
-}  // namespace kerntime::bench
