@@ -28,9 +28,25 @@ EntryCells cells_of(const EntryComparison& entry) {
                                   : "-";
   cells.p = entry.p_value ? format_p(*entry.p_value) : "-";
   cells.threshold = format_percent(entry.threshold);
+  cells.runs = entry.baseline && entry.candidate
+                   ? fmt::format("{}+{}", entry.baseline->runs, entry.candidate->runs)
+                   : "-";
+  cells.spread = entry.run_spread ? fmt::format("{:.1f}%", *entry.run_spread * 100.0) : "-";
   cells.verdict = std::string(to_string(entry.verdict));
   cells.reason = printable(entry.reason);
   return cells;
+}
+
+bool shows_runs(const Comparison& comparison) {
+  for (const EntryComparison& entry : comparison.entries) {
+    if (entry.between_runs) return true;
+  }
+  return false;
+}
+
+std::string outcome(const Comparison& comparison) {
+  if (comparison.failed()) return "FAILED";
+  return comparison.decided() == 0 && !comparison.entries.empty() ? "undecided" : "passed";
 }
 
 std::string interval_title(const Comparison& comparison) {
@@ -45,12 +61,17 @@ std::string summary_counts(const Comparison& comparison) {
 }
 
 std::string settings_line(const Comparison& comparison) {
+  std::string floor;
+  if (comparison.min_change_ns > 0.0) {
+    floor = fmt::format(", changes under {} ignored (--min-change)",
+                        format_amount(comparison.min_change_ns, "ns"));
+  }
   return fmt::format(
-      "alpha {} (two-sided Mann-Whitney U), {} intervals of the median ratio, threshold {} "
-      "unless set per entry, changes under {} ignored, at least {} samples per side",
+      "alpha {}, {} intervals of the median ratio (t test on per-run medians with several runs "
+      "per side, Mann-Whitney U with one), threshold {} unless set per entry{}, at least {} "
+      "samples per side",
       comparison.alpha, format_percent(comparison.confidence_level()),
-      format_percent(comparison.default_threshold), format_amount(comparison.min_change_ns, "ns"),
-      comparison.min_samples);
+      format_percent(comparison.default_threshold), floor, comparison.min_samples);
 }
 
 }  // namespace kerntime::detail
