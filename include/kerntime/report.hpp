@@ -31,7 +31,7 @@ struct Entry {
   Statistics statistics;        ///< of all samples together
   /// The sample count of each run, in order; they sum to samples.size() and none is 0. Empty
   /// means one run holding every sample (every report of one process).
-  std::vector<std::size_t> run_sizes;
+  std::vector<std::size_t> run_sizes{};  // initialized: aggregate initializers may leave it out
 
   /// How many runs the samples come from (1 when run_sizes is empty).
   std::size_t run_count() const;
