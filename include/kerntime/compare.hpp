@@ -93,9 +93,9 @@ struct CompareOptions {
 /// One side of a compared pair.
 struct SampleSummary {
   std::size_t count = 0;
-  double median = 0.0;  ///< in `unit`
-  std::string unit;     ///< the entry's unit, e.g. "ns"
-  std::string timer;    ///< what produced the samples, e.g. "cuda-event"; may be empty
+  double median = 0.0;   ///< in `unit`
+  std::string unit;      ///< the entry's unit, e.g. "ns"
+  std::string timer;     ///< what produced the samples, e.g. "cuda-event"; may be empty
   std::size_t runs = 1;  ///< how many runs (processes) the samples come from
 };
 

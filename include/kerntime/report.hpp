@@ -23,15 +23,16 @@ inline constexpr const char* kReportSchema = "kerntime-report/1";
 /// kept apart: `samples` is their concatenation, run after run, and `run_sizes` says where each
 /// run ends. Code that reads only `samples` sees every sample, as before.
 struct Entry {
-  std::string name;           ///< unique within a report
-  std::string unit = "ns";    ///< unit of samples and statistics; kerntime writes "ns"
-  std::string timer;          ///< what produced the samples, e.g. "cuda-event"
-  std::optional<int> device;  ///< device index, when all samples come from one device
+  std::string name;             ///< unique within a report
+  std::string unit = "ns";      ///< unit of samples and statistics; kerntime writes "ns"
+  std::string timer;            ///< what produced the samples, e.g. "cuda-event"
+  std::optional<int> device;    ///< device index, when all samples come from one device
   std::vector<double> samples;  ///< every run's samples, run after run
   Statistics statistics;        ///< of all samples together
   /// The sample count of each run, in order; they sum to samples.size() and none is 0. Empty
-  /// means one run holding every sample (every report of one process).
-  std::vector<std::size_t> run_sizes{};  // initialized: aggregate initializers may leave it out
+  /// means one run holding every sample (every report of one process). Last and with `{}`, so
+  /// that aggregate initializers written before it existed compile without warnings.
+  std::vector<std::size_t> run_sizes{};
 
   /// How many runs the samples come from (1 when run_sizes is empty).
   std::size_t run_count() const;

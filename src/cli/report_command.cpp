@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
 // `kerntime report FILE...`: re-renders reports, merging repeated runs into one.
-#include <climits>
 #include <cstdlib>
 #include <memory>
 #include <string>
 #include <vector>
+
+#include <climits>
 
 #include <kerntime/error.hpp>
 #include <kerntime/format.hpp>

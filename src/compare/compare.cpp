@@ -79,9 +79,9 @@ void one_run_note(Comparison& result) {
     if (!entry.between_runs) names.push_back(entry.name);
   }
   if (names.empty()) return;
-  std::string which = names.size() == paired ? (paired == 1 ? "the entry" : "all entries")
-                                             : fmt::format("{} of {} entries (", names.size(),
-                                                           paired);
+  std::string which = names.size() == paired
+                          ? (paired == 1 ? "the entry" : "all entries")
+                          : fmt::format("{} of {} entries (", names.size(), paired);
   if (names.size() != paired) {
     for (std::size_t i = 0; i < names.size() && i < 3; ++i) {
       which += (i == 0 ? "" : ", ") + names[i];

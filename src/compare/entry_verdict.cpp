@@ -114,8 +114,8 @@ EntryComparison compare_entry(const Entry& baseline, const Entry& candidate, dou
 
   // The rule works in nanoseconds: its timer quantum and its allowance for one run per side are
   // durations. An unknown unit (same on both sides) is taken as it is.
-  const double baseline_ns = nanoseconds_per(baseline.unit) > 0.0 ? nanoseconds_per(baseline.unit)
-                                                                   : 1.0;
+  const double baseline_ns =
+      nanoseconds_per(baseline.unit) > 0.0 ? nanoseconds_per(baseline.unit) : 1.0;
   Runs a;
   Runs b;
   try {
@@ -139,8 +139,8 @@ EntryComparison compare_entry(const Entry& baseline, const Entry& candidate, dou
   if (std::isfinite(runs.detectable_change)) result.detectable_change = runs.detectable_change;
   if (!std::isfinite(runs.ratio_ci.high)) result.ratio_ci.reset();
   if (a.size() != b.size()) {
-    result.reason += fmt::format(" (run counts differ: {} baseline, {} candidate)", a.size(),
-                                 b.size());
+    result.reason +=
+        fmt::format(" (run counts differ: {} baseline, {} candidate)", a.size(), b.size());
   }
 
   // The optional extra floor (--min-change): a change this small in absolute terms is not

@@ -149,7 +149,7 @@ RunsComparison compare_one_run_each(const std::vector<double>& baseline,
   result.run_sd = allowance;
   const std::string limit = format_percent(options.threshold);
   const std::string shift =
-      fmt::format("{:.0f} ns ({})", allowance * median_a, format_percent(allowance));
+      fmt::format("{:.0f} ns ({:.1f}%)", allowance * median_a, allowance * 100.0);
 
   const RankTestResult test = mann_whitney_u(a, b);
   result.p_value = test.p_value;

@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0
 // Which differences between two measurement environments make their timings incomparable.
+#include "report/environment_diff.hpp"
+
 #include <string>
 #include <vector>
 
 #include <kerntime/report.hpp>
 #include <kerntime/report_transforms.hpp>
-
-#include "report/environment_diff.hpp"
 
 namespace kerntime {
 namespace {

@@ -74,8 +74,8 @@ Report merge_reports(const std::vector<Report>& reports, const std::vector<std::
       }
     }
     if (r > 0) {
-      const auto models = report_detail::gpu_model_differences(reports.front().environment,
-                                                               report.environment);
+      const auto models =
+          report_detail::gpu_model_differences(reports.front().environment, report.environment);
       if (!models.empty()) {
         throw Error(source + " was measured on another GPU than " + source_of(sources, 0) + ": " +
                     models.front() + " Merge only reports of one GPU model into a baseline.");

@@ -30,8 +30,9 @@ std::vector<std::vector<double>> Entry::runs() const {
     start += size;
   }
   if (start != samples.size()) {
-    throw Error("entry \"" + name + "\": its runs hold " + std::to_string(start) + " samples, but it has " +
-                std::to_string(samples.size()) + "; the runs must partition the samples");
+    throw Error("entry \"" + name + "\": its runs hold " + std::to_string(start) +
+                " samples, but it has " + std::to_string(samples.size()) +
+                "; the runs must partition the samples");
   }
   return out;
 }

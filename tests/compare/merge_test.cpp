@@ -6,8 +6,8 @@
 
 #include <gtest/gtest.h>
 
-#include <kerntime/report_transforms.hpp>
 #include <kerntime/error.hpp>
+#include <kerntime/report_transforms.hpp>
 
 #include "samples.hpp"
 

@@ -11,9 +11,9 @@
 
 #include <fmt/format.h>
 
+#include "compare/text.hpp"
 #include "format/compare/render_cells.hpp"
 #include "format/compare/renderers.hpp"
-#include "compare/text.hpp"
 #include "format/text_grid.hpp"
 
 namespace kerntime::detail {
@@ -142,12 +142,16 @@ std::string render_junit_error(const std::string& baseline, const std::string& c
                                const std::string& message) {
   const std::string suite = xml("kerntime compare " + baseline + " " + candidate);
   std::string out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
-  out += R"(<testsuites name="kerntime compare" tests="1" failures="0" errors="1">)" "\n";
+  out += R"(<testsuites name="kerntime compare" tests="1" failures="0" errors="1">)"
+         "\n";
   out += fmt::format(R"(  <testsuite name="{}" tests="1" failures="0" errors="1" skipped="0">)"
                      "\n",
                      suite);
-  out += R"(    <testcase name="kerntime compare" classname="kerntime.compare" time="0">)" "\n";
-  out += fmt::format(R"(      <error type="bad input" message="{}">{}</error>)" "\n", xml(message),
+  out += R"(    <testcase name="kerntime compare" classname="kerntime.compare" time="0">)"
+         "\n";
+  out += fmt::format(R"(      <error type="bad input" message="{}">{}</error>)"
+                     "\n",
+                     xml(message),
                      xml(message + "\nExit status 2: the reports could not be compared; no "
                                    "verdicts were made.",
                          true));

@@ -21,17 +21,22 @@ std::string escape(const std::string& text) {
 std::string table(const Comparison& comparison, const std::vector<const EntryComparison*>& rows) {
   const bool runs = shows_runs(comparison);
   format_detail::Grid grid;
-  grid.columns = {{"Entry", false}, {"Verdict", false}, {"Change"},
-                  {interval_title(comparison), false}, {"p"}, {"Threshold"},
-                  {"Baseline"}, {"Candidate"}};
+  grid.columns = {{"Entry", false},
+                  {"Verdict", false},
+                  {"Change"},
+                  {interval_title(comparison), false},
+                  {"p"},
+                  {"Threshold"},
+                  {"Baseline"},
+                  {"Candidate"}};
   if (runs) grid.columns.insert(grid.columns.end(), {{"Runs"}, {"Spread"}});
   grid.columns.push_back({"Reason", false});
   for (const EntryComparison* entry : rows) {
     const EntryCells c = cells_of(*entry);
     const std::string verdict =
         entry->verdict == Verdict::same ? c.verdict : "**" + c.verdict + "**";
-    std::vector<std::string> row = {escape(entry->name), verdict,    c.change,  c.interval,
-                                    c.p,                 c.threshold, c.baseline, c.candidate};
+    std::vector<std::string> row = {escape(entry->name), verdict,    c.change,   c.interval, c.p,
+                                    c.threshold,         c.baseline, c.candidate};
     if (runs) row.insert(row.end(), {c.runs, c.spread});
     row.push_back(escape(entry->reason));
     grid.rows.push_back(std::move(row));
@@ -54,8 +59,8 @@ std::string render_markdown(const Comparison& comparison) {
            "\n";
   }
   for (const std::string& note : comparison.notes) {
-    out += (comparison.warnings.empty() ? "" : ">\n") + std::string("> **Note:** ") +
-           escape(note) + "\n";
+    out += (comparison.warnings.empty() ? "" : ">\n") + std::string("> **Note:** ") + escape(note) +
+           "\n";
   }
   if (!comparison.warnings.empty() || !comparison.notes.empty()) out += "\n";
 

@@ -7,9 +7,9 @@
 
 #include <fmt/format.h>
 
+#include "compare/text.hpp"
 #include "format/compare/render_cells.hpp"
 #include "format/compare/renderers.hpp"
-#include "compare/text.hpp"
 #include "format/text_grid.hpp"
 
 namespace kerntime::detail {
