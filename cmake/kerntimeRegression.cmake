@@ -9,6 +9,10 @@
 #     BASELINE <file.json>               # relative paths are relative to the calling CMakeLists
 #     [THRESHOLD <spec>...]              # each becomes --threshold <spec>: 3%, 'gemm/*=10%'
 #     [COMPARE_ARGS <arg>...]            # more `kerntime compare` options, e.g. --fail-on-removed
+#     [PROCESSES <n>]                    # appends `--processes <n>` (a kerntime benchmark runner:
+#                                        # n child processes, one run each); without it the runner's
+#                                        # default (5) applies; KERNTIME_BENCHMARK_PROCESSES in
+#                                        # the environment at test time overrides both
 #     [REPORT_ARG <arg>]                 # how the benchmark is told where to write its report:
 #                                        # "--output" (default) appends `--output <file>`; an arg
 #                                        # ending in '=' appends `<arg><file>` (--report=<file>)
@@ -17,7 +21,9 @@
 #     [TIMEOUT <seconds>]
 #     [NO_GPU_CHECK])                    # skip the `kerntime info` probe (tests of the plumbing)
 #
-# The test first runs `kerntime info`; when it reports no usable GPU (exit status 2) the test is
+# The benchmark measures every entry in several processes (runs) so that the comparison judges
+# each entry at the noise between processes (docs/ci.md); a one-process report still works, with
+# the allowance for one run per side. The test first runs `kerntime info`; when it reports no usable GPU (exit status 2) the test is
 # skipped with that reason, unless KERNTIME_REQUIRE_GPU=1 is set, which makes it fail (a GPU CI
 # runner must never skip silently). With KERNTIME_UPDATE_BASELINE=1 in the environment the test
 # writes the new report over the baseline instead of comparing: the deliberate way to update it.
@@ -39,12 +45,17 @@ if(CMAKE_SCRIPT_MODE_FILE AND DEFINED KERNTIME_REGRESSION_SETTINGS)
     return()
   endmacro()
   # The reason goes out on one line of its own; FATAL_ERROR would wrap it inside CMake's
-  # "CMake Error at" block, where CI logs are hard to search.
-  macro(_kerntime_fail)
-    string(CONCAT _kt_reason ${ARGV})
-    message("kerntime-regression: FAILED: ${_kt_reason}")
+  # "CMake Error at" block, where CI logs are hard to search. A function, not a macro, and each
+  # argument read as ARGV<i>: an unquoted ${ARGV} would split the text at every ';' and drop it.
+  function(_kerntime_fail)
+    set(reason "")
+    math(EXPR last "${ARGC} - 1")
+    foreach(i RANGE ${last})
+      string(APPEND reason "${ARGV${i}}")
+    endforeach()
+    message("kerntime-regression: FAILED: ${reason}")
     message(FATAL_ERROR "kerntime-regression: ${_kt_name} failed")
-  endmacro()
+  endfunction()
 
   if(NOT _kt_no_gpu_check)
     execute_process(COMMAND "${_kt_kerntime}" info
@@ -68,10 +79,17 @@ if(CMAKE_SCRIPT_MODE_FILE AND DEFINED KERNTIME_REGRESSION_SETTINGS)
   get_filename_component(_kt_report_dir "${_kt_report}" DIRECTORY)
   file(MAKE_DIRECTORY "${_kt_report_dir}")
   file(REMOVE "${_kt_report}")
+  set(_kt_bench ${_kt_command})
+  if(NOT "$ENV{KERNTIME_BENCHMARK_PROCESSES}" STREQUAL "")
+    set(_kt_processes "$ENV{KERNTIME_BENCHMARK_PROCESSES}")
+  endif()
+  if(NOT "${_kt_processes}" STREQUAL "")
+    list(APPEND _kt_bench --processes "${_kt_processes}")
+  endif()
   if(_kt_report_arg MATCHES "=$")
-    set(_kt_bench ${_kt_command} "${_kt_report_arg}${_kt_report}")
+    list(APPEND _kt_bench "${_kt_report_arg}${_kt_report}")
   else()
-    set(_kt_bench ${_kt_command} "${_kt_report_arg}" "${_kt_report}")
+    list(APPEND _kt_bench "${_kt_report_arg}" "${_kt_report}")
   endif()
   list(JOIN _kt_bench " " _kt_bench_text)
   message("kerntime-regression: running ${_kt_bench_text}")
@@ -125,7 +143,8 @@ endfunction()
 
 function(kerntime_add_regression_test)
   cmake_parse_arguments(PARSE_ARGV 0 arg "NO_GPU_CHECK"
-    "NAME;BASELINE;REPORT_ARG;WORKING_DIRECTORY;TIMEOUT" "COMMAND;THRESHOLD;COMPARE_ARGS;LABELS")
+    "NAME;BASELINE;REPORT_ARG;WORKING_DIRECTORY;TIMEOUT;PROCESSES"
+    "COMMAND;THRESHOLD;COMPARE_ARGS;LABELS")
   foreach(required NAME COMMAND BASELINE)
     if(NOT arg_${required})
       message(FATAL_ERROR "kerntime_add_regression_test: ${required} is required.")
@@ -134,6 +153,10 @@ function(kerntime_add_regression_test)
   if(arg_UNPARSED_ARGUMENTS)
     message(FATAL_ERROR "kerntime_add_regression_test(${arg_NAME}): unknown arguments "
                         "${arg_UNPARSED_ARGUMENTS}.")
+  endif()
+  if(DEFINED arg_PROCESSES AND NOT arg_PROCESSES MATCHES "^[1-9][0-9]*$")
+    message(FATAL_ERROR "kerntime_add_regression_test(${arg_NAME}): PROCESSES must be a positive "
+                        "count, got '${arg_PROCESSES}'.")
   endif()
   if(NOT DEFINED arg_REPORT_ARG)
     set(arg_REPORT_ARG --output)
@@ -182,6 +205,7 @@ set(_kt_command${command_text})
 set(_kt_baseline [==[${baseline}]==])
 set(_kt_report [==[${report}]==])
 set(_kt_report_arg [==[${arg_REPORT_ARG}]==])
+set(_kt_processes [==[${arg_PROCESSES}]==])
 set(_kt_thresholds${threshold_text})
 set(_kt_compare_args${compare_text})
 set(_kt_working_directory [==[${arg_WORKING_DIRECTORY}]==])

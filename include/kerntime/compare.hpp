@@ -2,17 +2,22 @@
 // Comparing two reports: the model behind `kerntime compare` and the CI regression gate.
 //
 // Each entry of the baseline is paired by name with the candidate's and gets a verdict. The
-// statistical method is documented in docs/ci.md; in short, per pair with baseline samples A and
-// candidate samples B (both positive durations):
-//   ratio r  = median(B) / median(A)
-//   p        = two-sided Mann-Whitney U test on the raw samples (exact without ties, else normal
-//              approximation with tie and continuity correction)
-//   CI       = Hodges-Lehmann (Moses) confidence interval of the ratio at level 1 - alpha, from
-//              the log samples; it contains exactly the ratios the rank test would not reject
-//   regressed     p < alpha, r > 1 + threshold and CI above 1 + threshold / 2
-//   improved      p < alpha, r < 1 - threshold and CI below 1 - threshold / 2
+// statistical method is documented in docs/ci.md. An entry's samples may come from several runs
+// (processes, Entry::run_sizes); the process is the unit, because the noise between processes
+// (memory placement, clock state) is invisible inside one. Ratios are candidate / baseline.
+//   several runs on a side  the per-run medians in log space: ratio of their geometric means,
+//                           a pooled t test (n_A + n_B - 2 degrees of freedom) whose spread is
+//                           floored by each run's own sampling error and the timer's quantum,
+//                           and its 1 - alpha interval
+//   one run per side        the two-sided Mann-Whitney U test and the Hodges-Lehmann interval
+//                           of the ratio on the samples, the interval widened by an allowance
+//                           for the shift between processes that one run cannot show: the
+//                           larger of 400 ns and 1.5 %, the largest shifts measured on an H200
+//   regressed     p < alpha, ratio > 1 + threshold and CI above 1 + threshold / 2
+//   improved      p < alpha, ratio < 1 - threshold and CI below 1 - threshold / 2
 //   same          the whole CI lies within [1 - threshold, 1 + threshold]
-//   inconclusive  anything else (too few samples, too noisy, timers differ), with the reason
+//   inconclusive  anything else (too few samples, unstable between processes, timers differ),
+//                 with the reason: the spread and the smallest change it lets the gate see
 #pragma once
 
 #include <cstddef>
@@ -68,12 +73,11 @@ struct CompareOptions {
   /// which the rank test can reach alpha at all (5 per side for 0.01) entries are inconclusive
   /// whatever this says.
   std::size_t min_samples = 5;
-  /// Median changes smaller than this many nanoseconds are never regressions or improvements,
-  /// whatever the relative change: a short kernel's time shifts by a few hundred nanoseconds
-  /// between processes (page placement, clock state), which the samples of one run cannot
-  /// show. Measured on an H200: +0.29 us for a 3.7 us kernel between two runs of one build
-  /// (docs/ci.md). 0 turns the floor off.
-  double min_change_ns = 500.0;
+  /// An optional extra floor: median changes smaller than this many nanoseconds are never
+  /// regressions or improvements, whatever the relative change. 0 (the default) leaves the
+  /// decision to the statistics, which judge each entry at the noise its runs show; set it when
+  /// changes of a few hundred nanoseconds do not matter to you.
+  double min_change_ns = 0.0;
   Thresholds thresholds;
   bool fail_on_removed = false;       ///< a removed entry fails the gate
   bool fail_on_inconclusive = false;  ///< an inconclusive entry fails the gate
@@ -89,9 +93,10 @@ struct CompareOptions {
 /// One side of a compared pair.
 struct SampleSummary {
   std::size_t count = 0;
-  double median = 0.0;  ///< in `unit`
-  std::string unit;     ///< the entry's unit, e.g. "ns"
-  std::string timer;    ///< what produced the samples, e.g. "cuda-event"; may be empty
+  double median = 0.0;   ///< in `unit`
+  std::string unit;      ///< the entry's unit, e.g. "ns"
+  std::string timer;     ///< what produced the samples, e.g. "cuda-event"; may be empty
+  std::size_t runs = 1;  ///< how many runs (processes) the samples come from
 };
 
 /// The comparison of one entry name.
@@ -106,7 +111,14 @@ struct EntryComparison {
   std::optional<Interval> ratio_ci;  ///< confidence interval of the ratio, level 1 - alpha
   std::optional<double> p_value;     ///< two-sided Mann-Whitney U
   bool exact_test = false;           ///< p and CI from the exact null distribution
-  bool fails = false;                ///< this entry fails the gate (exit status 1)
+  /// True when the verdict came from the spread between runs (a side had two or more runs);
+  /// false with one run per side, where the allowance for a shift between processes applied.
+  bool between_runs = false;
+  /// Largest relative range of the per-run medians on one side (max / min - 1).
+  std::optional<double> run_spread;
+  /// The smallest relative change the interval lets the gate see for this entry.
+  std::optional<double> detectable_change;
+  bool fails = false;  ///< this entry fails the gate (exit status 1)
 };
 
 /// The comparison of two reports.
@@ -116,20 +128,28 @@ struct Comparison {
   double alpha = 0.01;
   double default_threshold = 0.05;
   std::size_t min_samples = 5;
-  double min_change_ns = 500.0;
+  double min_change_ns = 0.0;
   /// Things to read before the verdicts: different GPUs, drivers or runtimes, the reports' own
   /// warnings, threshold patterns that matched nothing.
   std::vector<std::string> warnings;
+  /// What the reader should know about how the verdicts were reached, said once above the
+  /// table: entries compared with one run per side, whose spread between processes is unseen.
+  std::vector<std::string> notes;
   /// The baseline's entries in its order, then the added ones in the candidate's order.
   std::vector<EntryComparison> entries;
   /// Why the verdicts cannot be trusted as a gate, in one sentence naming both sources; empty
   /// when they can. Set when both reports hold entries but no entry name in common: almost
   /// always the wrong pair of files, which would otherwise pass with everything "added" and
-  /// "removed". `kerntime compare` prints it and exits with status 2 (bad input), not 1.
+  /// "removed". Also set when every paired entry was measured with another timer on the two
+  /// sides (CUPTI on one runner, cudaEvents on the other), so that no entry could be decided.
+  /// `kerntime compare` prints it and exits with status 2 (bad input), not 1.
   std::string unusable_reason;
 
   double confidence_level() const { return 1.0 - alpha; }
   std::size_t count(Verdict verdict) const;
+  /// How many entries got a decision: same, improved or regressed. With none, the renderings
+  /// never say "passed".
+  std::size_t decided() const;
   /// True when an entry fails the gate: the CLI then exits with 1.
   bool failed() const;
   /// False when unusable_reason says the reports cannot be compared.

@@ -18,14 +18,28 @@ namespace kerntime {
 inline constexpr const char* kReportSchema = "kerntime-report/1";
 
 /// One measured region: every raw sample and their statistics.
+///
+/// The samples may come from several runs (processes) of the same benchmark. The noise between
+/// processes (memory placement, clock state) is invisible inside one process, so the runs are
+/// kept apart: `samples` is their concatenation, run after run, and `run_sizes` says where each
+/// run ends. Code that reads only `samples` sees every sample, as before.
 struct Entry {
-  std::string name;           ///< unique within a report
-  std::string unit = "ns";    ///< unit of samples and statistics; kerntime writes "ns"
-  std::string timer;          ///< what produced the samples, e.g. "cuda-event"
-  std::optional<int> device;  ///< device index, when all samples come from one device
-  std::vector<double> samples;
-  Statistics statistics;
-  std::vector<std::size_t> run_sizes{};  ///< samples per run (process), in order; empty: one run
+  std::string name;             ///< unique within a report
+  std::string unit = "ns";      ///< unit of samples and statistics; kerntime writes "ns"
+  std::string timer;            ///< what produced the samples, e.g. "cuda-event"
+  std::optional<int> device;    ///< device index, when all samples come from one device
+  std::vector<double> samples;  ///< every run's samples, run after run
+  Statistics statistics;        ///< of all samples together
+  /// The sample count of each run, in order; they sum to samples.size() and none is 0. Empty
+  /// means one run holding every sample (every report of one process). Last and with `{}`, so
+  /// that aggregate initializers written before it existed compile without warnings.
+  std::vector<std::size_t> run_sizes{};
+
+  /// How many runs the samples come from (1 when run_sizes is empty).
+  std::size_t run_count() const;
+  /// The samples of each run, in order; one run with every sample when run_sizes is empty.
+  /// Throws kerntime::Error naming the entry when run_sizes does not partition the samples.
+  std::vector<std::vector<double>> runs() const;
 };
 
 /// How many records a trace held (the loss counters come from TraceLosses, the same struct a

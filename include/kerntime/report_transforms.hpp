@@ -27,11 +27,18 @@ struct TraceReportOptions {
 /// loss shows wherever the report is read.
 void attach_trace(Report& report, const Trace& trace, const TraceReportOptions& options = {});
 
-/// Merges reports of repeated runs into one: entries of the same name concatenate their samples
-/// (statistics recomputed), others are appended in first-seen order. The environment is the
-/// first report's; environment differences and every report's warnings become warnings of the
-/// result. `sources` names the reports in messages (same length as `reports`, or empty).
-/// Throws kerntime::Error when same-name entries differ in unit or timer.
+/// Merges reports of repeated runs (processes) into one, keeping the runs apart: every report
+/// contributes one run to each entry it measured (a report that already holds several runs
+/// contributes each of them), in report order; entries are in first-seen order and their
+/// statistics are recomputed over all samples. The environment is the first report's; other
+/// environment differences and every report's warnings become warnings of the result. One
+/// report is returned unchanged. `sources` names the reports in messages (same length as
+/// `reports`, or empty).
+///
+/// Throws kerntime::Error, naming the source, when reports were measured on different GPU
+/// models or compute capabilities, when two reports are the same measurement (same creation
+/// time and samples), when an entry has no samples, or when same-name entries differ in unit
+/// or timer.
 Report merge_reports(const std::vector<Report>& reports,
                      const std::vector<std::string>& sources = {});
 

@@ -13,6 +13,7 @@
 #include <kerntime/report_transforms.hpp>
 
 #include "compare/entry_verdict.hpp"
+#include "compare/runs_rule.hpp"
 #include "compare/thresholds.hpp"
 
 namespace kerntime {
@@ -67,6 +68,36 @@ bool fails_gate(const EntryComparison& entry, const CompareOptions& options) {
   }
 }
 
+// Said once above the table rather than in every row: with one run per side the spread between
+// processes is unseen, and what that costs the verdicts.
+void one_run_note(Comparison& result) {
+  std::size_t paired = 0;
+  std::vector<std::string> names;
+  for (const EntryComparison& entry : result.entries) {
+    if (!entry.baseline || !entry.candidate || !entry.ratio_ci) continue;
+    ++paired;
+    if (!entry.between_runs) names.push_back(entry.name);
+  }
+  if (names.empty()) return;
+  std::string which = names.size() == paired
+                          ? (paired == 1 ? "the entry" : "all entries")
+                          : fmt::format("{} of {} entries (", names.size(), paired);
+  if (names.size() != paired) {
+    for (std::size_t i = 0; i < names.size() && i < 3; ++i) {
+      which += (i == 0 ? "" : ", ") + names[i];
+    }
+    which += names.size() > 3 ? ", ...)" : ")";
+  }
+  const detail::RunsRuleOptions rule;
+  result.notes.push_back(fmt::format(
+      "one run per side for {}: the spread between processes cannot be seen, so a change counts "
+      "only beyond an allowance of {:.0f} ns or {:g}% (the larger) for it, and short kernels "
+      "cannot be judged at 5-10%. Measure several processes (benchmarks: --processes 5; "
+      "reports of separate processes: kerntime report a.json b.json ... --format json -o "
+      "base.json) to judge each entry at its own noise.",
+      which, rule.one_run_shift_ns, rule.one_run_shift_fraction * 100.0));
+}
+
 }  // namespace
 
 std::string_view to_string(Verdict verdict) {
@@ -99,6 +130,10 @@ void CompareOptions::set_min_change(std::string_view duration) {
   min_change_ns = parse_duration_ns(duration);
 }
 
+std::size_t Comparison::decided() const {
+  return count(Verdict::same) + count(Verdict::improved) + count(Verdict::regressed);
+}
+
 bool Comparison::failed() const {
   for (const EntryComparison& entry : entries) {
     if (entry.fails) return true;
@@ -126,6 +161,8 @@ Comparison compare(const Report& baseline, const Report& candidate, const Compar
     result.warnings.push_back("Candidate: " + warning);
   }
 
+  std::size_t timer_mismatches = 0;
+  std::string timer_example;
   for (const Entry& entry : baseline.entries) {
     const auto match = candidate_index.find(entry.name);
     if (match == candidate_index.end()) {
@@ -138,9 +175,14 @@ Comparison compare(const Report& baseline, const Report& candidate, const Compar
       result.entries.push_back(std::move(removed));
       continue;
     }
-    result.entries.push_back(detail::compare_entry(entry, candidate.entries[match->second],
-                                                   options.thresholds.for_entry(entry.name),
-                                                   options));
+    const Entry& other = candidate.entries[match->second];
+    if (detail::timers_differ(entry, other)) {
+      if (timer_mismatches++ == 0) {
+        timer_example = fmt::format("baseline {}, candidate {}", entry.timer, other.timer);
+      }
+    }
+    result.entries.push_back(
+        detail::compare_entry(entry, other, options.thresholds.for_entry(entry.name), options));
   }
   for (const Entry& entry : candidate.entries) {
     if (baseline_index.count(entry.name) != 0) continue;
@@ -164,6 +206,22 @@ Comparison compare(const Report& baseline, const Report& candidate, const Compar
         fmt::format("{} and {} have no entry names in common; is {} the right baseline?",
                     options.baseline_source, options.candidate_source, options.baseline_source);
   }
+  // Another timer on one side (CUPTI missing on a runner turns cupti-kernel into
+  // cuda-event-corrected) leaves those entries undecidable. When it leaves nothing to decide,
+  // passing would hide any slowdown: the input is wrong, as with no common names. Otherwise what
+  // is comparable is compared, and the warning says what was not.
+  if (timer_mismatches > 0 && timer_mismatches == paired) {
+    result.unusable_reason = fmt::format(
+        "every entry {} and {} have in common was measured with another timer ({}); no entry "
+        "can be compared: measure both with the same timer (is CUPTI missing on one machine?)",
+        options.baseline_source, options.candidate_source, timer_example);
+  } else if (timer_mismatches > 0) {
+    result.warnings.push_back(fmt::format(
+        "{} of {} entries were measured with another timer ({}) and are not compared; only "
+        "entries with the same timer on both sides were judged.",
+        timer_mismatches, paired, timer_example));
+  }
+  one_run_note(result);
 
   // A pattern that matches nothing is almost always a typo that silently left the default on.
   for (const ThresholdRule& rule : options.thresholds.rules) {

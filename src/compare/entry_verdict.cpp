@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
-// The decision rule of docs/ci.md for one entry: a verdict needs both significance (rank test)
-// and magnitude (median change beyond the threshold, interval beyond half of it); "same" must be
-// shown by the interval, not assumed from a large p; everything else is inconclusive with the
-// reason.
+// The decision rule of docs/ci.md for one entry: what makes a pair comparable at all (units,
+// timers, positive samples, enough of them), then compare_runs() on the runs of both sides: a
+// verdict needs both significance and magnitude (median change beyond the threshold, interval
+// beyond half of it); "same" must be shown by the interval, not assumed from a large p;
+// everything else is inconclusive with the reason.
 #include "compare/entry_verdict.hpp"
 
 #include <algorithm>
@@ -13,10 +14,11 @@
 
 #include <fmt/format.h>
 
+#include <kerntime/error.hpp>
 #include <kerntime/statistics.hpp>
 
 #include "compare/rank_test.hpp"
-#include "compare/shift_interval.hpp"
+#include "compare/runs_rule.hpp"
 #include "text/numbers.hpp"
 
 namespace kerntime::detail {
@@ -27,18 +29,6 @@ double median_of(std::vector<double> values) {
   if (values.empty()) return 0.0;
   std::sort(values.begin(), values.end());
   return quantile_sorted(values, 0.5);
-}
-
-// Natural logs, sorted: the rank test is unchanged by a monotone map, and on the log scale a
-// slowdown by a factor is a shift, which is what the Hodges-Lehmann interval estimates.
-std::vector<double> sorted_logs(const std::vector<double>& samples, double scale) {
-  std::vector<double> logs;
-  logs.reserve(samples.size());
-  for (double v : samples) {
-    logs.push_back(std::log(v * scale));
-  }
-  std::sort(logs.begin(), logs.end());
-  return logs;
 }
 
 bool all_positive(const std::vector<double>& samples) {
@@ -60,10 +50,21 @@ EntryComparison inconclusive(EntryComparison result, std::string reason) {
   return result;
 }
 
+// Each run in nanoseconds (`to_ns` per unit of the entry), for the rule.
+Runs scaled_runs(const Entry& entry, double to_ns) {
+  Runs runs = entry.runs();
+  for (auto& run : runs) {
+    for (double& v : run)
+      v *= to_ns;
+  }
+  return runs;
+}
+
 }  // namespace
 
 SampleSummary summarize_side(const Entry& entry) {
-  return SampleSummary{entry.samples.size(), median_of(entry.samples), entry.unit, entry.timer};
+  return SampleSummary{entry.samples.size(), median_of(entry.samples), entry.unit, entry.timer,
+                       entry.run_count()};
 }
 
 EntryComparison compare_entry(const Entry& baseline, const Entry& candidate, double threshold,
@@ -87,7 +88,7 @@ EntryComparison compare_entry(const Entry& baseline, const Entry& candidate, dou
     }
     scale = from / to;
   }
-  if (!baseline.timer.empty() && !candidate.timer.empty() && baseline.timer != candidate.timer) {
+  if (timers_differ(baseline, candidate)) {
     return inconclusive(std::move(result),
                         fmt::format("timers differ (baseline {}, candidate {}): their times "
                                     "measure different things; remeasure one side",
@@ -111,82 +112,51 @@ EntryComparison compare_entry(const Entry& baseline, const Entry& candidate, dou
                                     n, m, floor));
   }
 
-  const std::vector<double> a = sorted_logs(baseline.samples, 1.0);
-  const std::vector<double> b = sorted_logs(candidate.samples, scale);
-  const double ratio = *result.ratio;
-  const RankTestResult test = mann_whitney_u(a, b);
-  result.p_value = test.p_value;
-  result.exact_test = test.exact;
-  const double level = 1.0 - options.alpha;
-  const std::optional<std::size_t> excluded =
-      excluded_differences(n, m, level, test.exact, test.tie_term);
-  if (!excluded.has_value()) {
-    return inconclusive(std::move(result),
-                        fmt::format("too many tied samples for a {} interval; collect more "
-                                    "samples or use a finer timer",
-                                    format_percent(level)));
+  // The rule works in nanoseconds: its timer quantum and its allowance for one run per side are
+  // durations. An unknown unit (same on both sides) is taken as it is.
+  const double baseline_ns =
+      nanoseconds_per(baseline.unit) > 0.0 ? nanoseconds_per(baseline.unit) : 1.0;
+  Runs a;
+  Runs b;
+  try {
+    a = scaled_runs(baseline, baseline_ns);
+    b = scaled_runs(candidate, baseline_ns * scale);
+  } catch (const Error& error) {
+    return inconclusive(std::move(result), error.what());
   }
-  const Interval log_ci = shift_interval(a, b, *excluded);
-  const Interval ci{std::exp(log_ci.low), std::exp(log_ci.high)};
-  result.ratio_ci = ci;
+  RunsRuleOptions rule;
+  rule.threshold = threshold;
+  rule.alpha = options.alpha;
+  const RunsComparison runs = compare_runs(a, b, rule);
+  result.verdict = runs.verdict;
+  result.reason = runs.reason;
+  result.ratio = runs.ratio;
+  result.ratio_ci = runs.ratio_ci;
+  result.p_value = runs.p_value;
+  result.exact_test = !runs.between_runs && runs.exact_test;
+  result.between_runs = runs.between_runs;
+  if (runs.between_runs) result.run_spread = runs.run_spread;
+  if (std::isfinite(runs.detectable_change)) result.detectable_change = runs.detectable_change;
+  if (!std::isfinite(runs.ratio_ci.high)) result.ratio_ci.reset();
+  if (a.size() != b.size()) {
+    result.reason +=
+        fmt::format(" (run counts differ: {} baseline, {} candidate)", a.size(), b.size());
+  }
 
-  const bool significant = test.p_value < options.alpha;
-  const std::string p_text = p_clause(test.p_value);
-  const std::string change = format_change(ratio);
-  const std::string amount = fmt::format("{:.1f}%", std::abs(ratio - 1.0) * 100.0);
-  const std::string limit = format_percent(threshold);
-  // Beyond the threshold by the point estimate, and at least half of it by the interval: the
-  // median alone crosses a tight threshold by chance (about 2 % of same-vs-same runs at a 2 %
-  // threshold in the simulation), the interval's end rarely does.
-  const double margin = threshold / 2.0;
-  const double ns_per_unit = nanoseconds_per(baseline.unit);
-  const double change_ns = std::abs(ratio - 1.0) * result.baseline->median * ns_per_unit;
-  if (ns_per_unit > 0.0 && change_ns < options.min_change_ns && std::abs(ratio - 1.0) > threshold) {
+  // The optional extra floor (--min-change): a change this small in absolute terms is not
+  // worth a verdict to this user, whatever the statistics say.
+  const double change_ns = std::abs(runs.ratio - 1.0) * result.baseline->median * baseline_ns;
+  if (options.min_change_ns > 0.0 && change_ns < options.min_change_ns &&
+      (result.verdict == Verdict::regressed || result.verdict == Verdict::improved)) {
     result.verdict = Verdict::same;
-    result.reason = fmt::format(
-        "median {} ({:.0f} ns), below the {:.0f} ns that short kernels shift between runs "
-        "(--min-change)",
-        change, change_ns, options.min_change_ns);
-  } else if (significant && ratio > 1.0 + threshold && ci.low > 1.0 + margin) {
-    result.verdict = Verdict::regressed;
-    result.reason =
-        fmt::format("median {} slower, beyond the {} threshold; significant at alpha {} ({})",
-                    amount, limit, options.alpha, p_text);
-  } else if (significant && ratio < 1.0 - threshold && ci.high < 1.0 - margin) {
-    result.verdict = Verdict::improved;
-    result.reason =
-        fmt::format("median {} faster, beyond the {} threshold; significant at alpha {} ({})",
-                    amount, limit, options.alpha, p_text);
-  } else if (ci.low >= 1.0 - threshold && ci.high <= 1.0 + threshold) {
-    result.verdict = Verdict::same;
-    result.reason =
-        significant ? fmt::format("a significant but small change of {}, within the {} threshold",
-                                  change, limit)
-                    : fmt::format(
-                          "no significant change ({}); the {} interval lies within the {} "
-                          "threshold",
-                          p_text, format_percent(level), limit);
-  } else if (significant && std::abs(ratio - 1.0) > threshold) {
-    result.verdict = Verdict::inconclusive;
-    result.reason = fmt::format(
-        "median {} {}, beyond the {} threshold, but the {} interval reaches {}, less than half "
-        "of it; collect more samples to confirm",
-        amount, ratio > 1.0 ? "slower" : "faster", limit, format_percent(level),
-        format_change(ratio > 1.0 ? ci.low : ci.high));
-  } else if (std::abs(ratio - 1.0) > threshold) {
-    result.verdict = Verdict::inconclusive;
-    result.reason = fmt::format(
-        "median {} {}, beyond the {} threshold, but not significant at alpha {} ({}); too noisy: "
-        "collect more samples",
-        amount, ratio > 1.0 ? "slower" : "faster", limit, options.alpha, p_text);
-  } else {
-    result.verdict = Verdict::inconclusive;
-    result.reason = fmt::format(
-        "too noisy to rule out a change beyond {}: the {} interval runs from {} to {}; collect "
-        "more samples",
-        limit, format_percent(level), format_change(ci.low), format_change(ci.high));
+    result.reason = fmt::format("median {} ({:.0f} ns), below the {:.0f} ns set by --min-change",
+                                format_change(runs.ratio), change_ns, options.min_change_ns);
   }
   return result;
+}
+
+bool timers_differ(const Entry& baseline, const Entry& candidate) {
+  return !baseline.timer.empty() && !candidate.timer.empty() && baseline.timer != candidate.timer;
 }
 
 }  // namespace kerntime::detail

@@ -12,7 +12,11 @@ namespace kerntime::detail {
 EntryComparison compare_entry(const Entry& baseline, const Entry& candidate, double threshold,
                               const CompareOptions& options);
 
-/// The one-side summary of `entry` (count, median, unit, timer).
+/// The one-side summary of `entry` (count, median, unit, timer, runs).
 SampleSummary summarize_side(const Entry& entry);
+
+/// True when both entries name their timer and the names differ: their times measure
+/// different things and cannot be compared.
+bool timers_differ(const Entry& baseline, const Entry& candidate);
 
 }  // namespace kerntime::detail

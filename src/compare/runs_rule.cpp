@@ -149,10 +149,11 @@ RunsComparison compare_one_run_each(const std::vector<double>& baseline,
   result.run_sd = allowance;
   const std::string limit = format_percent(options.threshold);
   const std::string shift =
-      fmt::format("{:.0f} ns ({})", allowance * median_a, format_percent(allowance));
+      fmt::format("{:.0f} ns ({:.1f}%)", allowance * median_a, allowance * 100.0);
 
   const RankTestResult test = mann_whitney_u(a, b);
   result.p_value = test.p_value;
+  result.exact_test = test.exact;
   const double level = 1.0 - options.alpha;
   const std::optional<std::size_t> excluded =
       excluded_differences(a.size(), b.size(), level, test.exact, test.tie_term);
@@ -187,6 +188,19 @@ RunsComparison compare_one_run_each(const std::vector<double>& baseline,
             "threshold; one run per side",
             format_percent(level), shift, limit);
     }
+    return result;
+  }
+  // When the run's own samples already leave the interval wider than the threshold, more
+  // samples help; otherwise only more processes can replace the allowance with a measurement.
+  const double within_run =
+      std::max(std::exp(log_ci.high) / result.ratio, result.ratio / std::exp(log_ci.low)) - 1.0;
+  if (within_run >= options.threshold) {
+    result.reason = fmt::format(
+        "median {} {}, but the samples alone are too noisy to rule out a change beyond {} (the "
+        "{} interval reaches {:.1f}% before a shift between processes of up to {}): collect "
+        "more samples or run more processes",
+        amount(result.ratio), direction(result.ratio), limit, format_percent(level),
+        within_run * 100.0, shift);
     return result;
   }
   result.reason = fmt::format(

@@ -39,6 +39,7 @@ struct RunsComparison {
   double ratio = 1.0;           ///< geometric mean of candidate run medians / that of baseline
   Interval ratio_ci{1.0, 1.0};  ///< at 1 - alpha (one run per side: widened by the allowance)
   double p_value = 1.0;         ///< two-sided; pooled t on log run medians, or Mann-Whitney U
+  bool exact_test = false;      ///< Mann-Whitney p and interval from the exact distribution
   std::size_t baseline_runs = 0;
   std::size_t candidate_runs = 0;
   /// False with one run per side: the within-run fallback decided, and the caller should say

@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0
 // Which differences between two measurement environments make their timings incomparable.
+#include "report/environment_diff.hpp"
+
 #include <string>
 #include <vector>
 
-#include <kerntime/report_transforms.hpp>
 #include <kerntime/report.hpp>
+#include <kerntime/report_transforms.hpp>
 
 namespace kerntime {
 namespace {
@@ -22,7 +24,7 @@ std::string quoted(const std::string& text) {
 }
 
 void compare_devices(const DeviceInfo& a, const DeviceInfo& b, const std::string& label,
-                     std::vector<std::string>& out) {
+                     std::vector<std::string>& out, bool model_only) {
   if (!a.name.empty() && !b.name.empty() && a.name != b.name) {
     out.push_back(label + " differs: baseline " + quoted(a.name) + ", candidate " + quoted(b.name) +
                   "; timings on different GPU models are not comparable.");
@@ -37,6 +39,7 @@ void compare_devices(const DeviceInfo& a, const DeviceInfo& b, const std::string
                   std::to_string(b.compute_capability_major) + "." +
                   std::to_string(b.compute_capability_minor) + ".");
   }
+  if (model_only) return;
   if (a.sm_clock_khz != 0 && b.sm_clock_khz != 0 && a.sm_clock_khz != b.sm_clock_khz) {
     out.push_back(label + " SM clock differs: baseline " + mhz(a.sm_clock_khz) + ", candidate " +
                   mhz(b.sm_clock_khz) + "; kernel times scale with it.");
@@ -56,23 +59,37 @@ void compare_devices(const DeviceInfo& a, const DeviceInfo& b, const std::string
   }
 }
 
-}  // namespace
-
-std::vector<std::string> compare_environments(const Environment& baseline,
-                                              const Environment& candidate) {
-  std::vector<std::string> out;
+void compare_all_devices(const Environment& baseline, const Environment& candidate,
+                         std::vector<std::string>& out, bool model_only) {
   const auto& a = baseline.devices;
   const auto& b = candidate.devices;
   if (a.size() == 1 && b.size() == 1) {
     // One GPU each: compare them whatever their ordinals, since CI runners number GPUs freely.
-    compare_devices(a.front(), b.front(), "GPU", out);
+    compare_devices(a.front(), b.front(), "GPU", out, model_only);
   } else {
     for (const DeviceInfo& x : a) {
       for (const DeviceInfo& y : b) {
-        if (x.index == y.index) compare_devices(x, y, "GPU " + std::to_string(x.index), out);
+        if (x.index == y.index) {
+          compare_devices(x, y, "GPU " + std::to_string(x.index), out, model_only);
+        }
       }
     }
   }
+}
+
+}  // namespace
+
+std::vector<std::string> report_detail::gpu_model_differences(const Environment& baseline,
+                                                              const Environment& candidate) {
+  std::vector<std::string> out;
+  compare_all_devices(baseline, candidate, out, true);
+  return out;
+}
+
+std::vector<std::string> compare_environments(const Environment& baseline,
+                                              const Environment& candidate) {
+  std::vector<std::string> out;
+  compare_all_devices(baseline, candidate, out, false);
   if (baseline.driver_version != 0 && candidate.driver_version != 0 &&
       baseline.driver_version != candidate.driver_version) {
     out.push_back("Driver differs: baseline supports CUDA " +

@@ -1,14 +1,17 @@
 // SPDX-License-Identifier: Apache-2.0
-// Merging reports of repeated runs for `kerntime report a.json b.json`: more samples per entry,
-// so that a baseline can be built from several runs.
+// Merging reports of repeated runs for `kerntime report a.json b.json`: each report becomes one
+// run (or, when it already holds several, its runs) of every entry it measured, so that a
+// baseline can show the noise between processes (docs/ci.md).
 #include <cstddef>
 #include <string>
 #include <unordered_map>
 #include <vector>
 
-#include <kerntime/report_transforms.hpp>
 #include <kerntime/error.hpp>
+#include <kerntime/report_transforms.hpp>
 #include <kerntime/statistics.hpp>
+
+#include "report/environment_diff.hpp"
 
 namespace kerntime {
 namespace {
@@ -24,6 +27,29 @@ void append_unique(std::vector<std::string>& list, const std::string& text) {
   list.push_back(text);
 }
 
+// Two reports with the same creation time and the same samples in every entry are one
+// measurement given twice: merging them would double its weight and fake a second process.
+bool same_measurement(const Report& a, const Report& b) {
+  if (a.environment.created_utc.empty() || a.environment.created_utc != b.environment.created_utc ||
+      a.entries.size() != b.entries.size() || a.entries.empty()) {
+    return false;
+  }
+  for (std::size_t i = 0; i < a.entries.size(); ++i) {
+    if (a.entries[i].name != b.entries[i].name || a.entries[i].samples != b.entries[i].samples) {
+      return false;
+    }
+  }
+  return true;
+}
+
+// The runs of `entry` appended to `target`'s samples and run sizes.
+void append_runs(Entry& target, const Entry& entry) {
+  for (const std::vector<double>& run : entry.runs()) {
+    target.samples.insert(target.samples.end(), run.begin(), run.end());
+    target.run_sizes.push_back(run.size());
+  }
+}
+
 }  // namespace
 
 Report merge_reports(const std::vector<Report>& reports, const std::vector<std::string>& sources) {
@@ -33,6 +59,7 @@ Report merge_reports(const std::vector<Report>& reports, const std::vector<std::
   }
   Report merged;
   if (reports.empty()) return merged;
+  if (reports.size() == 1) return reports.front();  // nothing to merge: unchanged
   merged.environment = reports.front().environment;
   std::unordered_map<std::string, std::size_t> index;
   std::vector<std::string> first_source;  // which report each merged entry came from first
@@ -40,7 +67,19 @@ Report merge_reports(const std::vector<Report>& reports, const std::vector<std::
   for (std::size_t r = 0; r < reports.size(); ++r) {
     const Report& report = reports[r];
     const std::string source = source_of(sources, r);
+    for (std::size_t earlier = 0; earlier < r; ++earlier) {
+      if (same_measurement(reports[earlier], report)) {
+        throw Error(source + " holds the same measurement as " + source_of(sources, earlier) +
+                    " (same creation time, same samples); each run must be merged once.");
+      }
+    }
     if (r > 0) {
+      const auto models =
+          report_detail::gpu_model_differences(reports.front().environment, report.environment);
+      if (!models.empty()) {
+        throw Error(source + " was measured on another GPU than " + source_of(sources, 0) + ": " +
+                    models.front() + " Merge only reports of one GPU model into a baseline.");
+      }
       for (const std::string& difference :
            compare_environments(reports.front().environment, report.environment)) {
         append_unique(merged.warnings,
@@ -48,13 +87,22 @@ Report merge_reports(const std::vector<Report>& reports, const std::vector<std::
       }
     }
     for (const std::string& warning : report.warnings) {
-      append_unique(merged.warnings, reports.size() > 1 ? source + ": " + warning : warning);
+      append_unique(merged.warnings, source + ": " + warning);
     }
     for (const Entry& entry : report.entries) {
+      if (entry.samples.empty()) {
+        throw Error(source + ": entry \"" + entry.name +
+                    "\" has no samples; a run without samples cannot be merged (was the "
+                    "benchmark interrupted?).");
+      }
       const auto found = index.find(entry.name);
       if (found == index.end()) {
         index.emplace(entry.name, merged.entries.size());
-        merged.entries.push_back(entry);
+        Entry copy = entry;
+        copy.samples.clear();
+        copy.run_sizes.clear();
+        append_runs(copy, entry);
+        merged.entries.push_back(std::move(copy));
         first_source.push_back(source);
         continue;
       }
@@ -66,10 +114,11 @@ Report merge_reports(const std::vector<Report>& reports, const std::vector<std::
                     "'; only like measurements can be merged.");
       }
       if (target.device != entry.device) target.device.reset();
-      target.samples.insert(target.samples.end(), entry.samples.begin(), entry.samples.end());
+      append_runs(target, entry);
     }
   }
   for (Entry& entry : merged.entries) {
+    if (entry.run_sizes.size() == 1) entry.run_sizes.clear();  // one run
     entry.statistics = compute_statistics(entry.samples);
   }
   return merged;

@@ -113,6 +113,24 @@ Json entry_json(const Entry& entry, const std::string& path) {
     samples.push_back(sample);
   }
   json["samples"] = std::move(samples);
+  // Written only for several runs, so a report of one process is the same file as before.
+  if (entry.run_sizes.size() > 1) {
+    std::size_t total = 0;
+    for (std::size_t i = 0; i < entry.run_sizes.size(); ++i) {
+      if (entry.run_sizes[i] == 0) {
+        fail(path + ".runs[" + std::to_string(i) + "]", "a run with no samples");
+      }
+      total += entry.run_sizes[i];
+    }
+    if (total != entry.samples.size()) {
+      fail(path + ".runs", "the runs hold " + std::to_string(total) + " samples, but there are " +
+                               std::to_string(entry.samples.size()));
+    }
+    json["runs"] = entry.run_sizes;
+  } else if (entry.run_sizes.size() == 1 && entry.run_sizes[0] != entry.samples.size()) {
+    fail(path + ".runs", "one run of " + std::to_string(entry.run_sizes[0]) +
+                             " samples, but there are " + std::to_string(entry.samples.size()));
+  }
   json["statistics"] = statistics_json(entry.statistics, path + ".statistics");
   return json;
 }

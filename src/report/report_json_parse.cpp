@@ -177,6 +177,7 @@ class Reader : public report_detail::JsonReader {
     for (std::size_t i = 0; i < samples->size(); ++i) {
       e.samples.push_back(duration((*samples)[i], index_path(path + ".samples", i)));
     }
+    if (const Json* runs = member(value, "runs")) run_sizes(*runs, path + ".runs", e);
     // Statistics in the file are never trusted: a hand-edited median must not win a comparison.
     if (!e.samples.empty()) {
       try {
@@ -186,6 +187,28 @@ class Reader : public report_detail::JsonReader {
       }
     }
     return e;
+  }
+
+  // "runs": [n1, n2, ...]: the sample count of each run (process), which together partition
+  // "samples". Absent: one run.
+  void run_sizes(const Json& runs, const std::string& path, Entry& e) const {
+    if (!runs.is_array()) {
+      fail(path, "expected an array of sample counts, one per run, got " + describe(runs));
+    }
+    std::size_t total = 0;
+    for (std::size_t i = 0; i < runs.size(); ++i) {
+      const std::string run_path = index_path(path, i);
+      const std::size_t size = byte_count(runs[i], run_path);
+      if (size == 0) fail(run_path, "a run with no samples; every run needs at least one");
+      total += size;
+      e.run_sizes.push_back(size);
+    }
+    if (runs.empty()) fail(path, "empty; leave \"runs\" out for one run");
+    if (total != e.samples.size()) {
+      fail(path, "the runs hold " + std::to_string(total) + " samples, but \"samples\" has " +
+                     std::to_string(e.samples.size()));
+    }
+    if (e.run_sizes.size() == 1) e.run_sizes.clear();  // one run, as without "runs"
   }
 };
 

@@ -48,4 +48,12 @@ inline Entry make_entry(const std::string& name, std::vector<double> samples) {
   return entry;
 }
 
+/// How many times `part` occurs in `text`.
+inline std::size_t count_of(const std::string& text, const std::string& part) {
+  std::size_t n = 0;
+  for (std::size_t at = text.find(part); at != std::string::npos; at = text.find(part, at + 1))
+    ++n;
+  return n;
+}
+
 }  // namespace kerntime::testing

@@ -80,9 +80,11 @@ TEST(CompareVerdict, SignificantButSmallChangeIsSame) {
 }
 
 TEST(CompareVerdict, PerEntryThresholdCatchesSmallerChanges) {
+  // 4 %, not 2 %: with one run per side a 100 us kernel's change must also clear the 1.5 %
+  // allowance for a shift between processes (docs/ci.md), and 4 % is under the default 5 %.
   CompareOptions options;
   options.thresholds.add("k=1%");
-  const EntryComparison e = compare_one(1.02, 200, options);
+  const EntryComparison e = compare_one(1.04, 200, options);
   EXPECT_EQ(e.verdict, Verdict::regressed) << e.reason;
   EXPECT_DOUBLE_EQ(e.threshold, 0.01);
 }
@@ -119,8 +121,9 @@ TEST(CompareVerdict, ConstantSamplesCompareExactly) {
   const EntryComparison e = compare(a, b).entries.front();
   EXPECT_EQ(e.verdict, Verdict::regressed) << e.reason;
   ASSERT_TRUE(e.ratio_ci);
-  EXPECT_NEAR(e.ratio_ci->low, 1.1, 1e-12);  // exp(log(110000) - log(100000))
-  EXPECT_NEAR(e.ratio_ci->high, 1.1, 1e-12);
+  // exp(log(110000) - log(100000)), widened by the one-run allowance of 1.5 % (docs/ci.md).
+  EXPECT_NEAR(e.ratio_ci->low, 1.1 / 1.015, 1e-12);
+  EXPECT_NEAR(e.ratio_ci->high, 1.1 * 1.015, 1e-12);
   EXPECT_FALSE(e.exact_test);  // ties
   const EntryComparison same = compare(a, a).entries.front();
   EXPECT_EQ(same.verdict, Verdict::same) << same.reason;
@@ -129,8 +132,9 @@ TEST(CompareVerdict, ConstantSamplesCompareExactly) {
 
 TEST(CompareVerdict, UnitsAreConvertedAndTimersMustMatch) {
   std::mt19937_64 rng(3);
-  Entry a = make_entry("k", simulate_run(rng, 30, 1000.0, 1.0, kQuiet));
-  Entry b = make_entry("k", simulate_run(rng, 30, 1.0, 1.0, kQuiet));  // 1 us in us
+  // 100 us: long enough that the one-run allowance (1.5 %) leaves room for "same" at 5 %.
+  Entry a = make_entry("k", simulate_run(rng, 30, 100000.0, 1.0, kQuiet));
+  Entry b = make_entry("k", simulate_run(rng, 30, 100.0, 1.0, kQuiet));  // 100 us in us
   b.unit = "us";
   EntryComparison e = compare(report_of({a}), report_of({b})).entries.front();
   EXPECT_EQ(e.verdict, Verdict::same) << e.reason;
@@ -226,22 +230,21 @@ TEST(CompareVerdict, WarnsAboutUnusedPatternsAndReportWarnings) {
 namespace kerntime {
 namespace {
 
-TEST(CompareMinChange, SmallAbsoluteChangesOfShortKernelsNeverFail) {
-  // A 3.7 us kernel 8 % slower between two runs: 0.29 us, what an H200 showed between two runs
-  // of one build. Significant and beyond 5 %, yet under the 500 ns floor.
+TEST(CompareMinChange, ShortKernelsWithOneRunPerSideAreNotJudgedOnTheirSamples) {
+  // A 3.7 us kernel 8 % slower between two processes: 0.29 us, what an H200 showed between two
+  // processes of one build. With one run per side that is within the allowance for a process
+  // shift (400 ns), so it is inconclusive, never regressed; the fixed 500 ns floor that used
+  // to call it "same" is gone (with runs, a real 8 % slowdown of a stable kernel is caught).
   std::mt19937_64 rng(7);
   const Report a = report_of({make_entry("short", simulate_run(rng, 30, 3700.0, 1.0, kQuiet))});
   const Report b = report_of({make_entry("short", simulate_run(rng, 30, 3700.0, 1.08, kQuiet))});
   const Comparison c = compare(a, b);
   ASSERT_EQ(c.entries.size(), 1u);
-  EXPECT_EQ(c.entries[0].verdict, Verdict::same) << c.entries[0].reason;
-  EXPECT_TRUE(contains(c.entries[0].reason, "below the 500 ns")) << c.entries[0].reason;
+  EXPECT_EQ(c.entries[0].verdict, Verdict::inconclusive) << c.entries[0].reason;
+  EXPECT_TRUE(contains(c.entries[0].reason, "one run per side")) << c.entries[0].reason;
   EXPECT_FALSE(c.failed());
-
-  CompareOptions off;
-  off.min_change_ns = 0.0;
-  const Comparison strict = compare(a, b, off);
-  EXPECT_EQ(strict.entries[0].verdict, Verdict::regressed) << strict.entries[0].reason;
+  EXPECT_EQ(c.notes.size(), 1u);
+  EXPECT_DOUBLE_EQ(CompareOptions{}.min_change_ns, 0.0);
 }
 
 TEST(CompareMinChange, LargerChangesAreJudgedAsBefore) {

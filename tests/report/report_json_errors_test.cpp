@@ -105,6 +105,19 @@ TEST(ReportJsonErrors, SamplesMustBeFiniteNonNegativeNumbers) {
             "base.json: entries[0].samples[0]: expected a duration >= 0 ns, got -0.5");
 }
 
+TEST(ReportJsonErrors, RunsMustPartitionTheSamples) {
+  EXPECT_EQ(error_of(with_entries(R"({"name": "a", "samples": [1, 2, 3], "runs": [2, 2]})")),
+            "base.json: entries[0].runs: the runs hold 4 samples, but \"samples\" has 3");
+  EXPECT_EQ(error_of(with_entries(R"({"name": "a", "samples": [1, 2, 3], "runs": [3, 0]})")),
+            "base.json: entries[0].runs[1]: a run with no samples; every run needs at least one");
+  EXPECT_EQ(error_of(with_entries(R"({"name": "a", "samples": [1], "runs": 1})")),
+            "base.json: entries[0].runs: expected an array of sample counts, one per run, got 1");
+  EXPECT_EQ(error_of(with_entries(R"({"name": "a", "samples": [1], "runs": [1.5]})")),
+            "base.json: entries[0].runs[0]: expected a non-negative integer, got 1.5");
+  EXPECT_EQ(error_of(with_entries(R"({"name": "a", "samples": [], "runs": []})")),
+            "base.json: entries[0].runs: empty; leave \"runs\" out for one run");
+}
+
 TEST(ReportJsonErrors, LongStringsAreShortenedInMessages) {
   EXPECT_EQ(error_of(with_entries(std::string(R"({"name": "a", "samples": [")") +
                                   std::string(100, 'x') + "\"]}")),

@@ -2,10 +2,12 @@
 // Writing a report and reading it back keeps everything the format stores, bit for bit.
 #include <cfloat>
 #include <cmath>
+#include <string>
 #include <vector>
 
 #include <gtest/gtest.h>
 
+#include <kerntime/error.hpp>
 #include <kerntime/report_json.hpp>
 #include <kerntime/statistics.hpp>
 
@@ -91,6 +93,64 @@ TEST(ReportJsonRoundTrip, ReadingAndWritingAgainChangesNothing) {
   const std::string once = to_json(parse_report(to_json(testing::sample_report())));
   const std::string twice = to_json(parse_report(once));
   EXPECT_EQ(once, twice);
+}
+
+}  // namespace
+}  // namespace kerntime
+
+namespace kerntime {
+namespace {
+
+TEST(ReportJsonRoundTrip, KeepsRunsApart) {
+  Report report;
+  Entry entry;
+  entry.name = "spin";
+  entry.samples = {10, 11, 12, 20, 21, 30};
+  entry.run_sizes = {3, 2, 1};
+  entry.statistics = compute_statistics(entry.samples);
+  report.entries = {entry};
+  const std::string text = to_json(report);
+  EXPECT_NE(text.find("\"runs\": [\n        3,\n        2,\n        1\n      ]"), std::string::npos)
+      << text;
+  const Report read = parse_report(text);
+  ASSERT_EQ(read.entries.size(), 1u);
+  EXPECT_EQ(read.entries[0].samples, entry.samples);
+  EXPECT_EQ(read.entries[0].run_sizes, entry.run_sizes);
+  EXPECT_EQ(read.entries[0].run_count(), 3u);
+  const std::vector<std::vector<double>> runs = read.entries[0].runs();
+  ASSERT_EQ(runs.size(), 3u);
+  EXPECT_EQ(runs[1], (std::vector<double>{20, 21}));
+  EXPECT_EQ(read.entries[0].statistics.count, 6u);  // statistics of all samples, as before
+  EXPECT_EQ(to_json(read), text);
+}
+
+TEST(ReportJsonRoundTrip, OneRunIsWrittenAsBefore) {
+  Report report;
+  Entry entry;
+  entry.name = "k";
+  entry.samples = {1, 2, 3};
+  report.entries = {entry};
+  const std::string plain = to_json(report);
+  EXPECT_EQ(plain.find("\"runs\""), std::string::npos) << plain;
+  report.entries[0].run_sizes = {3};  // one run spelled out: the same file
+  EXPECT_EQ(to_json(report), plain);
+  const Report read = parse_report(plain);
+  EXPECT_TRUE(read.entries[0].run_sizes.empty());
+  EXPECT_EQ(read.entries[0].run_count(), 1u);
+  EXPECT_EQ(read.entries[0].runs(), (std::vector<std::vector<double>>{{1, 2, 3}}));
+}
+
+TEST(ReportJsonRoundTrip, WriterRefusesRunsThatDoNotPartitionTheSamples) {
+  Report report;
+  Entry entry;
+  entry.name = "k";
+  entry.samples = {1, 2, 3};
+  entry.run_sizes = {2, 2};
+  report.entries = {entry};
+  EXPECT_THROW(to_json(report), Error);
+  report.entries[0].run_sizes = {3, 0};
+  EXPECT_THROW(to_json(report), Error);
+  EXPECT_THROW(report.entries[0].runs(), Error);
 }
 
 }  // namespace

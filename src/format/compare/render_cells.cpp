@@ -11,31 +11,51 @@
 
 namespace kerntime::format_detail {
 
+using detail::format_amount;
+using detail::format_change;
+using detail::format_p;
+using detail::format_percent;
+using detail::p_clause;
+
+
 EntryCells cells_of(const EntryComparison& entry) {
   EntryCells cells;
   cells.name = printable(entry.name);
-  cells.baseline = entry.baseline
-                       ? detail::format_amount(entry.baseline->median, entry.baseline->unit)
-                       : std::string("-");
-  cells.candidate = entry.candidate
-                        ? detail::format_amount(entry.candidate->median, entry.candidate->unit)
-                        : std::string("-");
+  cells.baseline = entry.baseline ? format_amount(entry.baseline->median, entry.baseline->unit)
+                                  : std::string("-");
+  cells.candidate = entry.candidate ? format_amount(entry.candidate->median, entry.candidate->unit)
+                                    : std::string("-");
   if (entry.baseline && entry.baseline->count == 0) cells.baseline = "-";
   if (entry.candidate && entry.candidate->count == 0) cells.candidate = "-";
-  cells.change = entry.ratio ? detail::format_change(*entry.ratio) : "-";
-  cells.interval = entry.ratio_ci
-                       ? fmt::format("[{}, {}]", detail::format_change(entry.ratio_ci->low),
-                                     detail::format_change(entry.ratio_ci->high))
-                       : "-";
-  cells.p = entry.p_value ? detail::format_p(*entry.p_value) : "-";
-  cells.threshold = detail::format_percent(entry.threshold);
+  cells.change = entry.ratio ? format_change(*entry.ratio) : "-";
+  cells.interval = entry.ratio_ci ? fmt::format("[{}, {}]", format_change(entry.ratio_ci->low),
+                                                format_change(entry.ratio_ci->high))
+                                  : "-";
+  cells.p = entry.p_value ? format_p(*entry.p_value) : "-";
+  cells.threshold = format_percent(entry.threshold);
+  cells.runs = entry.baseline && entry.candidate
+                   ? fmt::format("{}+{}", entry.baseline->runs, entry.candidate->runs)
+                   : "-";
+  cells.spread = entry.run_spread ? fmt::format("{:.1f}%", *entry.run_spread * 100.0) : "-";
   cells.verdict = std::string(to_string(entry.verdict));
   cells.reason = printable(entry.reason);
   return cells;
 }
 
+bool shows_runs(const Comparison& comparison) {
+  for (const EntryComparison& entry : comparison.entries) {
+    if (entry.between_runs) return true;
+  }
+  return false;
+}
+
+std::string outcome(const Comparison& comparison) {
+  if (comparison.failed()) return "FAILED";
+  return comparison.decided() == 0 && !comparison.entries.empty() ? "undecided" : "passed";
+}
+
 std::string interval_title(const Comparison& comparison) {
-  return fmt::format("{} CI", detail::format_percent(comparison.confidence_level()));
+  return fmt::format("{} CI", format_percent(comparison.confidence_level()));
 }
 
 std::string summary_counts(const Comparison& comparison) {
@@ -46,12 +66,17 @@ std::string summary_counts(const Comparison& comparison) {
 }
 
 std::string settings_line(const Comparison& comparison) {
+  std::string floor;
+  if (comparison.min_change_ns > 0.0) {
+    floor = fmt::format(", changes under {} ignored (--min-change)",
+                        format_amount(comparison.min_change_ns, "ns"));
+  }
   return fmt::format(
-      "alpha {} (two-sided Mann-Whitney U), {} intervals of the median ratio, threshold {} "
-      "unless set per entry, changes under {} ignored, at least {} samples per side",
-      comparison.alpha, detail::format_percent(comparison.confidence_level()),
-      detail::format_percent(comparison.default_threshold),
-      detail::format_amount(comparison.min_change_ns, "ns"), comparison.min_samples);
+      "alpha {}, {} intervals of the median ratio (t test on per-run medians with several runs "
+      "per side, Mann-Whitney U with one), threshold {} unless set per entry{}, at least {} "
+      "samples per side",
+      comparison.alpha, format_percent(comparison.confidence_level()),
+      format_percent(comparison.default_threshold), floor, comparison.min_samples);
 }
 
 }  // namespace kerntime::format_detail

@@ -20,11 +20,21 @@ struct EntryCells {
   std::string interval;   ///< "[+8.1%, +12.3%]"
   std::string p;          ///< "0.003", "4.1e-09"
   std::string threshold;  ///< "5%"
+  std::string runs;       ///< runs per side, "5+5"; "-" for an added or removed entry
+  std::string spread;     ///< largest spread of the per-run medians, "5.6%"; "-" for one run
   std::string verdict;    ///< to_string(verdict)
   std::string reason;     ///< passed through printable()
 };
 
 EntryCells cells_of(const EntryComparison& entry);
+
+/// True when an entry was judged from runs (a side had several): then the renderings show the
+/// runs and spread columns, which say nothing for one run per side.
+bool shows_runs(const Comparison& comparison);
+
+/// "passed", "FAILED", or "undecided" when no entry could be decided (a gate that decided
+/// nothing must not look like one that passed).
+std::string outcome(const Comparison& comparison);
 
 /// "CI 99%" style header of the interval column.
 std::string interval_title(const Comparison& comparison);

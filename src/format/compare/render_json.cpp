@@ -20,6 +20,7 @@ Json side(const std::optional<SampleSummary>& summary) {
   out["median"] = summary->count == 0 ? Json(nullptr) : Json(summary->median);
   out["unit"] = summary->unit;
   out["timer"] = summary->timer;
+  out["runs"] = summary->runs;
   return out;
 }
 
@@ -40,6 +41,10 @@ Json entry_json(const EntryComparison& entry) {
   out["test"] = entry.p_value ? Json(entry.exact_test ? "exact" : "normal") : Json(nullptr);
   out["baseline"] = side(entry.baseline);
   out["candidate"] = side(entry.candidate);
+  out["between_runs"] = entry.between_runs;
+  out["run_spread"] = entry.run_spread ? Json(*entry.run_spread) : Json(nullptr);
+  out["detectable_change"] =
+      entry.detectable_change ? Json(*entry.detectable_change) : Json(nullptr);
   return out;
 }
 
@@ -54,7 +59,9 @@ std::string render_comparison_json(const Comparison& comparison) {
   out["confidence_level"] = comparison.confidence_level();
   out["default_threshold"] = comparison.default_threshold;
   out["min_samples"] = comparison.min_samples;
+  out["min_change_ns"] = comparison.min_change_ns;
   out["failed"] = comparison.failed();
+  out["decided"] = comparison.decided();
   Json summary;
   for (Verdict verdict : {Verdict::regressed, Verdict::improved, Verdict::same,
                           Verdict::inconclusive, Verdict::added, Verdict::removed}) {
@@ -62,6 +69,7 @@ std::string render_comparison_json(const Comparison& comparison) {
   }
   out["summary"] = summary;
   out["warnings"] = comparison.warnings;
+  out["notes"] = comparison.notes;
   out["entries"] = Json::array();
   for (const EntryComparison& entry : comparison.entries) {
     out["entries"].push_back(entry_json(entry));

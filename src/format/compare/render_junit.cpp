@@ -1,7 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
 // JUnit XML, the format CI systems (GitLab, Jenkins, GitHub test reporters) read: one test case
 // per entry; entries that fail the gate are failures, inconclusive or removed ones that do not
-// fail it are skipped, so a reader sees them without the build going red.
+// fail it are skipped, so a reader sees them without the build going red. Valid against the
+// Jenkins xUnit plugin's junit-10.xsd (tests/compare/data), the strictest schema CI tools use:
+// `skipped` is an attribute of <testsuite> only. When the comparison could not be made at all
+// (exit status 2), render_junit_error() still gives CI a file: one test case with an <error>,
+// as pytest writes for an error outside the tests.
 #include <cstddef>
 #include <string>
 
@@ -13,6 +17,13 @@
 #include "format/text_grid.hpp"
 
 namespace kerntime::format_detail {
+
+using detail::format_amount;
+using detail::format_change;
+using detail::format_p;
+using detail::format_percent;
+using detail::p_clause;
+
 
 namespace {
 
@@ -62,10 +73,14 @@ std::string details(const Comparison& comparison, const EntryComparison& entry) 
   if (entry.candidate) {
     text += fmt::format("candidate median {} ({} samples)\n", c.candidate, entry.candidate->count);
   }
+  if (entry.baseline && entry.candidate) {
+    text += fmt::format("runs {} (baseline+candidate){}\n", c.runs,
+                        entry.run_spread ? ", per-process medians spread " + c.spread : "");
+  }
   if (entry.ratio) {
-    text += fmt::format("change {}, {} {}, {}, threshold {}\n", c.change,
-                        interval_title(comparison), c.interval,
-                        entry.p_value ? detail::p_clause(*entry.p_value) : "no test", c.threshold);
+    text +=
+        fmt::format("change {}, {} {}, {}, threshold {}\n", c.change, interval_title(comparison),
+                    c.interval, entry.p_value ? p_clause(*entry.p_value) : "no test", c.threshold);
   }
   return text;
 }
@@ -83,14 +98,13 @@ std::string render_comparison_junit(const Comparison& comparison) {
     }
   }
   const std::size_t tests = comparison.entries.size();
-  const std::string counts =
-      fmt::format(R"(tests="{}" failures="{}" errors="0" skipped="{}")", tests, failures, skipped);
+  const std::string counts = fmt::format(R"(tests="{}" failures="{}" errors="0")", tests, failures);
   std::string out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
   out += fmt::format("<testsuites name=\"kerntime compare\" {}>\n", counts);
   out += fmt::format(
-      "  <testsuite name=\"{}\" {}>\n",
+      "  <testsuite name=\"{}\" {} skipped=\"{}\">\n",
       xml("kerntime compare " + comparison.baseline_source + " " + comparison.candidate_source),
-      counts);
+      counts, skipped);
   out += "    <properties>\n";
   const auto property = [&](const std::string& name, const std::string& value) {
     out += fmt::format("      <property name=\"{}\" value=\"{}\"/>\n", xml(name), xml(value));
@@ -98,10 +112,14 @@ std::string render_comparison_junit(const Comparison& comparison) {
   property("baseline", comparison.baseline_source);
   property("candidate", comparison.candidate_source);
   property("alpha", fmt::format("{}", comparison.alpha));
-  property("threshold", detail::format_percent(comparison.default_threshold));
+  property("threshold", format_percent(comparison.default_threshold));
   property("min_samples", std::to_string(comparison.min_samples));
+  property("outcome", outcome(comparison));
   for (const std::string& warning : comparison.warnings) {
     property("warning", warning);
+  }
+  for (const std::string& note : comparison.notes) {
+    property("note", note);
   }
   out += "    </properties>\n";
 
@@ -122,6 +140,27 @@ std::string render_comparison_junit(const Comparison& comparison) {
     out += "    </testcase>\n";
   }
   out += "  </testsuite>\n</testsuites>\n";
+  return out;
+}
+
+std::string render_junit_error(const std::string& baseline, const std::string& candidate,
+                               const std::string& message) {
+  const std::string suite = xml("kerntime compare " + baseline + " " + candidate);
+  std::string out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
+  out += R"(<testsuites name="kerntime compare" tests="1" failures="0" errors="1">)"
+         "\n";
+  out += fmt::format(R"(  <testsuite name="{}" tests="1" failures="0" errors="1" skipped="0">)"
+                     "\n",
+                     suite);
+  out += R"(    <testcase name="kerntime compare" classname="kerntime.compare" time="0">)"
+         "\n";
+  out += fmt::format(R"(      <error type="bad input" message="{}">{}</error>)"
+                     "\n",
+                     xml(message),
+                     xml(message + "\nExit status 2: the reports could not be compared; no "
+                                   "verdicts were made.",
+                         true));
+  out += "    </testcase>\n  </testsuite>\n</testsuites>\n";
   return out;
 }
 

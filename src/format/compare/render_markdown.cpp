@@ -19,6 +19,7 @@ std::string escape(const std::string& text) {
 }
 
 std::string table(const Comparison& comparison, const std::vector<const EntryComparison*>& rows) {
+  const bool runs = shows_runs(comparison);
   Grid grid;
   grid.columns = {{"Entry", false},
                   {"Verdict", false},
@@ -27,14 +28,18 @@ std::string table(const Comparison& comparison, const std::vector<const EntryCom
                   {"p"},
                   {"Threshold"},
                   {"Baseline"},
-                  {"Candidate"},
-                  {"Reason", false}};
+                  {"Candidate"}};
+  if (runs) grid.columns.insert(grid.columns.end(), {{"Runs"}, {"Spread"}});
+  grid.columns.push_back({"Reason", false});
   for (const EntryComparison* entry : rows) {
     const EntryCells c = cells_of(*entry);
     const std::string verdict =
         entry->verdict == Verdict::same ? c.verdict : "**" + c.verdict + "**";
-    grid.rows.push_back({escape(entry->name), verdict, c.change, c.interval, c.p, c.threshold,
-                         c.baseline, c.candidate, escape(entry->reason)});
+    std::vector<std::string> row = {escape(entry->name), verdict,    c.change,   c.interval, c.p,
+                                    c.threshold,         c.baseline, c.candidate};
+    if (runs) row.insert(row.end(), {c.runs, c.spread});
+    row.push_back(escape(entry->reason));
+    grid.rows.push_back(std::move(row));
   }
   return grid_markdown(grid);
 }
@@ -42,8 +47,9 @@ std::string table(const Comparison& comparison, const std::vector<const EntryCom
 }  // namespace
 
 std::string render_comparison_markdown(const Comparison& comparison) {
-  std::string out =
-      fmt::format("### kerntime compare: {}\n\n", comparison.failed() ? "failed" : "passed");
+  std::string result = outcome(comparison);
+  if (result == "FAILED") result = "failed";
+  std::string out = fmt::format("### kerntime compare: {}\n\n", result);
   out += fmt::format("{}. Baseline {}, candidate {}; {}.\n\n", summary_counts(comparison),
                      escape(comparison.baseline_source), escape(comparison.candidate_source),
                      settings_line(comparison));
@@ -52,7 +58,11 @@ std::string render_comparison_markdown(const Comparison& comparison) {
     out += (i == 0 ? "" : ">\n") + std::string("> **Warning:** ") + escape(comparison.warnings[i]) +
            "\n";
   }
-  if (!comparison.warnings.empty()) out += "\n";
+  for (const std::string& note : comparison.notes) {
+    out += (comparison.warnings.empty() ? "" : ">\n") + std::string("> **Note:** ") + escape(note) +
+           "\n";
+  }
+  if (!comparison.warnings.empty() || !comparison.notes.empty()) out += "\n";
 
   std::vector<const EntryComparison*> notable;
   std::vector<const EntryComparison*> same;

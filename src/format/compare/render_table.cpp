@@ -14,6 +14,13 @@
 
 namespace kerntime::format_detail {
 
+using detail::format_amount;
+using detail::format_change;
+using detail::format_p;
+using detail::format_percent;
+using detail::p_clause;
+
+
 namespace {
 
 constexpr const char* kRed = "\x1b[1;31m";
@@ -53,33 +60,45 @@ std::string render_comparison_table(const Comparison& comparison, bool color) {
   for (const std::string& warning : comparison.warnings) {
     out += paint("warning: " + printable(warning), kYellow, color) + "\n";
   }
+  for (const std::string& note : comparison.notes) {
+    out += "note: " + printable(note) + "\n";
+  }
   out += "\n";
 
+  // Runs and spread only when some entry has several runs: with one run per side they say
+  // nothing the note above does not.
+  const bool runs = shows_runs(comparison);
   Grid grid;
-  grid.columns = {{"Entry", false},
-                  {"Baseline"},
-                  {"Candidate"},
-                  {"Change"},
-                  {interval_title(comparison), false},
-                  {"p"},
-                  {"Threshold"},
-                  {"Verdict", false},
-                  {"Reason", false}};
+  grid.columns = {{"Entry", false}, {"Baseline"}, {"Candidate"}};
+  if (runs) grid.columns.insert(grid.columns.end(), {{"Runs"}, {"Spread"}});
+  grid.columns.insert(grid.columns.end(), {{"Change"},
+                                           {interval_title(comparison), false},
+                                           {"p"},
+                                           {"Threshold"},
+                                           {"Verdict", false},
+                                           {"Reason", false}});
   grid.empty_text = "(no entries)";
   for (const EntryComparison& entry : comparison.entries) {
     const EntryCells c = cells_of(entry);
-    grid.rows.push_back({c.name, c.baseline, c.candidate, c.change, c.interval, c.p, c.threshold,
-                         c.verdict, c.reason});
+    std::vector<std::string> row = {c.name, c.baseline, c.candidate};
+    if (runs) row.insert(row.end(), {c.runs, c.spread});
+    row.insert(row.end(), {c.change, c.interval, c.p, c.threshold, c.verdict, c.reason});
+    grid.rows.push_back(std::move(row));
   }
   // The change and the verdict carry the verdict's colour.
+  const std::size_t change_column = runs ? 5 : 3;
+  const std::size_t verdict_column = change_column + 4;
   const auto highlight = [&](std::size_t row, std::size_t column, const std::string& cell) {
-    if (column != 3 && column != 7) return cell;
+    if (column != change_column && column != verdict_column) return cell;
     return paint(cell, color_of(comparison.entries[row].verdict), color);
   };
   out += grid_text(grid, highlight);
 
   out += "\n" + summary_counts(comparison) + ": ";
-  out += comparison.failed() ? paint("FAILED", kRed, color) : paint("passed", kGreen, color);
+  const std::string result = outcome(comparison);
+  out += result == "FAILED"   ? paint(result, kRed, color)
+         : result == "passed" ? paint(result, kGreen, color)
+                              : paint(result + " (no entry could be decided)", kYellow, color);
   out += "\n";
   return out;
 }
