@@ -17,11 +17,13 @@ __global__ void transpose_naive_kernel(std::size_t rows, std::size_t cols,
   const detail::PlantedSlowdown planted;
   const std::size_t col = std::size_t{blockIdx.x} * kTile + threadIdx.x;
   const std::size_t row0 = std::size_t{blockIdx.y} * kTile + threadIdx.y;
-  if (col >= cols) return;
-  for (unsigned int j = 0; j < kTile; j += kBlockRows) {
-    const std::size_t row = row0 + j;
-    if (row < rows) out[col * rows + row] = in[row * cols + col];
+  if (col < cols) {
+    for (unsigned int j = 0; j < kTile; j += kBlockRows) {
+      const std::size_t row = row0 + j;
+      if (row < rows) out[col * rows + row] = in[row * cols + col];
+    }
   }
+  detail::planted_reads(in, rows * cols * sizeof(float), 2.0);
 }
 
 __global__ void transpose_tiled_kernel(std::size_t rows, std::size_t cols,
@@ -48,6 +50,7 @@ __global__ void transpose_tiled_kernel(std::size_t rows, std::size_t cols,
       out[out_row * rows + out_col] = tile[threadIdx.x][threadIdx.y + j];
     }
   }
+  detail::planted_reads(in, rows * cols * sizeof(float), 2.0);
 }
 
 using TransposeKernel = void (*)(std::size_t, std::size_t, const float*, float*);

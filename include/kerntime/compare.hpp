@@ -177,4 +177,9 @@ CompareFormat parse_compare_format(std::string_view name);
 /// Renders `comparison`; `color` adds ANSI colours to the table and is ignored by other formats.
 std::string render(const Comparison& comparison, CompareFormat format, bool color = false);
 
+/// JUnit XML for a comparison that could not be made (exit status 2): one test case holding an
+/// <error> with `message`, so that CI's test view shows why instead of nothing (as pytest does).
+std::string render_junit_error(const std::string& baseline, const std::string& candidate,
+                               const std::string& message);
+
 }  // namespace kerntime

@@ -44,7 +44,7 @@ void require_gpu();
 /// error and what to do ("cudaSetDevice(3) failed: cudaErrorInvalidDevice (invalid device
 /// ordinal). The device index is not one of the visible devices; ..."), and when CUDA cannot
 /// start at all it says why in plain words instead.
-void check_cuda(cudaError_t error, std::string_view call);
+void check_cuda_call(cudaError_t error, std::string_view call);
 
 /// Describes every visible device. Throws kerntime::Error when CUDA cannot be used.
 std::vector<DeviceInfo> query_devices();

@@ -5,6 +5,7 @@
 // where the code below compiles to nothing.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 
 #ifndef KERNTIME_SAMPLE_SLOWDOWN
@@ -52,6 +53,54 @@ class PlantedSlowdown {
  private:
   std::uint64_t start_ = 0;
 };
+
+/// Extra work of a kernel whose work is `work` units: (factor - 1) times as much, 0 normally.
+__device__ __forceinline__ std::size_t planted_extra(std::size_t work) {
+  if constexpr (kSampleSlowdown == 1.0) {
+    return 0;
+  } else {
+    return static_cast<std::size_t>(static_cast<double>(work) * (kSampleSlowdown - 1.0) + 0.5);
+  }
+}
+
+/// 0.0f that the compiler cannot see through, so that extra work multiplied by it stays work.
+__device__ __forceinline__ float opaque_zero() {
+  float zero;
+  asm volatile("mov.f32 %0, 0f00000000;" : "=f"(zero));
+  return zero;
+}
+
+/// The memory traffic of a memory-bound kernel grows with the planted factor: the grid re-reads
+/// the start of `data` (`bytes` long), as many bytes as (factor - 1) times the kernel's
+/// `accesses` (reads and writes per byte of `data`). A block delay alone barely slows a kernel
+/// of many waves; extra bytes slow it as a real regression of a memory-bound kernel would.
+__device__ __forceinline__ void planted_reads(const void* data, std::size_t bytes,
+                                              double accesses) {
+  if constexpr (kSampleSlowdown != 1.0) {
+    const std::size_t words = bytes / sizeof(uint4);
+    std::size_t count =
+        planted_extra(static_cast<std::size_t>(static_cast<double>(words) * accesses));
+    if (count > words) count = words;
+    const std::size_t threads_per_block = std::size_t{blockDim.x} * blockDim.y * blockDim.z;
+    const std::size_t threads = threads_per_block * gridDim.x * gridDim.y * gridDim.z;
+    const std::size_t block =
+        blockIdx.x + std::size_t{gridDim.x} * (blockIdx.y + std::size_t{gridDim.y} * blockIdx.z);
+    const std::size_t thread =
+        threadIdx.x +
+        std::size_t{blockDim.x} * (threadIdx.y + std::size_t{blockDim.y} * threadIdx.z);
+    const uint4* words_in = static_cast<const uint4*>(data);
+    unsigned int sink = 0;
+    for (std::size_t i = block * threads_per_block + thread; i < count; i += threads) {
+      const uint4 v = words_in[i];
+      sink ^= v.x ^ v.y ^ v.z ^ v.w;
+    }
+    asm volatile("" ::"r"(sink));  // the loads must happen
+  } else {
+    (void)data;
+    (void)bytes;
+    (void)accesses;
+  }
+}
 
 /// An empty kernel does no work to stretch; it takes about 0.58 us on an H200 (CUPTI), so the
 /// planted slowdown adds that fraction of it.

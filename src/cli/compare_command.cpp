@@ -17,7 +17,6 @@
 
 #include "cli/commands.hpp"
 #include "cli/report_input.hpp"
-#include "format/compare/renderers.hpp"
 #include "io/file_writer.hpp"
 
 namespace kerntime::cli {
@@ -123,9 +122,9 @@ int run_compare(const CompareSettings& s) {
     // CI's test view must show why the gate could not run, not an absent file (pytest writes
     // an <error> test case likewise). The message still goes to stderr with status 2.
     if (format == CompareFormat::junit) {
-      const std::string xml = detail::render_junit_error(
-          s.baseline == "-" ? kStandardInputName : s.baseline,
-          s.candidate == "-" ? kStandardInputName : s.candidate, error.what());
+      const std::string xml =
+          render_junit_error(s.baseline == "-" ? kStandardInputName : s.baseline,
+                             s.candidate == "-" ? kStandardInputName : s.candidate, error.what());
       try {
         if (s.output.empty() || s.output == "-") {
           io::write_standard_output(xml);

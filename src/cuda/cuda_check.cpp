@@ -76,7 +76,7 @@ void throw_cuda_error(cudaError_t error, std::string_view call, std::string_view
 
 namespace kerntime {
 
-void check_cuda(cudaError_t error, std::string_view call) {
+void check_cuda_call(cudaError_t error, std::string_view call) {
   detail::check_cuda(error, call);
 }
 

@@ -50,7 +50,7 @@ std::string list_text(const BenchmarkRegistry& registry,
 
 std::vector<int> chosen_devices(const RunnerOptions& o) {
   int count = 0;
-  check_cuda(cudaGetDeviceCount(&count), "cudaGetDeviceCount");
+  check_cuda_call(cudaGetDeviceCount(&count), "cudaGetDeviceCount");
   std::vector<int> devices = o.devices;
   if (o.all_devices) {
     for (int d = 0; d < count; ++d)
@@ -58,7 +58,7 @@ std::vector<int> chosen_devices(const RunnerOptions& o) {
   }
   if (devices.empty()) {
     int current = 0;
-    check_cuda(cudaGetDevice(&current), "cudaGetDevice");
+    check_cuda_call(cudaGetDevice(&current), "cudaGetDevice");
     devices.push_back(current);
   }
   for (int d : devices) {
@@ -134,7 +134,7 @@ class Measurer {
 
   Outcome measure(const Task& task, std::size_t index, std::size_t total) {
     Outcome outcome;
-    check_cuda(cudaSetDevice(task.device), fmt::format("cudaSetDevice({})", task.device));
+    check_cuda_call(cudaSetDevice(task.device), fmt::format("cudaSetDevice({})", task.device));
     MeasureOptions options;
     options.name = task.name;
     options.mode = o_.mode;

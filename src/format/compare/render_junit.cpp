@@ -11,10 +11,10 @@
 
 #include <fmt/format.h>
 
-#include "text/numbers.hpp"
 #include "format/compare/render_cells.hpp"
 #include "format/compare/renderers.hpp"
 #include "format/text_grid.hpp"
+#include "text/numbers.hpp"
 
 namespace kerntime::format_detail {
 
@@ -23,7 +23,6 @@ using detail::format_change;
 using detail::format_p;
 using detail::format_percent;
 using detail::p_clause;
-
 
 namespace {
 
@@ -143,9 +142,13 @@ std::string render_comparison_junit(const Comparison& comparison) {
   return out;
 }
 
+}  // namespace kerntime::format_detail
+
+namespace kerntime {
+
 std::string render_junit_error(const std::string& baseline, const std::string& candidate,
                                const std::string& message) {
-  const std::string suite = xml("kerntime compare " + baseline + " " + candidate);
+  const std::string suite = format_detail::xml("kerntime compare " + baseline + " " + candidate);
   std::string out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
   out += R"(<testsuites name="kerntime compare" tests="1" failures="0" errors="1">)"
          "\n";
@@ -154,14 +157,15 @@ std::string render_junit_error(const std::string& baseline, const std::string& c
                      suite);
   out += R"(    <testcase name="kerntime compare" classname="kerntime.compare" time="0">)"
          "\n";
-  out += fmt::format(R"(      <error type="bad input" message="{}">{}</error>)"
-                     "\n",
-                     xml(message),
-                     xml(message + "\nExit status 2: the reports could not be compared; no "
+  out += fmt::format(
+      R"(      <error type="bad input" message="{}">{}</error>)"
+      "\n",
+      format_detail::xml(message),
+      format_detail::xml(message + "\nExit status 2: the reports could not be compared; no "
                                    "verdicts were made.",
                          true));
   out += "    </testcase>\n  </testsuite>\n</testsuites>\n";
   return out;
 }
 
-}  // namespace kerntime::format_detail
+}  // namespace kerntime
