@@ -70,17 +70,22 @@ __device__ __forceinline__ float opaque_zero() {
   return zero;
 }
 
-/// The memory traffic of a memory-bound kernel grows with the planted factor: the grid re-reads
-/// the start of `data` (`bytes` long), as many bytes as (factor - 1) times the kernel's
-/// `accesses` (reads and writes per byte of `data`). A block delay alone barely slows a kernel
-/// of many waves; extra bytes slow it as a real regression of a memory-bound kernel would.
-__device__ __forceinline__ void planted_reads(const void* data, std::size_t bytes,
-                                              double accesses) {
+/// Memory the planted reads come from: read by nothing else, and larger than the L2 cache, so
+/// that every planted read costs a trip to device memory. 128 MiB per kernel file in a slowed
+/// build, one word otherwise.
+inline constexpr std::size_t kPlantedScratchWords = kSampleSlowdown != 1.0 ? (128u << 20) / 16 : 1;
+static __device__ uint4 g_planted_scratch[kPlantedScratchWords];
+
+/// The memory traffic of a memory-bound kernel grows with the planted factor: the grid reads
+/// (factor - 1) times the kernel's own traffic (`accesses` reads and writes of each of its
+/// `bytes`) from memory nothing else touches. A block delay alone barely slows a kernel of many
+/// waves, and re-reading the kernel's own data hits the L2 cache; this slows it as a real
+/// regression of a memory-bound kernel would.
+__device__ __forceinline__ void planted_reads(std::size_t bytes, double accesses) {
   if constexpr (kSampleSlowdown != 1.0) {
     const std::size_t words = bytes / sizeof(uint4);
-    std::size_t count =
+    const std::size_t count =
         planted_extra(static_cast<std::size_t>(static_cast<double>(words) * accesses));
-    if (count > words) count = words;
     const std::size_t threads_per_block = std::size_t{blockDim.x} * blockDim.y * blockDim.z;
     const std::size_t threads = threads_per_block * gridDim.x * gridDim.y * gridDim.z;
     const std::size_t block =
@@ -88,15 +93,13 @@ __device__ __forceinline__ void planted_reads(const void* data, std::size_t byte
     const std::size_t thread =
         threadIdx.x +
         std::size_t{blockDim.x} * (threadIdx.y + std::size_t{blockDim.y} * threadIdx.z);
-    const uint4* words_in = static_cast<const uint4*>(data);
     unsigned int sink = 0;
     for (std::size_t i = block * threads_per_block + thread; i < count; i += threads) {
-      const uint4 v = words_in[i];
+      const uint4 v = g_planted_scratch[i % kPlantedScratchWords];
       sink ^= v.x ^ v.y ^ v.z ^ v.w;
     }
     asm volatile("" ::"r"(sink));  // the loads must happen
   } else {
-    (void)data;
     (void)bytes;
     (void)accesses;
   }

@@ -80,7 +80,7 @@ TEST_F(RunnerCliGpu, ThreeProcessesGiveThreeRunsPerEntry) {
 
 TEST_F(RunnerCliGpu, OneProcessIsOneRun) {
   const std::string json = ::testing::TempDir() + "runner_cli_gpu_one_process.json";
-  const auto r = run_command(runner + " --filter spin/ns=2000/ --processes 1 --quiet -o " + json);
+  const auto r = run_command(runner + " --filter 'spin/ns=2000$' --processes 1 --quiet -o " + json);
   ASSERT_EQ(r.exit_status, 0) << r.err;
   const Report report = read_report_file(json);
   ASSERT_EQ(report.entries.size(), 2u);
