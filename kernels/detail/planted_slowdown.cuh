@@ -95,8 +95,12 @@ __device__ __forceinline__ void planted_reads(std::size_t bytes, double accesses
         std::size_t{blockDim.x} * (threadIdx.y + std::size_t{blockDim.y} * threadIdx.z);
     unsigned int sink = 0;
     for (std::size_t i = block * threads_per_block + thread; i < count; i += threads) {
-      const uint4 v = g_planted_scratch[i % kPlantedScratchWords];
-      sink ^= v.x ^ v.y ^ v.z ^ v.w;
+      // A load the compiler may not drop: it could prove the never-written scratch is zero.
+      unsigned int x, y, z, w;
+      asm volatile("ld.v4.u32 {%0, %1, %2, %3}, [%4];"
+                   : "=r"(x), "=r"(y), "=r"(z), "=r"(w)
+                   : "l"(&g_planted_scratch[i % kPlantedScratchWords]));
+      sink ^= x ^ y ^ z ^ w;
     }
     asm volatile("" ::"r"(sink));  // the loads must happen
   } else {
