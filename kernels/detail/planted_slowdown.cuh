@@ -70,20 +70,17 @@ __device__ __forceinline__ float opaque_zero() {
   return zero;
 }
 
-/// Memory the planted reads come from: read by nothing else, and larger than the L2 cache, so
-/// that every planted read costs a trip to device memory. 128 MiB per kernel file in a slowed
-/// build, one word otherwise.
-inline constexpr std::size_t kPlantedScratchWords = kSampleSlowdown != 1.0 ? (128u << 20) / 16 : 1;
-static __device__ uint4 g_planted_scratch[kPlantedScratchWords];
-
 /// The memory traffic of a memory-bound kernel grows with the planted factor: the grid reads
-/// (factor - 1) times the kernel's own traffic (`accesses` reads and writes of each of its
-/// `bytes`) from memory nothing else touches. A block delay alone barely slows a kernel of many
-/// waves, and re-reading the kernel's own data hits the L2 cache; this slows it as a real
-/// regression of a memory-bound kernel would.
-__device__ __forceinline__ void planted_reads(std::size_t bytes, double accesses) {
+/// (factor - 1) times the kernel's own traffic (`accesses` reads and writes of each of the
+/// `bytes` of `data`) again, from the end of `data` backwards. A block delay alone barely slows
+/// a kernel of many waves; re-reading what a block has just read hits the L2 cache, while the
+/// far end of a buffer larger than L2 comes from device memory, as a real regression's extra
+/// traffic would.
+__device__ __forceinline__ void planted_reads(const void* data, std::size_t bytes,
+                                              double accesses) {
   if constexpr (kSampleSlowdown != 1.0) {
     const std::size_t words = bytes / sizeof(uint4);
+    if (words == 0) return;
     const std::size_t count =
         planted_extra(static_cast<std::size_t>(static_cast<double>(words) * accesses));
     const std::size_t threads_per_block = std::size_t{blockDim.x} * blockDim.y * blockDim.z;
@@ -93,17 +90,19 @@ __device__ __forceinline__ void planted_reads(std::size_t bytes, double accesses
     const std::size_t thread =
         threadIdx.x +
         std::size_t{blockDim.x} * (threadIdx.y + std::size_t{blockDim.y} * threadIdx.z);
+    const uint4* base = static_cast<const uint4*>(data);
     unsigned int sink = 0;
     for (std::size_t i = block * threads_per_block + thread; i < count; i += threads) {
-      // A load the compiler may not drop: it could prove the never-written scratch is zero.
+      // A load the compiler may not drop or merge with the kernel's own.
       unsigned int x, y, z, w;
       asm volatile("ld.v4.u32 {%0, %1, %2, %3}, [%4];"
                    : "=r"(x), "=r"(y), "=r"(z), "=r"(w)
-                   : "l"(&g_planted_scratch[i % kPlantedScratchWords]));
+                   : "l"(base + (words - 1 - i % words)));
       sink ^= x ^ y ^ z ^ w;
     }
     asm volatile("" ::"r"(sink));  // the loads must happen
   } else {
+    (void)data;
     (void)bytes;
     (void)accesses;
   }
