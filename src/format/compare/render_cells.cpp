@@ -6,17 +6,9 @@
 
 #include <fmt/format.h>
 
-#include "text/numbers.hpp"
 #include "format/text_grid.hpp"
 
 namespace kerntime::format_detail {
-
-using detail::format_amount;
-using detail::format_change;
-using detail::format_p;
-using detail::format_percent;
-using detail::p_clause;
-
 
 EntryCells cells_of(const EntryComparison& entry) {
   EntryCells cells;

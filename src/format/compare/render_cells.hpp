@@ -9,7 +9,16 @@
 
 #include <kerntime/compare.hpp>
 
+#include "text/numbers.hpp"
+
 namespace kerntime::format_detail {
+
+// The text layer's number formats, which every comparison view uses.
+using detail::format_amount;
+using detail::format_change;
+using detail::format_p;
+using detail::format_percent;
+using detail::p_clause;
 
 /// The text cells of one entry; "-" where a value does not exist.
 struct EntryCells {

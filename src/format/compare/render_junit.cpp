@@ -14,15 +14,8 @@
 #include "format/compare/render_cells.hpp"
 #include "format/compare/renderers.hpp"
 #include "format/text_grid.hpp"
-#include "text/numbers.hpp"
 
 namespace kerntime::format_detail {
-
-using detail::format_amount;
-using detail::format_change;
-using detail::format_p;
-using detail::format_percent;
-using detail::p_clause;
 
 namespace {
 
