@@ -25,8 +25,8 @@
 
 #include "compare/rank_test.hpp"
 #include "compare/shift_interval.hpp"
-#include "text/numbers.hpp"
 #include "stats/student_t.hpp"
+#include "text/numbers.hpp"
 
 namespace kerntime::detail {
 namespace {

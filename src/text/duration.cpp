@@ -6,8 +6,8 @@
 
 #include <fmt/format.h>
 
-#include <kerntime/error.hpp>
 #include <kerntime/duration.hpp>
+#include <kerntime/error.hpp>
 
 namespace kerntime {
 

@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
-// The statistical quality bar of the within-run rule, measured on seeded synthetic GPU noise: at most 1 % of
-// same-vs-same comparisons regress, a 10 % slowdown is caught in at least 99 % at 30 samples per
-// side. The detection rates of 3 % and 5 % slowdowns are printed for docs/ci.md. This measures the
-// within-run statistic alone (Mann-Whitney U and the Hodges-Lehmann interval): compare() adds to
-// it, with one run per side, an allowance for the shift between processes that one run cannot
-// show, whose effect the per-process simulation (runs_simulation_test.cpp) measures. Reproduce with
+// The statistical quality bar of the within-run rule, measured on seeded synthetic GPU noise: at
+// most 1 % of same-vs-same comparisons regress, a 10 % slowdown is caught in at least 99 % at 30
+// samples per side. The detection rates of 3 % and 5 % slowdowns are printed for docs/ci.md. This
+// measures the within-run statistic alone (Mann-Whitney U and the Hodges-Lehmann interval):
+// compare() adds to it, with one run per side, an allowance for the shift between processes that
+// one run cannot show, whose effect the per-process simulation (runs_simulation_test.cpp) measures.
+// Reproduce with
 //   ctest --test-dir build -R CompareSimulation -V
 #include <cmath>
 #include <cstdint>

@@ -9,8 +9,8 @@
 
 #include <kerntime/tracer.hpp>
 
-#include "events/scope_listener.hpp"
 #include "cupti/cupti_library.hpp"
+#include "events/scope_listener.hpp"
 
 namespace kerntime {
 namespace {
