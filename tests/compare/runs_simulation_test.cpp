@@ -15,6 +15,7 @@
 #include <gtest/gtest.h>
 
 #include "compare/runs_rule.hpp"
+#include "verdict_rates.hpp"
 
 namespace kerntime::detail {
 namespace {
@@ -102,12 +103,7 @@ Runs simulate_side(Rng& rng, const Kernel& k, double slowdown, std::size_t runs)
   return side;
 }
 
-struct Rates {
-  double regressed = 0.0;
-  double same = 0.0;
-  double inconclusive = 0.0;
-  double improved = 0.0;
-};
+using Rates = testing::VerdictRates;
 
 // One row: kPairs kernels of one class, each measured in `runs` processes per side. The seed
 // depends on the class only, so rows of one class see the same kernels (common random numbers).
@@ -116,30 +112,12 @@ Rates simulate(NoiseClass noise, double slowdown, double threshold, std::size_t 
   RunsRuleOptions options;
   options.threshold = threshold;
   options.resolution_ns = kQuantumNs;
-  int counts[4] = {0, 0, 0, 0};
-  for (int i = 0; i < kPairs; ++i) {
+  const Rates rates = testing::verdict_rates(kPairs, [&](int) {
     const Kernel k = draw_kernel(rng, noise);
     const Runs a = simulate_side(rng, k, 1.0, runs);
     const Runs b = simulate_side(rng, k, slowdown, runs);
-    switch (compare_runs(a, b, options).verdict) {
-      case Verdict::regressed:
-        ++counts[0];
-        break;
-      case Verdict::same:
-        ++counts[1];
-        break;
-      case Verdict::inconclusive:
-        ++counts[2];
-        break;
-      case Verdict::improved:
-        ++counts[3];
-        break;
-      default:
-        ADD_FAILURE() << "compare_runs cannot add or remove an entry";
-    }
-  }
-  const auto rate = [](int count) { return static_cast<double>(count) / kPairs; };
-  const Rates rates{rate(counts[0]), rate(counts[1]), rate(counts[2]), rate(counts[3])};
+    return compare_runs(a, b, options).verdict;
+  });
   std::printf("| %s | %.0f%% | %.0f%% | %zu | %.1f%% | %.1f%% | %.1f%% | %.1f%% |\n",
               name_of(noise), (slowdown - 1.0) * 100.0, threshold * 100.0, runs,
               rates.regressed * 100.0, rates.same * 100.0, rates.inconclusive * 100.0,

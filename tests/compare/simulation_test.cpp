@@ -19,6 +19,7 @@
 
 #include "compare/runs_rule.hpp"
 #include "samples.hpp"
+#include "verdict_rates.hpp"
 
 namespace kerntime {
 namespace {
@@ -27,12 +28,7 @@ constexpr int kSimulations = 1000;
 constexpr std::size_t kSamples = 30;
 constexpr std::uint64_t kSeed = 20261129;
 
-struct Rates {
-  double regressed = 0.0;
-  double same = 0.0;
-  double inconclusive = 0.0;
-  double improved = 0.0;
-};
+using Rates = testing::VerdictRates;
 
 // One row of the table: kSimulations independent baseline/candidate pairs.
 Rates simulate(double slowdown, const std::string& threshold, const testing::NoiseModel& noise,
@@ -48,31 +44,13 @@ Rates simulate(double slowdown, const std::string& threshold, const testing::Noi
   rule.threshold = thresholds.default_fraction;
   rule.one_run_shift_ns = 0.0;
   rule.one_run_shift_fraction = 0.0;
-  int counts[4] = {0, 0, 0, 0};
-  for (int i = 0; i < kSimulations; ++i) {
+  const Rates rates = testing::verdict_rates(kSimulations, [&](int) {
     // A median around 50 us, varied per simulation like different kernels.
     const double median = 50000.0 * std::exp(std::normal_distribution<double>(0.0, 1.0)(rng));
     const auto a = testing::simulate_run(rng, samples, median, 1.0, noise);
     const auto b = testing::simulate_run(rng, samples, median, slowdown, noise);
-    switch (detail::compare_runs({a}, {b}, rule).verdict) {
-      case Verdict::regressed:
-        ++counts[0];
-        break;
-      case Verdict::same:
-        ++counts[1];
-        break;
-      case Verdict::inconclusive:
-        ++counts[2];
-        break;
-      case Verdict::improved:
-        ++counts[3];
-        break;
-      default:
-        ADD_FAILURE() << "a paired entry cannot be added or removed";
-    }
-  }
-  const auto rate = [](int count) { return static_cast<double>(count) / kSimulations; };
-  const Rates rates{rate(counts[0]), rate(counts[1]), rate(counts[2]), rate(counts[3])};
+    return detail::compare_runs({a}, {b}, rule).verdict;
+  });
   std::printf("| %5.0f%% | %9s | %7zu | %8.1f%% | %6.1f%% | %12.1f%% | %8.1f%% |\n",
               (slowdown - 1.0) * 100.0, threshold.c_str(), samples, rates.regressed * 100.0,
               rates.same * 100.0, rates.inconclusive * 100.0, rates.improved * 100.0);
