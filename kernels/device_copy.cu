@@ -18,7 +18,6 @@ __global__ void device_copy_kernel(uint4* __restrict__ dst, const uint4* __restr
   const std::size_t stride = std::size_t{gridDim.x} * blockDim.x;
   for (std::size_t i = first; i < vectors; i += stride)
     dst[i] = src[i];
-  detail::planted_reads(src, bytes, 2.0);
 
   // Fewer than 16 bytes remain after the last whole vector; the first threads take one each.
   const std::size_t tail = vectors * kVectorBytes;
@@ -36,7 +35,6 @@ __global__ void device_copy_unaligned_kernel(unsigned char* __restrict__ dst,
   for (std::size_t i = std::size_t{blockIdx.x} * blockDim.x + threadIdx.x; i < bytes; i += stride) {
     dst[i] = src[i];
   }
-  detail::planted_reads(src, bytes, 2.0);
 }
 
 static bool vector_aligned(const void* pointer) {

@@ -14,7 +14,6 @@ __global__ void saxpy_kernel(std::size_t n, float a, const float* __restrict__ x
   for (std::size_t i = std::size_t{blockIdx.x} * blockDim.x + threadIdx.x; i < n; i += stride) {
     y[i] = a * x[i] + y[i];
   }
-  detail::planted_reads(x, n * sizeof(float), 3.0);
 }
 
 void launch_saxpy(std::size_t n, float a, const float* x, float* y, cudaStream_t stream) {

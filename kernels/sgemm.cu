@@ -19,19 +19,13 @@ static __device__ __forceinline__ float scale_and_add(float alpha, float dot, fl
 __global__ void sgemm_naive_kernel(std::size_t m, std::size_t n, std::size_t k, float alpha,
                                    const float* __restrict__ a, const float* __restrict__ b,
                                    float beta, float* __restrict__ c) {
+  const detail::PlantedSlowdown planted;
   const std::size_t row = std::size_t{blockIdx.y} * blockDim.y + threadIdx.y;
   const std::size_t col = std::size_t{blockIdx.x} * blockDim.x + threadIdx.x;
   if (row >= m || col >= n) return;
   float dot = 0.0f;
   for (std::size_t i = 0; i < k; ++i)
     dot += a[row * k + i] * b[i * n + col];
-  // The planted slowdown (detail/planted_slowdown.cuh): more of the same products, weighed 0.
-  const std::size_t extra = detail::planted_extra(k);
-  if (extra != 0) {
-    const float zero = detail::opaque_zero();
-    for (std::size_t i = 0; i < extra && i < k; ++i)
-      dot += zero * a[row * k + i] * b[i * n + col];
-  }
   c[row * n + col] = scale_and_add(alpha, dot, beta, c[row * n + col]);
 }
 
@@ -39,6 +33,7 @@ __global__ void __launch_bounds__(kTile* kBlockRows)
     sgemm_tiled_kernel(std::size_t m, std::size_t n, std::size_t k, float alpha,
                        const float* __restrict__ a, const float* __restrict__ b, float beta,
                        float* __restrict__ c) {
+  const detail::PlantedSlowdown planted;
   // No padding column here, unlike the transpose: a warp reads a_tile along a row at one column
   // (a broadcast) and b_tile along a row (32 banks), so no access strides down a column.
   __shared__ float a_tile[kTile][kTile];
@@ -50,19 +45,14 @@ __global__ void __launch_bounds__(kTile* kBlockRows)
   const std::size_t col = std::size_t{blockIdx.x} * kTile + tx;
 
   float dot[kRowsPerThread] = {};  // fully unrolled loops below keep it in registers
-  // The planted slowdown (detail/planted_slowdown.cuh) adds tiles past k: B's first tiles again,
-  // against an A tile of zeros, so the result is unchanged and the work grows by the factor.
-  const std::size_t k_end = k + (detail::planted_extra(k) + kTile / 2) / kTile * kTile;
-  for (std::size_t k_step = 0; k_step < k_end; k_step += kTile) {
-    const bool planted = k_step >= k;
-    const std::size_t k0 = planted ? k_step - k : k_step;
+  for (std::size_t k0 = 0; k0 < k; k0 += kTile) {
     // Each thread stages 4 elements of each tile; zeros outside the matrices add nothing.
 #pragma unroll
     for (unsigned int j = 0; j < kRowsPerThread; ++j) {
       const unsigned int r = ty + j * kBlockRows;
       const std::size_t a_row = tile_row + r;
       const std::size_t a_col = k0 + tx;
-      a_tile[r][tx] = (!planted && a_row < m && a_col < k) ? a[a_row * k + a_col] : 0.0f;
+      a_tile[r][tx] = (a_row < m && a_col < k) ? a[a_row * k + a_col] : 0.0f;
       const std::size_t b_row = k0 + r;
       b_tile[r][tx] = (b_row < k && col < n) ? b[b_row * n + col] : 0.0f;
     }

@@ -23,7 +23,6 @@ __global__ void transpose_naive_kernel(std::size_t rows, std::size_t cols,
       if (row < rows) out[col * rows + row] = in[row * cols + col];
     }
   }
-  detail::planted_reads(in, rows * cols * sizeof(float), 2.0);
 }
 
 __global__ void transpose_tiled_kernel(std::size_t rows, std::size_t cols,
@@ -50,7 +49,6 @@ __global__ void transpose_tiled_kernel(std::size_t rows, std::size_t cols,
       out[out_row * rows + out_col] = tile[threadIdx.x][threadIdx.y + j];
     }
   }
-  detail::planted_reads(in, rows * cols * sizeof(float), 2.0);
 }
 
 using TransposeKernel = void (*)(std::size_t, std::size_t, const float*, float*);
