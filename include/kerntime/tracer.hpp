@@ -67,6 +67,10 @@ enum class TracerStatus {
   active,       ///< recording
   unavailable,  ///< never started; unavailable_reason() says why
   stopped,      ///< stop() ran; records are kept
+  /// Started, but a flush found launches and no kernel record: another CUPTI client in the
+  /// process (a tool loaded through CUDA_INJECTION64_PATH, or a profiler such as torch.profiler)
+  /// receives CUPTI's records. unavailable_reason() says so; time with cudaEvents instead.
+  starved,
 };
 
 /// A CUPTI tracing session: records every kernel, copy, memset and launch call in the process
@@ -99,7 +103,7 @@ class Tracer {
 
   TracerStatus status() const;
   bool active() const { return status() == TracerStatus::active; }
-  /// Why the Tracer is unavailable, in plain words; empty otherwise.
+  /// Why the Tracer is unavailable or starved, in plain words; empty otherwise.
   std::string unavailable_reason() const;
   /// CUPTI's API version of the loaded library (e.g. 130001); 0 when none was loaded.
   int cupti_version() const;

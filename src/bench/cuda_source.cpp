@@ -280,7 +280,11 @@ void CudaSampleSource::warm_up(std::size_t samples) {
   const Trace trace = tracer_->trace();
   tracer_->clear();
   const std::vector<std::optional<double>> spans = scope_spans(trace, last_scopes_);
-  if (std::none_of(spans.begin(), spans.end(), [](const auto& s) { return s.has_value(); })) {
+  if (tracer_->status() == TracerStatus::starved) {
+    warnings_.push_back("the headline is the event time: " + tracer_->unavailable_reason());
+    tracer_ = nullptr;
+  } else if (std::none_of(spans.begin(), spans.end(),
+                          [](const auto& s) { return s.has_value(); })) {
     tracer_ = nullptr;
     warnings_.push_back(
         "CUPTI recorded no kernel, copy or memset of the launcher in the warm-up (is its work "

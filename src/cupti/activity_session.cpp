@@ -3,6 +3,8 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdlib>
+#include <string_view>
 #include <system_error>
 #include <thread>
 #include <tuple>
@@ -44,6 +46,23 @@ std::int64_t steady_now_ns() {
       .count();
 }
 
+// The CUPTI client that takes the records when it is not kerntime, as far as the process can
+// tell: CUPTI names no activity client, only subscribers.
+std::string other_cupti_client() {
+  const char* injection = std::getenv("CUDA_INJECTION64_PATH");
+  if (injection != nullptr && *injection != '\0') {
+    return std::string{"the tool CUDA_INJECTION64_PATH loads, "} + injection;
+  }
+  return "a profiler the program started itself, such as torch.profiler, or a tool that "
+         "attached to it";
+}
+
+// What cuptiSubscribe_v2 says of a holder it cannot name: compute-sanitizer gives "<not
+// provided>", which reads like a template, not an answer.
+bool names_nobody(const std::string& holder) {
+  return holder.empty() || holder.find("<not provided>") != std::string::npos;
+}
+
 constexpr const char* kFallback =
     ": kernel tracing is off and GPU times come from cudaEvents (they include launch latency)";
 
@@ -72,9 +91,9 @@ std::string ActivitySession::start() {
   if (subscribed == CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED) {
     release();
     return "CUPTI is held by " +
-           (holder.empty() ? std::string{"another tool (Nsight Systems, Nsight Compute, "
-                                         "compute-sanitizer, cuda-gdb or another profiler)"}
-                           : holder) +
+           (names_nobody(holder) ? std::string{"another tool (Nsight Systems, Nsight Compute, "
+                                               "compute-sanitizer, cuda-gdb or another profiler)"}
+                                 : holder) +
            kFallback;
   }
   if (subscribed != CUPTI_SUCCESS) {
@@ -138,6 +157,18 @@ std::string ActivitySession::start() {
     api_.mute(CUPTI_ACTIVITY_KIND_DRIVER, kDriverKernelGetName);
   }
 
+  // CUPTI hands activity records to one client per process: with another one registered,
+  // this session would be active and empty. Counting launches until records arrive shows it.
+  watching_launches_ = api_.watch_launches(true) == CUPTI_SUCCESS;
+  if (const char* injection = std::getenv("CUDA_INJECTION64_PATH");
+      injection != nullptr && *injection != '\0' &&
+      std::string_view{injection}.find("kerntime") == std::string_view::npos) {
+    builder_.add_warning(std::string{"a CUPTI tool is loaded through CUDA_INJECTION64_PATH ("} +
+                         injection +
+                         "); CUPTI gives activity records to one client per process, so that "
+                         "tool or kerntime receives none");
+  }
+
   running_ = true;
   if (options_.background_reading) {
     try {
@@ -173,7 +204,33 @@ std::string ActivitySession::flush_locked() {
   do {
     read_ready();
   } while (!pool_.wait_settled());
+  check_records_arrive();
   return failure;
+}
+
+void ActivitySession::check_records_arrive() {
+  if (!watching_launches_) return;
+  if (kernels_received_.load() > 0) {
+    api_.watch_launches(false);  // records arrive: launches need not pay for the callback
+    watching_launches_ = false;
+    return;
+  }
+  const std::uint64_t launches = api_.launches_seen();
+  if (launches == 0) return;
+  api_.watch_launches(false);
+  watching_launches_ = false;
+  std::lock_guard lock{builder_mutex_};
+  starved_reason_ = "CUPTI saw " + std::to_string(launches) + " kernel launch" +
+                    (launches == 1 ? "" : "es") +
+                    " but delivered no kernel record after a forced flush: another CUPTI client "
+                    "in this process receives the activity records (" +
+                    other_cupti_client() + ")" + kFallback;
+  builder_.add_warning(starved_reason_);
+}
+
+std::string ActivitySession::starved_reason() {
+  std::lock_guard lock{builder_mutex_};
+  return starved_reason_;
 }
 
 std::string ActivitySession::stop() {
@@ -192,6 +249,8 @@ std::string ActivitySession::stop() {
 }
 
 void ActivitySession::release() noexcept {
+  if (watching_launches_) api_.watch_launches(false);
+  watching_launches_ = false;
   for (auto it = enabled_.rbegin(); it != enabled_.rend(); ++it)
     api_.disable(*it);
   enabled_.clear();
@@ -231,6 +290,7 @@ void ActivitySession::read_ready() {
   while (pool_.take(buffer)) {
     trace::RecordBatch batch;
     decode_buffer(api_, buffer.data, buffer.valid_bytes, batch);  // no lock held: a CUPTI call
+    kernels_received_ += batch.kernels.size();
     {
       std::lock_guard lock{builder_mutex_};
       builder_.append(std::move(batch));

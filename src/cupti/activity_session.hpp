@@ -56,6 +56,10 @@ class ActivitySession {
   Trace trace();
   void clear();
 
+  /// Why CUPTI delivers no records to this session although launches happen (another CUPTI
+  /// client in the process receives them), once a flush has shown it; empty otherwise.
+  std::string starved_reason();
+
   // CUPTI's buffer callbacks, reached through the process-wide trampolines.
   void buffer_requested(std::uint8_t** buffer, std::size_t* size, std::size_t* max_records);
   bool buffer_completed(std::uint8_t* buffer, std::size_t valid_bytes);
@@ -65,6 +69,7 @@ class ActivitySession {
   void release() noexcept;
   void read_ready();
   void read_in_background();
+  void check_records_arrive();
 
   CuptiApi& api_;
   const TracerOptions options_;
@@ -82,6 +87,12 @@ class ActivitySession {
 
   std::mutex builder_mutex_;
   trace::TraceBuilder builder_;
+
+  // The watch for another CUPTI client (check_records_arrive): launches are counted through
+  // the callback API until the first kernel record arrives.
+  bool watching_launches_ = false;
+  std::atomic<std::uint64_t> kernels_received_{0};
+  std::string starved_reason_;  // guarded by builder_mutex_
 
   std::atomic<bool> stop_reading_{false};
   std::thread reader_;

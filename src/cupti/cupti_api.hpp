@@ -43,6 +43,11 @@ class CuptiApi {
   virtual CUptiResult push_external_id(std::uint64_t id) = 0;
   virtual CUptiResult pop_external_id(std::uint64_t& last) = 0;
   virtual CUptiResult timestamp(std::uint64_t& nanoseconds) = 0;
+  /// Counts kernel and graph launches through CUPTI's callback API (on), or stops counting
+  /// (off). Launches then pay for a callback, so the session watches only until records arrive.
+  virtual CUptiResult watch_launches(bool on) = 0;
+  /// Launches counted while watching, since the subscription.
+  virtual std::uint64_t launches_seen() = 0;
   /// CUPTI's name of an API function, or nullptr.
   virtual const char* callback_name(CUpti_CallbackDomain domain, std::uint32_t callback_id) = 0;
   /// CUPTI's text for a result code.

@@ -2,6 +2,8 @@
 // The real CuptiApi: every function comes from dlsym on the library probe_cupti() loaded, so
 // kerntime starts (and times with cudaEvents) where libcupti is missing. The CUPTI headers
 // supply only types and constants; decltype of a declaration does not link against it.
+#include <algorithm>
+#include <atomic>
 #include <cstring>
 #include <dlfcn.h>
 
@@ -29,8 +31,39 @@ using SubscribeV2 = CUptiResult (*)(CUpti_SubscriberHandle*, CUpti_CallbackFunc,
                                     SubscriberParams*);
 constexpr std::size_t kHolderNameBytes = 256;  // CUPTI asks for at least 64
 
-// Activity needs a subscriber but no callback: launches must not pay for one.
-void CUPTIAPI ignore_callback(void*, CUpti_CallbackDomain, CUpti_CallbackId, const void*) {}
+// The launches that make kernels, in both APIs: a launch through the runtime may reach the
+// driver's entry point too, so the two domains are counted apart and the larger count is taken.
+constexpr CUpti_CallbackId kRuntimeLaunches[] = {
+    CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_v7000,
+    CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernelExC_v11060,
+    CUPTI_RUNTIME_TRACE_CBID_cudaLaunchCooperativeKernel_v9000,
+    CUPTI_RUNTIME_TRACE_CBID_cudaGraphLaunch_v10000,
+};
+constexpr CUpti_CallbackId kDriverLaunches[] = {
+    CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel,
+    CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel_ptsz,
+    CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx,
+    CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx_ptsz,
+    CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel,
+    CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch,
+    CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch_ptsz,
+};
+
+struct LaunchCounts {
+  std::atomic<std::uint64_t> runtime{0};
+  std::atomic<std::uint64_t> driver{0};
+};
+
+// Activity needs a subscriber; its callback only counts launches while the session watches
+// (ActivitySession: until the first kernel record arrives), and is off otherwise.
+void CUPTIAPI count_launch(void* userdata, CUpti_CallbackDomain domain, CUpti_CallbackId,
+                           const void* data) {
+  if (userdata == nullptr || data == nullptr) return;
+  if (static_cast<const CUpti_CallbackData*>(data)->callbackSite != CUPTI_API_ENTER) return;
+  auto& counts = *static_cast<LaunchCounts*>(userdata);
+  (domain == CUPTI_CB_DOMAIN_DRIVER_API ? counts.driver : counts.runtime)
+      .fetch_add(1, std::memory_order_relaxed);
+}
 
 class DlCuptiApi final : public CuptiApi {
  public:
@@ -63,6 +96,8 @@ class DlCuptiApi final : public CuptiApi {
         reinterpret_cast<decltype(mute_runtime_)>(dlsym(handle, "cuptiActivityEnableRuntimeApi"));
     mute_driver_ =
         reinterpret_cast<decltype(mute_driver_)>(dlsym(handle, "cuptiActivityEnableDriverApi"));
+    enable_callback_ =
+        reinterpret_cast<decltype(enable_callback_)>(dlsym(handle, "cuptiEnableCallback"));
     return ok;
   }
 
@@ -72,10 +107,10 @@ class DlCuptiApi final : public CuptiApi {
   }
 
   CUptiResult subscribe(const char* name, std::string& holder) override {
-    if (subscribe_v2_ == nullptr) return subscribe_(&subscriber_, &ignore_callback, nullptr);
+    if (subscribe_v2_ == nullptr) return subscribe_(&subscriber_, &count_launch, &launches_);
     char old_name[kHolderNameBytes] = {};
     SubscriberParams params{sizeof(SubscriberParams), name, old_name, sizeof(old_name)};
-    const CUptiResult status = subscribe_v2_(&subscriber_, &ignore_callback, nullptr, &params);
+    const CUptiResult status = subscribe_v2_(&subscriber_, &count_launch, &launches_, &params);
     old_name[sizeof(old_name) - 1] = '\0';
     holder = old_name;
     return status;
@@ -103,6 +138,23 @@ class DlCuptiApi final : public CuptiApi {
     return function != nullptr ? function(callback_id, 0) : CUPTI_ERROR_NOT_SUPPORTED;
   }
   CUptiResult flush_all(std::uint32_t flags) override { return flush_all_(flags); }
+  CUptiResult watch_launches(bool on) override {
+    if (enable_callback_ == nullptr || subscriber_ == nullptr) return CUPTI_ERROR_NOT_SUPPORTED;
+    CUptiResult result = CUPTI_SUCCESS;
+    const auto set = [&](CUpti_CallbackDomain domain, CUpti_CallbackId id) {
+      const CUptiResult r = enable_callback_(on ? 1 : 0, subscriber_, domain, id);
+      if (r != CUPTI_SUCCESS && result == CUPTI_SUCCESS) result = r;
+    };
+    for (const CUpti_CallbackId id : kRuntimeLaunches)
+      set(CUPTI_CB_DOMAIN_RUNTIME_API, id);
+    for (const CUpti_CallbackId id : kDriverLaunches)
+      set(CUPTI_CB_DOMAIN_DRIVER_API, id);
+    return result;
+  }
+  std::uint64_t launches_seen() override {
+    return std::max(launches_.runtime.load(std::memory_order_relaxed),
+                    launches_.driver.load(std::memory_order_relaxed));
+  }
   CUptiResult dropped_records(std::size_t& dropped) override {
     return dropped_(nullptr, 0, &dropped);
   }
@@ -129,6 +181,8 @@ class DlCuptiApi final : public CuptiApi {
 
  private:
   CUpti_SubscriberHandle subscriber_ = nullptr;
+  LaunchCounts launches_;
+  decltype(&cuptiEnableCallback) enable_callback_ = nullptr;  // optional: no watch without it
   decltype(&cuptiGetVersion) get_version_ = nullptr;
   decltype(&cuptiSubscribe) subscribe_ = nullptr;
   SubscribeV2 subscribe_v2_ = nullptr;

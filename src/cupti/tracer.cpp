@@ -86,7 +86,9 @@ TracerStatus Tracer::status() const {
 }
 
 std::string Tracer::unavailable_reason() const {
-  return status() == TracerStatus::unavailable ? impl_->reason : std::string{};
+  const TracerStatus now = status();
+  if (now == TracerStatus::starved) return impl_->session->starved_reason();
+  return now == TracerStatus::unavailable ? impl_->reason : std::string{};
 }
 
 int Tracer::cupti_version() const {
@@ -96,6 +98,10 @@ int Tracer::cupti_version() const {
 void Tracer::flush() {
   if (status() != TracerStatus::active) return;
   const std::string failure = impl_->session->flush();
+  if (!impl_->session->starved_reason().empty()) {
+    TracerStatus expected = TracerStatus::active;
+    impl_->status.compare_exchange_strong(expected, TracerStatus::starved);
+  }
   if (!failure.empty()) {
     throw Error("Tracer::flush could not wait for the GPU (" + failure +
                 "); the trace holds the records completed before the failure");
@@ -116,8 +122,9 @@ void Tracer::clear() {
 void Tracer::stop() {
   if (impl_->session == nullptr) return;
   const std::string failure = impl_->session->stop();
-  TracerStatus expected = TracerStatus::active;
-  impl_->status.compare_exchange_strong(expected, TracerStatus::stopped);
+  for (TracerStatus running : {TracerStatus::active, TracerStatus::starved}) {
+    if (impl_->status.compare_exchange_strong(running, TracerStatus::stopped)) break;
+  }
   if (!failure.empty()) {
     throw Error("Tracer::stop could not wait for the GPU (" + failure +
                 "); CUPTI was released and the trace holds the records completed before");

@@ -134,6 +134,18 @@ CUptiResult FakeCupti::timestamp(std::uint64_t& nanoseconds) {
   return CUPTI_SUCCESS;
 }
 
+CUptiResult FakeCupti::watch_launches(bool on) {
+  std::lock_guard lock{mutex_};
+  calls.push_back(on ? "watch on" : "watch off");
+  if (watch_result == CUPTI_SUCCESS) watching = on;
+  return watch_result;
+}
+
+std::uint64_t FakeCupti::launches_seen() {
+  std::lock_guard lock{mutex_};
+  return launches;
+}
+
 const char* FakeCupti::callback_name(CUpti_CallbackDomain domain, std::uint32_t callback_id) {
   if (domain != CUPTI_CB_DOMAIN_RUNTIME_API) return nullptr;
   auto it = runtime_names.find(callback_id);

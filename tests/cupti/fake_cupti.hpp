@@ -28,10 +28,13 @@ class FakeCupti final : public cupti::CuptiApi {
   std::size_t pending_dropped = 0;                ///< returned (once) by dropped_records
   std::map<std::uint32_t, std::string> runtime_names{{211, "cudaLaunchKernel_v7000"}};
   std::uint64_t clock_ns = 1'000'000;
+  CUptiResult watch_result = CUPTI_SUCCESS;
+  std::uint64_t launches = 0;  ///< what launches_seen() reports: launches "the callback saw"
 
   // What happened.
   std::vector<std::string> calls;  ///< "subscribe", "enable 10", "flush 1", ...
   bool subscribed = false;
+  bool watching = false;  ///< launch callbacks on
   std::vector<CUpti_ActivityKind> enabled;
   std::size_t refused_buffers = 0;  ///< requests the client answered with no buffer
 
@@ -51,6 +54,8 @@ class FakeCupti final : public cupti::CuptiApi {
   CUptiResult push_external_id(std::uint64_t id) override;
   CUptiResult pop_external_id(std::uint64_t& last) override;
   CUptiResult timestamp(std::uint64_t& nanoseconds) override;
+  CUptiResult watch_launches(bool on) override;
+  std::uint64_t launches_seen() override;
   const char* callback_name(CUpti_CallbackDomain domain, std::uint32_t callback_id) override;
   std::string describe(CUptiResult result) override;
 

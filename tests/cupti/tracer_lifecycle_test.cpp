@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // The Tracer's lifecycle over a fake CUPTI: order of CUPTI calls, flush rules, subscriber
 // conflicts, detaching, options. No GPU needed.
+#include <cstdlib>
 #include <string>
 
 #include <gtest/gtest.h>
@@ -116,6 +117,69 @@ TEST(TracerSession, HolderWithoutANameStillExplains) {
   });
   EXPECT_NE(t->tracer.unavailable_reason().find("held by another tool (Nsight Systems"),
             std::string::npos);
+}
+
+TEST(TracerSession, ComputeSanitizersUnnamedHolderReadsAsPlainWords) {
+  auto t = start({}, {}, [](FakeCupti& f) {
+    f.subscribe_result = CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED;
+    f.holder = "CUPTI for <not provided>";
+  });
+  const std::string reason = t->tracer.unavailable_reason();
+  EXPECT_EQ(reason.find("<not provided>"), std::string::npos) << reason;
+  EXPECT_NE(reason.find("held by another tool (Nsight Systems"), std::string::npos) << reason;
+}
+
+// Another CUPTI client took the activity records: launches happen, no record comes.
+TEST(TracerSession, LaunchesWithoutRecordsNameAnotherClient) {
+  auto t = start({}, {}, [](FakeCupti& f) { f.launches = 3; });
+  ASSERT_TRUE(t->tracer.active());
+  EXPECT_TRUE(t->fake->watching) << "launches are watched until records arrive";
+  t->tracer.flush();
+  EXPECT_EQ(t->tracer.status(), TracerStatus::starved);
+  EXPECT_FALSE(t->tracer.active());
+  const std::string reason = t->tracer.unavailable_reason();
+  EXPECT_NE(reason.find("CUPTI saw 3 kernel launches but delivered no kernel record"),
+            std::string::npos)
+      << reason;
+  EXPECT_NE(reason.find("another CUPTI client in this process"), std::string::npos) << reason;
+  EXPECT_NE(reason.find("torch.profiler"), std::string::npos) << reason;
+  EXPECT_NE(reason.find("cudaEvents"), std::string::npos) << reason;
+  EXPECT_TRUE(mentions(t->tracer.trace(), "delivered no kernel record"));
+  EXPECT_FALSE(t->fake->watching) << "the watch ends once it has decided";
+  t->tracer.stop();
+  EXPECT_EQ(t->tracer.status(), TracerStatus::stopped);
+  EXPECT_FALSE(t->fake->subscribed);
+}
+
+TEST(TracerSession, RecordsArrivingEndTheWatch) {
+  auto t = start({}, {}, [](FakeCupti& f) { f.launches = 1; });
+  t->fake->launch("saxpy", 7, 100, 200, 50, 7);
+  t->tracer.flush();
+  EXPECT_EQ(t->tracer.status(), TracerStatus::active) << t->tracer.unavailable_reason();
+  EXPECT_FALSE(t->fake->watching) << "launches stop paying for the callback";
+  EXPECT_FALSE(mentions(t->tracer.trace(), "delivered no kernel record"));
+}
+
+TEST(TracerSession, NoLaunchesNoVerdict) {
+  auto t = start();
+  t->tracer.flush();
+  EXPECT_EQ(t->tracer.status(), TracerStatus::active);
+  EXPECT_TRUE(t->fake->watching) << "nothing launched yet: keep watching";
+}
+
+TEST(TracerSession, AToolLoadedByInjectionIsNamed) {
+  ::setenv("CUDA_INJECTION64_PATH", "/opt/tool/libother_tool.so", 1);
+  auto t = start({}, {}, [](FakeCupti& f) { f.launches = 2; });
+  ::unsetenv("CUDA_INJECTION64_PATH");
+  EXPECT_TRUE(mentions(t->tracer.trace(),
+                       "loaded through CUDA_INJECTION64_PATH (/opt/tool/libother_tool.so)"));
+  ::setenv("CUDA_INJECTION64_PATH", "/opt/tool/libother_tool.so", 1);
+  t->tracer.flush();
+  ::unsetenv("CUDA_INJECTION64_PATH");
+  EXPECT_NE(t->tracer.unavailable_reason().find(
+                "the tool CUDA_INJECTION64_PATH loads, /opt/tool/libother_tool.so"),
+            std::string::npos)
+      << t->tracer.unavailable_reason();
 }
 
 TEST(TracerSession, KernelKindFailureMakesItUnavailableAndReleases) {
