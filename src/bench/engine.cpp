@@ -63,8 +63,15 @@ Measurement Engine::measure(const Launcher& launcher, const MeasureOptions& opti
   settings.scope_name = options.name;
   settings.tracer = tracer;
   settings.floor_ns = *floor;
-  bench::CudaSampleSource source{resources, launcher, settings};
-  return bench::run_measurement(source, options, device, peak_bandwidth_gb_per_s(resources.info()));
+  try {
+    bench::CudaSampleSource source{resources, launcher, settings};
+    return bench::run_measurement(source, options, device,
+                                  peak_bandwidth_gb_per_s(resources.info()));
+  } catch (const Error& e) {
+    // A kernel fault surfaces at whichever call comes next; the name says whose work it was.
+    throw Error("measuring \"" + options.name + "\" on device " + std::to_string(device) + ": " +
+                e.what());
+  }
 }
 
 Measurement measure(const Launcher& launcher, const MeasureOptions& options) {

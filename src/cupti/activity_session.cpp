@@ -192,10 +192,11 @@ std::string ActivitySession::flush() {
 
 std::string ActivitySession::flush_locked() {
   if (!running_) return {};
-  const std::string failure = options_.synchronize_on_flush ? synchronize_() : std::string{};
-  // A forced flush with work in flight returns that work without timestamps, for good; after a
-  // failed synchronization only completed buffers are taken.
-  api_.flush_all(failure.empty() ? CUPTI_ACTIVITY_FLAG_FLUSH_FORCED : 0);
+  std::string failure = options_.synchronize_on_flush ? synchronize_() : std::string{};
+  // A forced flush with work in flight returns that work without timestamps, for good. After a
+  // failed synchronization (a kernel fault: nothing will complete any more) it is forced too, so
+  // that the kernels the fault stopped come back and can be named.
+  api_.flush_all(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
   std::size_t dropped = 0;
   if (api_.dropped_records(dropped) == CUPTI_SUCCESS && dropped > 0) {
     std::lock_guard lock{builder_mutex_};
@@ -204,7 +205,14 @@ std::string ActivitySession::flush_locked() {
   do {
     read_ready();
   } while (!pool_.wait_settled());
-  check_records_arrive();
+  // After a fault the missing records are the fault's doing, not another client's.
+  if (failure.empty()) check_records_arrive();
+  if (!failure.empty()) {
+    const trace::ScopeSnapshot scopes = scopes_.snapshot();
+    std::lock_guard lock{builder_mutex_};
+    const std::string stopped = builder_.in_flight(scopes);
+    if (!stopped.empty()) failure += "; in flight when the GPU stopped: " + stopped;
+  }
   return failure;
 }
 

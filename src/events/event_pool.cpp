@@ -33,6 +33,7 @@ EventPool::EventPool(int device, std::size_t pairs) : device_(device) {
   free_.reserve(pairs);
   closed_.resize(pairs);
   DeviceGuard guard{device};
+  completion_ = std::make_unique<CompletionFlags>(pairs);
   try {
     for (std::size_t i = 0; i < pairs; ++i) {
       cudaEvent_t start = nullptr;

@@ -3,9 +3,12 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 #include <cuda_runtime_api.h>
+
+#include "cuda/completion_flags.hpp"
 
 namespace kerntime::detail {
 
@@ -42,11 +45,18 @@ class EventPool {
   std::size_t open_count() const { return capacity() - free_.size() - closed_count_; }
   /// The oldest closed timer; requires closed_count() > 0.
   const ClosedTimer& oldest_closed() const { return closed_[closed_head_]; }
+  /// The i-th closed timer, oldest first; requires i < closed_count().
+  const ClosedTimer& closed_at(std::size_t i) const {
+    return closed_[(closed_head_ + i) % closed_.size()];
+  }
   /// Frees the oldest closed timer's slot after its result was read.
   void retire_oldest();
 
   cudaEvent_t start(std::uint32_t slot) const { return starts_[slot]; }
   cudaEvent_t stop(std::uint32_t slot) const { return stops_[slot]; }
+  /// Which scopes the GPU finished, readable after a kernel fault (cuda/completion_flags.hpp).
+  CompletionFlags& completion() { return *completion_; }
+  const CompletionFlags& completion() const { return *completion_; }
 
  private:
   int device_;
@@ -56,6 +66,7 @@ class EventPool {
   std::vector<ClosedTimer> closed_;  // ring buffer of capacity entries
   std::size_t closed_head_ = 0;
   std::size_t closed_count_ = 0;
+  std::unique_ptr<CompletionFlags> completion_;
 };
 
 /// The device a stream belongs to (the current device for the legacy and per-thread streams).

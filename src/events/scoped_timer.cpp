@@ -58,6 +58,7 @@ void ScopedTimer::open(cudaStream_t stream, const std::string_view* name) {
     pool = &session_->pool(device_);
     slot_ = session_->acquire(*pool);
     region = &session_->regions[region_];
+    pool->completion().arm(slot_);
   }
   const cudaError_t status = cudaEventRecord(pool->start(slot_), stream);
   if (status != cudaSuccess) {
@@ -66,6 +67,13 @@ void ScopedTimer::open(cudaStream_t stream, const std::string_view* name) {
       pool->release(slot_);
     }
     (void)cudaGetLastError();
+    std::string message;
+    {
+      std::lock_guard lock{session_->mutex};
+      message =
+          session_->describe_error(status, "cudaEventRecord (start of \"" + region->name + "\")");
+    }
+    if (detail::is_sticky_kernel_fault(status)) throw Error(message);
     detail::throw_cuda_error(status, "cudaEventRecord (start of \"" + region->name + "\")", {});
   }
   if (session_->nvtx_domain != nullptr) {
@@ -89,6 +97,7 @@ ScopedTimer::~ScopedTimer() {
   if (session_->nvtx_domain != nullptr) nvtxDomainRangePop(session_->nvtx_domain);
   detail::EventPool* pool = session_->pools[static_cast<std::size_t>(device_)].get();
   const cudaError_t status = cudaEventRecord(pool->stop(slot_), stream_);
+  if (status == cudaSuccess) pool->completion().mark(slot_, stream_);
   std::lock_guard lock{session_->mutex};
   if (status == cudaSuccess) {
     pool->close(slot_, region_);
@@ -97,8 +106,8 @@ ScopedTimer::~ScopedTimer() {
   // A destructor cannot throw: the Session keeps the error for its next resolve().
   (void)cudaGetLastError();
   pool->release(slot_);
-  session_->defer_error(detail::describe_cuda_error(
-      status, "cudaEventRecord (end of \"" + session_->regions[region_].name + "\")", {}));
+  session_->defer_error(session_->describe_error(
+      status, "cudaEventRecord (end of \"" + session_->regions[region_].name + "\")"));
 }
 
 }  // namespace kerntime

@@ -54,6 +54,46 @@ EventPool& Session::Impl::pool(int device) {
   return *slot;
 }
 
+std::string Session::Impl::describe_error(cudaError_t error, const std::string& call) const {
+  if (!detail::is_sticky_kernel_fault(error)) return detail::describe_cuda_error(error, call, {});
+  // The oldest closed scope the GPU did not finish holds the fault (per device; scopes on other
+  // streams may have been in flight beside it).
+  std::string where;
+  std::size_t finished = 0;
+  bool known = false;
+  for (const auto& pool : pools) {
+    if (!pool) continue;
+    if (!pool->completion().available()) continue;
+    known = true;
+    for (std::size_t i = 0; i < pool->closed_count(); ++i) {
+      const detail::ClosedTimer& timer = pool->closed_at(i);
+      if (pool->completion().reached(timer.slot)) {
+        ++finished;
+        continue;
+      }
+      if (!where.empty()) where += ", and on device " + std::to_string(pool->device()) + " ";
+      where += "timed region \"" + regions[timer.region].name + "\" (device " +
+               std::to_string(pool->device()) + ")";
+      break;
+    }
+  }
+  std::string message = call + " failed: " + cudaGetErrorName(error) + " (" +
+                        cudaGetErrorString(error) + "): a kernel faulted ";
+  if (!known) {
+    message += "somewhere before this call (kerntime cannot tell where on this system)";
+  } else if (where.empty()) {
+    message += "after the last closed timed scope, in a scope still open or outside any";
+  } else {
+    message += "inside " + where + ", the first scope the GPU did not finish (" +
+               std::to_string(finished) + " closed scope" + (finished == 1 ? "" : "s") +
+               " before it finished)";
+  }
+  return message +
+         ". CUDA refuses every further call in this process after such a fault; samples read "
+         "before it are kept. Run the program under compute-sanitizer to find the faulting "
+         "line.";
+}
+
 void Session::Impl::defer_error(std::string message) {
   ++lost_samples;
   if (deferred_error.empty()) deferred_error = std::move(message);
@@ -76,8 +116,8 @@ bool Session::Impl::read_oldest(EventPool& pool, bool wait) {
     if (region.device != pool.device()) region.device = -2;
   } else {
     (void)cudaGetLastError();
-    defer_error(detail::describe_cuda_error(
-        status, "reading the events of region \"" + regions[timer.region].name + "\"", {}));
+    defer_error(describe_error(
+        status, "reading the events of region \"" + regions[timer.region].name + "\""));
   }
   pool.retire_oldest();
   return true;

@@ -45,6 +45,9 @@ struct Session::Impl {
   bool read_oldest(detail::EventPool& pool, bool wait);
   void read_all();
   void defer_error(std::string message);
+  /// The message for `error` from `call`: for a kernel fault, where the fault happened, told by
+  /// the completion flags of the closed scopes (events cannot be read after a fault).
+  std::string describe_error(cudaError_t error, const std::string& call) const;
 
   const SessionOptions options;
   /// Unique among the Sessions of the process (never reused, unlike an address), so that a

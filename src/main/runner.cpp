@@ -117,6 +117,16 @@ struct Outcome {
   bool failed = false;
 };
 
+// Whether the CUDA context of this thread is lost to a kernel fault (illegal address, assert,
+// trap): such an error stays after cudaGetLastError() and comes back from every call, while any
+// other error clears.
+bool context_is_lost() {
+  const cudaError_t first = cudaDeviceSynchronize();
+  if (first == cudaSuccess) return false;
+  (void)cudaGetLastError();
+  return cudaDeviceSynchronize() == first;
+}
+
 // What one process keeps while it measures: the tracer, the engine, the environment.
 class Measurer {
  public:
@@ -134,6 +144,13 @@ class Measurer {
 
   Outcome measure(const Task& task, std::size_t index, std::size_t total) {
     Outcome outcome;
+    if (!context_lost_by_.empty()) {
+      // Every CUDA call would fail with the fault's error and blame this configuration.
+      outcome.warnings.push_back(task.name + ": not measured: a kernel of " + context_lost_by_ +
+                                 " faulted, and CUDA refuses every further call in this process");
+      outcome.failed = true;
+      return outcome;
+    }
     check_cuda_call(cudaSetDevice(task.device), fmt::format("cudaSetDevice({})", task.device));
     MeasureOptions options;
     options.name = task.name;
@@ -162,8 +179,14 @@ class Measurer {
       outcome.failed = true;
       // A failed configuration may leave an error behind; the next one must not inherit it.
       (void)cudaGetLastError();
+      if (context_is_lost()) context_lost_by_ = options.name;
     }
     progress_.clear();
+    if (outcome.failed) {
+      // Named where it happened, also with --quiet, whatever is written afterwards.
+      std::fprintf(stderr, "%s\n", outcome.warnings.back().c_str());
+      std::fflush(stderr);
+    }
     return outcome;
   }
 
@@ -189,6 +212,7 @@ class Measurer {
   Report header_;
   std::unique_ptr<Tracer> tracer_;
   Engine engine_;
+  std::string context_lost_by_;  // the configuration whose kernel faulted, if one did
 };
 
 // --processes 1: every task in this process, in order. Returns 1 if any failed, else 0.

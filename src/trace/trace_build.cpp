@@ -281,4 +281,34 @@ Trace TraceBuilder::build(const ScopeSnapshot& snapshot) {
   return trace;
 }
 
+std::string TraceBuilder::in_flight(const ScopeSnapshot& snapshot) const {
+  constexpr std::size_t kNamed = 4;
+  std::string text;
+  std::size_t count = 0;
+  for (const RawKernel& kernel : records_.kernels) {
+    if (kernel.start_ns != 0 && kernel.end_ns != 0) continue;
+    if (++count > kNamed) continue;
+    if (!text.empty()) text += "; ";
+    text += "kernel " + std::string{kernel_names_.demangled(kernel.name_id)} + " on device " +
+            std::to_string(kernel.device) + ", stream " + std::to_string(kernel.stream);
+    for (const RawApi& call : records_.api_calls) {
+      if (call.correlation_id != kernel.correlation_id) continue;
+      text += ", launched by thread " + std::to_string(call.thread_id);
+      break;
+    }
+    for (const RawScopeTag& tag : records_.scope_tags) {
+      if (tag.correlation_id != kernel.correlation_id) continue;
+      for (const ScopeRecord& scope : snapshot.scopes) {
+        if (scope.id == tag.scope_id && scope.name < snapshot.names.size()) {
+          text += " in scope \"" + snapshot.names[scope.name] + "\"";
+          break;
+        }
+      }
+      break;
+    }
+  }
+  if (count > kNamed) text += "; and " + std::to_string(count - kNamed) + " more";
+  return text;
+}
+
 }  // namespace kerntime::trace

@@ -51,6 +51,11 @@ class TraceBuilder {
   /// The correlated, attributed Trace of everything appended so far.
   Trace build(const ScopeSnapshot& scopes);
 
+  /// The kernels that were running when the GPU stopped at a fault: CUPTI hands them over at a
+  /// forced flush without timestamps. One line naming each (up to a few), with its device,
+  /// stream, launching thread and innermost scope where known; empty when there are none.
+  std::string in_flight(const ScopeSnapshot& scopes) const;
+
  private:
   static std::uint64_t api_key(ApiKind kind, std::uint32_t callback_id) {
     return (std::uint64_t{kind == ApiKind::driver} << 32) | callback_id;

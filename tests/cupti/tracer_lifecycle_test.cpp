@@ -81,11 +81,29 @@ TEST(TracerSession, FlushSynchronizesBeforeForcing) {
   EXPECT_GT(trace.clock.steady_ns, 0);
 }
 
-TEST(TracerSession, NeverForcesAFlushAfterAFailedSynchronization) {
+// A failed synchronization is a kernel fault: nothing in flight will ever complete, so the
+// flush is forced all the same, and the kernels the fault stopped (CUPTI returns them without
+// timestamps) are named.
+TEST(TracerSession, AfterAFaultForcesTheFlushAndNamesTheKernelInFlight) {
   auto t = start({}, "synchronizing device 0 failed: an illegal memory access was encountered");
-  EXPECT_THROW(t->tracer.flush(), Error);
-  EXPECT_EQ(position(*t->log, "flush 1"), -1);
-  EXPECT_GE(position(*t->log, "flush 0"), 0);
+  t->fake->launch("good_kernel", 5, 100, 200, 50, 7);
+  t->fake->launch("faulting_kernel", 6, 300, 0, 0, 9);
+  try {
+    t->tracer.flush();
+    ADD_FAILURE() << "flush() must report the failed synchronization";
+  } catch (const Error& e) {
+    const std::string message = e.what();
+    EXPECT_NE(message.find("an illegal memory access"), std::string::npos) << message;
+    EXPECT_NE(message.find("in flight when the GPU stopped: kernel faulting_kernel on device 0, "
+                           "stream 9, launched by thread 42"),
+              std::string::npos)
+        << message;
+    EXPECT_EQ(message.find("good_kernel"), std::string::npos) << message;
+  }
+  EXPECT_GE(position(*t->log, "flush 1"), 0);
+  const Trace trace = t->tracer.trace();
+  ASSERT_EQ(trace.kernels.size(), 1u) << "what completed before the fault stays readable";
+  EXPECT_EQ(trace.kernels[0].name, "good_kernel");
   EXPECT_THROW(t->tracer.stop(), Error);
   EXPECT_FALSE(t->fake->subscribed);  // released all the same
   EXPECT_EQ(t->tracer.status(), TracerStatus::stopped);
