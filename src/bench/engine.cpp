@@ -65,8 +65,14 @@ Measurement Engine::measure(const Launcher& launcher, const MeasureOptions& opti
   settings.floor_ns = *floor;
   try {
     bench::CudaSampleSource source{resources, launcher, settings};
-    return bench::run_measurement(source, options, device,
-                                  peak_bandwidth_gb_per_s(resources.info()));
+    Measurement m =
+        bench::run_measurement(source, options, device, peak_bandwidth_gb_per_s(resources.info()));
+    // A Tracer that was handed in but records nothing is said, never silently replaced.
+    if (options.tracer != nullptr && tracer == nullptr) {
+      m.warnings.push_back("the headline is the event time: the Tracer given is not recording (" +
+                           options.tracer->unavailable_reason() + ")");
+    }
+    return m;
   } catch (const Error& e) {
     // A kernel fault surfaces at whichever call comes next; the name says whose work it was.
     throw Error("measuring \"" + options.name + "\" on device " + std::to_string(device) + ": " +

@@ -59,7 +59,6 @@ std::string Session::Impl::describe_error(cudaError_t error, const std::string& 
   // The oldest closed scope the GPU did not finish holds the fault (per device; scopes on other
   // streams may have been in flight beside it).
   std::string where;
-  std::size_t finished = 0;
   bool known = false;
   for (const auto& pool : pools) {
     if (!pool) continue;
@@ -67,10 +66,7 @@ std::string Session::Impl::describe_error(cudaError_t error, const std::string& 
     known = true;
     for (std::size_t i = 0; i < pool->closed_count(); ++i) {
       const detail::ClosedTimer& timer = pool->closed_at(i);
-      if (pool->completion().reached(timer.slot)) {
-        ++finished;
-        continue;
-      }
+      if (pool->completion().reached(timer.slot)) continue;
       if (!where.empty()) where += ", and on device " + std::to_string(pool->device()) + " ";
       where += "timed region \"" + regions[timer.region].name + "\" (device " +
                std::to_string(pool->device()) + ")";
@@ -84,9 +80,7 @@ std::string Session::Impl::describe_error(cudaError_t error, const std::string& 
   } else if (where.empty()) {
     message += "after the last closed timed scope, in a scope still open or outside any";
   } else {
-    message += "inside " + where + ", the first scope the GPU did not finish (" +
-               std::to_string(finished) + " closed scope" + (finished == 1 ? "" : "s") +
-               " before it finished)";
+    message += "inside " + where + ", the first timed scope the GPU did not finish";
   }
   return message +
          ". CUDA refuses every further call in this process after such a fault; samples read "

@@ -159,7 +159,8 @@ class Measurer {
     options.l2_flush = o_.l2_flush;
     options.stopping = o_.stopping;
     options.warmup_samples = o_.warmup_samples;
-    options.tracer = tracer_.get();
+    // An inactive Tracer would add its reason to every configuration; the header has it once.
+    options.tracer = tracer_ && tracer_->active() ? tracer_.get() : nullptr;
     options.on_progress = [this, index, total](const MeasureProgress& p) {
       progress_.show(index, total, p);
     };

@@ -72,7 +72,8 @@ TEST_P(FaultGpu, ScopedTimerNamesTheScopeAndKeepsWhatWasRead) {
   EXPECT_NE(message.find(cudaGetErrorName(testing::error_of(GetParam()))), std::string::npos)
       << message;
   EXPECT_NE(message.find("inside timed region \"faulting\""), std::string::npos) << message;
-  EXPECT_NE(message.find("1 closed scope before it finished"), std::string::npos) << message;
+  EXPECT_NE(message.find("the first timed scope the GPU did not finish"), std::string::npos)
+      << message;
   EXPECT_EQ(message.find('\n'), std::string::npos) << "one line: " << message;
   EXPECT_EQ(session.samples("before").size(), 1u) << "the sample read before the fault is kept";
   EXPECT_NO_THROW((void)session.report());
@@ -105,6 +106,7 @@ TEST_P(FaultGpu, TracerNamesTheKernelInFlight) {
     samples::launch_spin(10'000, stream);
   }
   ASSERT_EQ(cudaStreamSynchronize(stream), cudaSuccess);
+  tracer.flush();  // what was flushed before the fault stays in the trace
   {
     ScopedTimer timer{session, "traced faulting", stream};
     testing::launch_faulting_kernel(GetParam(), stream);
@@ -141,7 +143,7 @@ TEST_P(RunnerFaultGpu, WritesWhatFinishedAndNamesTheFailedConfiguration) {
       testing::run_command(std::string{KERNTIME_FAULTING_BENCHMARKS} + " --quiet --processes " +
                            std::to_string(GetParam()) + " --output " + output);
   EXPECT_EQ(r.exit_status, 1) << r.err;
-  EXPECT_NE(r.err.find("trapping/cold: failed:"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("second_trapping/cold: failed:"), std::string::npos) << r.err;
   EXPECT_NE(r.err.find("unspecified launch failure"), std::string::npos) << r.err;
   std::ifstream file{output};
   ASSERT_TRUE(file.good()) << "the report of what finished is written: " << output;
@@ -151,12 +153,12 @@ TEST_P(RunnerFaultGpu, WritesWhatFinishedAndNamesTheFailedConfiguration) {
   for (const auto& entry : report.at("entries")) {
     const std::string name = entry.at("name");
     if (name == "first_spin/cold") first = true;
-    if (name.rfind("trapping", 0) == 0) trapping = true;
+    if (name.rfind("second_trapping", 0) == 0) trapping = true;
   }
   EXPECT_TRUE(first) << report.dump().substr(0, 2000);
   EXPECT_FALSE(trapping);
   if (GetParam() == 1) {
-    EXPECT_NE(r.err.find("last_spin/cold: not measured: a kernel of trapping/cold faulted"),
+    EXPECT_NE(r.err.find("third_spin/cold: not measured: a kernel of second_trapping/cold faulted"),
               std::string::npos)
         << r.err;
   }
