@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <string_view>
 
@@ -19,7 +20,15 @@ std::string to_json(const Report& report);
 /// field, and why: `base.json: entries[3].samples[7]: expected a finite number, got "abc"`.
 Report parse_report(std::string_view json_text, const std::string& source = "report");
 
-/// Reads and parses a report file; errors name the path.
+/// The largest report file read_report_file() and the `kerntime report` / `compare` commands
+/// read: 1 GiB. A report of 100 entries x 20,000 samples is about 40 MB; anything past the limit
+/// is the wrong file (/dev/zero, an endless pipe), refused with a message instead of exhausting
+/// memory.
+inline constexpr std::uint64_t kMaxReportFileBytes = std::uint64_t{1} << 30;
+
+/// Reads and parses a report file; errors name the path. The path must name a regular file (or a
+/// symbolic link to one) of at most kMaxReportFileBytes; a directory, device or FIFO is refused
+/// before anything is read, so none can block or exhaust memory.
 Report read_report_file(const std::string& path);
 
 /// Writes `to_json(report)` to `path`, replacing it; errors name the path.

@@ -375,5 +375,30 @@ TEST(CompareCli, ReportErrorsExitTwo) {
   EXPECT_TRUE(contains(r.out, "each file becomes\none run (process)")) << r.out;
 }
 
+// Report arguments are bounded and only regular files (or standard input): /dev/zero used to
+// read until std::bad_alloc, a FIFO without a writer blocked forever.
+TEST(CompareCli, DevicesAndFifosAreRefusedNamingTheFile) {
+  CommandResult r = kerntime("report /dev/zero");
+  EXPECT_EQ(r.exit_status, 2);
+  EXPECT_EQ(r.err,
+            "kerntime: /dev/zero: cannot read report: it is a character device, not a regular "
+            "file\n");
+  const std::string fifo = temp_path("fifo");
+  std::remove(fifo.c_str());
+  ASSERT_EQ(run_command("mkfifo '" + fifo + "'").exit_status, 0);
+  r = kerntime("compare base.json '" + fifo + "'");
+  std::remove(fifo.c_str());
+  EXPECT_EQ(r.exit_status, 2);
+  EXPECT_TRUE(contains(r.err, "it is a FIFO, not a regular file")) << r.err;
+  EXPECT_EQ(testing::line_count(r.err), 1) << r.err;
+  // A link to a report and standard input still work.
+  const std::string link = temp_path("link.json");
+  std::remove(link.c_str());
+  ASSERT_EQ(run_command("ln -s '" + kData + "/base.json' '" + link + "'").exit_status, 0);
+  EXPECT_EQ(kerntime("compare base.json '" + link + "'").exit_status, 0);
+  EXPECT_EQ(kerntime("report - < base.json").exit_status, 0);
+  std::remove(link.c_str());
+}
+
 }  // namespace
 }  // namespace kerntime
