@@ -13,6 +13,7 @@
 #include <kerntime/version.hpp>
 
 #include "report/cuda_version.hpp"
+#include "report/json_overflow.hpp"
 #include "report/json_reader.hpp"
 #include "report/trace_section_json.hpp"
 
@@ -250,6 +251,13 @@ Report parse_report(std::string_view json_text, const std::string& source) {
     throw Error(source + ": line " + std::to_string(line) + ", column " + std::to_string(column) +
                 ": invalid JSON: " + parse_error_reason(e.what()));
   } catch (const Json::exception& e) {
+    const report_detail::JsonOverflow overflow = report_detail::find_json_overflow(json_text);
+    if (overflow.found) {
+      const auto [line, column] = line_and_column(json_text, overflow.byte);
+      throw Error(source + ": line " + std::to_string(line) + ", column " + std::to_string(column) +
+                  ": " + overflow.path + ": expected a finite number, got " + overflow.number +
+                  " (too large for a double)");
+    }
     throw Error(source + ": invalid JSON: " + parse_error_reason(e.what()));
   }
   return Reader(source).report(root);
