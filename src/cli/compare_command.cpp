@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // `kerntime compare BASELINE CANDIDATE`: the CI regression gate. Wiring only; the decisions live
 // in kerntime::compare() (include/kerntime/compare.hpp, docs/ci.md).
+#include <charconv>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -57,8 +58,8 @@ struct CompareSettings {
   std::string candidate;
   std::vector<std::string> thresholds;
   double alpha = CompareOptions{}.alpha;
-  // Signed, so that a negative count is refused instead of wrapping around.
-  long long min_samples = static_cast<long long>(CompareOptions{}.min_samples);
+  // Text, checked here: CLI11 would wrap a negative count or clamp one past its integer type.
+  std::string min_samples = std::to_string(CompareOptions{}.min_samples);
   std::string min_change = "0";
   std::string format = "table";
   std::string output;
@@ -78,14 +79,29 @@ bool stdout_wants_color(const std::string& mode) {
   return isatty(fileno(stdout)) != 0;
 }
 
+// A whole number from 1 up to kMaxMinSamples, written in decimal digits only.
+std::size_t parse_min_samples(const std::string& text) {
+  // Far above any report (each sample is a timed launch) and far below overflow.
+  constexpr unsigned long long kMaxMinSamples = 1'000'000'000'000ULL;
+  unsigned long long value = 0;
+  const char* const end = text.data() + text.size();
+  const auto [stop, error] = std::from_chars(text.data(), end, value);
+  if (text.empty() || stop != end || error != std::errc() || value < 1 || value > kMaxMinSamples) {
+    throw Error(fmt::format("--min-samples: '{}' is not a whole number from 1 to {}.", text,
+                            kMaxMinSamples));
+  }
+  return static_cast<std::size_t>(value);
+}
+
 int compare_reports(const CompareSettings& s, CompareFormat format) {
   CompareOptions options;
   options.alpha = s.alpha;
-  if (s.min_samples < 1) {
-    throw Error(fmt::format("--min-samples must be at least 1, got {}.", s.min_samples));
+  options.min_samples = parse_min_samples(s.min_samples);
+  try {
+    options.set_min_change(s.min_change);
+  } catch (const Error& error) {
+    throw Error(std::string("--min-change: ") + error.what());
   }
-  options.min_samples = static_cast<std::size_t>(s.min_samples);
-  options.set_min_change(s.min_change);
   options.fail_on_removed = s.fail_on_removed;
   options.fail_on_inconclusive = s.fail_on_inconclusive;
   for (const std::string& spec : s.thresholds) {

@@ -400,5 +400,29 @@ TEST(CompareCli, DevicesAndFifosAreRefusedNamingTheFile) {
   std::remove(link.c_str());
 }
 
+// Option values out of range are usage errors that name the option and the value: --min-change
+// 1e308s used to reach format_duration with infinity, --min-samples past long long was clamped.
+TEST(CompareCli, OutOfRangeOptionValuesExitTwoNamingTheOption) {
+  CommandResult r = kerntime("compare base.json rerun.json --min-change 1e308s");
+  EXPECT_EQ(r.exit_status, 2);
+  EXPECT_EQ(r.out, "");
+  EXPECT_EQ(r.err,
+            "kerntime: --min-change: duration '1e308s' is too large: it overflows a number of "
+            "nanoseconds; write a duration such as 500ns, 0.5us or 2ms.\n");
+  r = kerntime("compare base.json rerun.json --min-samples 99999999999999999999");
+  EXPECT_EQ(r.exit_status, 2);
+  EXPECT_EQ(r.err,
+            "kerntime: --min-samples: '99999999999999999999' is not a whole number from 1 to "
+            "1000000000000.\n");
+  for (const char* bad : {"0", "-3", "2.5", "5x", "1000000000001"}) {
+    r = kerntime(std::string("compare base.json rerun.json --min-samples ") + bad);
+    EXPECT_EQ(r.exit_status, 2) << bad;
+    EXPECT_TRUE(contains(r.err, std::string("--min-samples: '") + bad + "'")) << r.err;
+    EXPECT_EQ(testing::line_count(r.err), 1) << r.err;
+  }
+  EXPECT_EQ(kerntime("compare base.json rerun.json --min-samples 5 --min-change 2ms").exit_status,
+            0);
+}
+
 }  // namespace
 }  // namespace kerntime
