@@ -107,8 +107,8 @@ int compare_reports(const CompareSettings& s, CompareFormat format) {
   for (const std::string& spec : s.thresholds) {
     options.thresholds.add(spec);
   }
-  options.baseline_source = s.baseline == "-" ? kStandardInputName : s.baseline;
-  options.candidate_source = s.candidate == "-" ? kStandardInputName : s.candidate;
+  options.baseline_source = report_display_name(s.baseline);
+  options.candidate_source = report_display_name(s.candidate);
   if (s.baseline == "-" && s.candidate == "-") {
     throw Error("BASELINE and CANDIDATE cannot both be standard input ('-').");
   }
@@ -138,9 +138,8 @@ int run_compare(const CompareSettings& s) {
     // CI's test view must show why the gate could not run, not an absent file (pytest writes
     // an <error> test case likewise). The message still goes to stderr with status 2.
     if (format == CompareFormat::junit) {
-      const std::string xml =
-          render_junit_error(s.baseline == "-" ? kStandardInputName : s.baseline,
-                             s.candidate == "-" ? kStandardInputName : s.candidate, error.what());
+      const std::string xml = render_junit_error(report_display_name(s.baseline),
+                                                 report_display_name(s.candidate), error.what());
       try {
         if (s.output.empty() || s.output == "-") {
           io::write_standard_output(xml);

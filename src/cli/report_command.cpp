@@ -47,10 +47,6 @@ std::string canonical_path(const std::string& path) {
   return ::realpath(path.c_str(), resolved) != nullptr ? std::string(resolved) : path;
 }
 
-std::string display_name(const std::string& path) {
-  return path == "-" ? kStandardInputName : path;
-}
-
 int run_report(const ReportSettings& s) {
   const Format format = parse_format(s.format);
   std::vector<Report> reports;
@@ -58,7 +54,7 @@ int run_report(const ReportSettings& s) {
   std::vector<std::string> paths;
   std::vector<std::string> texts;
   for (const std::string& file : s.files) {
-    const std::string name = display_name(file);
+    const std::string name = report_display_name(file);
     const std::string path = file == "-" ? file : canonical_path(file);
     std::string text = read_report_text(file);
     // Merging one run twice would double its weight and fake a second process.

@@ -9,23 +9,30 @@
 #include <kerntime/report_json.hpp>
 
 #include "io/file_reader.hpp"
+#include "io/path_in_message.hpp"
 
 namespace kerntime::cli {
 
 /// The name messages use for `-`.
 inline const char* const kStandardInputName = "<stdin>";
 
+/// How messages name a report argument: `-` as kStandardInputName, a path as the user typed
+/// it, or quoted and escaped when it holds a line break or other control character, so that
+/// every message stays one line.
+inline std::string report_display_name(const std::string& path) {
+  return path == "-" ? kStandardInputName : io::path_in_message(path);
+}
+
 /// The text of `path`, or of standard input for `-`, at most kMaxReportFileBytes. Throws
 /// kerntime::Error naming the path and the cause ("Permission denied", "Is a directory", the
 /// size limit); a device or FIFO path is refused, standard input may be any stream.
 inline std::string read_report_text(const std::string& path) {
-  return io::read_file_bounded(path, path == "-" ? kStandardInputName : path, kMaxReportFileBytes,
-                               "report");
+  return io::read_file_bounded(path, report_display_name(path), kMaxReportFileBytes, "report");
 }
 
 /// The report at `path` (`-`: standard input); errors name the path.
 inline Report read_report_argument(const std::string& path) {
-  return parse_report(read_report_text(path), path == "-" ? kStandardInputName : path);
+  return parse_report(read_report_text(path), report_display_name(path));
 }
 
 }  // namespace kerntime::cli

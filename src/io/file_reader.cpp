@@ -12,6 +12,8 @@
 
 #include <kerntime/error.hpp>
 
+#include "io/path_in_message.hpp"
+
 namespace kerntime::io {
 namespace {
 
@@ -59,8 +61,9 @@ const char* kind_of(mode_t mode) {
 
 }  // namespace
 
-std::string read_file_bounded(const std::string& path, const std::string& name,
+std::string read_file_bounded(const std::string& path, const std::string& given_name,
                               std::uint64_t max_bytes, const std::string& what) {
+  const std::string name = path_in_message(given_name);
   const bool standard_input = path == "-";
   Descriptor file(standard_input
                       ? STDIN_FILENO

@@ -13,7 +13,7 @@ namespace kerntime::io {
 /// `name` is what messages call it ("base.json", "<stdin>"). A path must name a regular file (a
 /// symbolic link to one is followed); a directory, device, FIFO or socket is refused before any
 /// read. The limit holds while reading, so a file that grows or a stream without end stops at
-/// `max_bytes` + 1 bytes. Every failure is a one-line
+/// `max_bytes` + 1 bytes. `name` goes through path_in_message(). Every failure is a one-line
 /// kerntime::Error naming `name` and what `what` the file should have been ("report"): "base.json:
 /// cannot open report: Permission denied", "<stdin>: report is larger than the limit of 1073741824
 /// bytes (1 GiB)".

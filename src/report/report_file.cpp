@@ -8,13 +8,15 @@
 
 #include "io/file_reader.hpp"
 #include "io/file_writer.hpp"
+#include "io/path_in_message.hpp"
 
 namespace kerntime {
 
 Report read_report_file(const std::string& path) {
   // "-" is a file of that name here; only the commands read standard input.
   const std::string open_path = path == "-" ? "./-" : path;
-  return parse_report(io::read_file_bounded(open_path, path, kMaxReportFileBytes, "report"), path);
+  const std::string name = io::path_in_message(path);
+  return parse_report(io::read_file_bounded(open_path, name, kMaxReportFileBytes, "report"), name);
 }
 
 // Written next to the target and renamed over it (io::write_file_atomically), so an
@@ -24,7 +26,7 @@ void write_report_file(const Report& report, const std::string& path) {
   try {
     text = to_json(report);
   } catch (const Error& e) {
-    throw Error(path + ": " + e.what());
+    throw Error(io::path_in_message(path) + ": " + e.what());
   }
   io::write_file_atomically(path, text);
 }

@@ -424,5 +424,20 @@ TEST(CompareCli, OutOfRangeOptionValuesExitTwoNamingTheOption) {
             0);
 }
 
+// A path with a line break used to split the one-line message; it is quoted and escaped.
+TEST(CompareCli, APathWithALineBreakKeepsTheMessageOneLine) {
+  CommandResult r = kerntime("report \"$(printf 'no\\nsuch.json')\"");
+  EXPECT_EQ(r.exit_status, 2);
+  EXPECT_EQ(r.err, "kerntime: \"no\\nsuch.json\": cannot open report: No such file or directory\n");
+  r = kerntime("compare base.json \"$(printf 'no\\033such.json')\"");
+  EXPECT_EQ(r.exit_status, 2);
+  EXPECT_EQ(r.err,
+            "kerntime: \"no\\u001bsuch.json\": cannot open report: No such file or directory\n");
+  r = kerntime("report base.json -o \"$(printf 'missing\\ndir')/out.json\"");
+  EXPECT_EQ(r.exit_status, 2);
+  EXPECT_EQ(testing::line_count(r.err), 1) << r.err;
+  EXPECT_TRUE(contains(r.err, "\"missing\\ndir/out.json\"")) << r.err;
+}
+
 }  // namespace
 }  // namespace kerntime
