@@ -6,6 +6,7 @@
 #include <string_view>
 
 #include <kerntime/report.hpp>
+#include <kerntime/statistics.hpp>
 
 namespace kerntime {
 
@@ -18,7 +19,11 @@ std::string to_json(const Report& report);
 /// are ignored; statistics are recomputed from the samples, never trusted from the file. Anything
 /// malformed throws kerntime::Error naming `source` (e.g. the file name), the entry index and
 /// field, and why: `base.json: entries[3].samples[7]: expected a finite number, got "abc"`.
-Report parse_report(std::string_view json_text, const std::string& source = "report");
+///
+/// Every entry's statistics are computed with `statistics`; pass `median_interval = false` when
+/// the median's confidence interval is not shown (it is the costly part).
+Report parse_report(std::string_view json_text, const std::string& source = "report",
+                    const StatisticsOptions& statistics = {});
 
 /// The largest report file read_report_file() and the `kerntime report` / `compare` commands
 /// read: 1 GiB. A report of 100 entries x 20,000 samples is about 40 MB; anything past the limit

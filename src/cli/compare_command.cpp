@@ -113,8 +113,12 @@ int compare_reports(const CompareSettings& s, CompareFormat format) {
     throw Error("BASELINE and CANDIDATE cannot both be standard input ('-').");
   }
 
-  const Report baseline = read_report_argument(s.baseline);
-  const Report candidate = read_report_argument(s.candidate);
+  // The verdicts use the samples; no view of a comparison shows a report's median interval, so
+  // its bootstrap (seconds for large reports) is skipped.
+  StatisticsOptions statistics;
+  statistics.median_interval = false;
+  const Report baseline = read_report_argument(s.baseline, statistics);
+  const Report candidate = read_report_argument(s.candidate, statistics);
   const Comparison comparison = compare(baseline, candidate, options);
   if (!comparison.usable()) throw Error(comparison.unusable_reason);
 

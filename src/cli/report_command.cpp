@@ -53,6 +53,10 @@ int run_report(const ReportSettings& s) {
   std::vector<std::string> names;
   std::vector<std::string> paths;
   std::vector<std::string> texts;
+  // Several files: merge_reports() computes every merged entry's statistics, so the interval of
+  // each file's own entries would be computed only to be thrown away. One file is shown as read.
+  StatisticsOptions statistics;
+  statistics.median_interval = s.files.size() == 1;
   for (const std::string& file : s.files) {
     const std::string name = report_display_name(file);
     const std::string path = file == "-" ? file : canonical_path(file);
@@ -68,7 +72,7 @@ int run_report(const ReportSettings& s) {
                     "run).");
       }
     }
-    reports.push_back(parse_report(text, name));
+    reports.push_back(parse_report(text, name, statistics));
     names.push_back(name);
     paths.push_back(path);
     texts.push_back(std::move(text));

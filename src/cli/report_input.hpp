@@ -30,9 +30,11 @@ inline std::string read_report_text(const std::string& path) {
   return io::read_file_bounded(path, report_display_name(path), kMaxReportFileBytes, "report");
 }
 
-/// The report at `path` (`-`: standard input); errors name the path.
-inline Report read_report_argument(const std::string& path) {
-  return parse_report(read_report_text(path), report_display_name(path));
+/// The report at `path` (`-`: standard input); errors name the path. Statistics are computed
+/// with `statistics` (compare passes median_interval = false: it never shows the interval).
+inline Report read_report_argument(const std::string& path,
+                                   const StatisticsOptions& statistics = {}) {
+  return parse_report(read_report_text(path), report_display_name(path), statistics);
 }
 
 }  // namespace kerntime::cli
