@@ -49,6 +49,10 @@ struct StatisticsOptions {
   std::size_t bootstrap_max_samples = 20000;
   /// The bootstrap is seeded so that a report is reproducible from its samples.
   std::uint64_t seed = 0x6b65726e74696d65ULL;
+  /// false: leave median_ci empty (and median_ci_method ""). The interval is the one costly
+  /// statistic (a 2,000-resample bootstrap of up to 20,000 samples); callers that never show it,
+  /// such as `kerntime compare` or statistics that are recomputed after a merge, skip it.
+  bool median_interval = true;
 };
 
 /// Computes the statistics of `samples`.

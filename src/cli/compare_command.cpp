@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // `kerntime compare BASELINE CANDIDATE`: the CI regression gate. Wiring only; the decisions live
 // in kerntime::compare() (include/kerntime/compare.hpp, docs/ci.md).
+#include <charconv>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -57,8 +58,8 @@ struct CompareSettings {
   std::string candidate;
   std::vector<std::string> thresholds;
   double alpha = CompareOptions{}.alpha;
-  // Signed, so that a negative count is refused instead of wrapping around.
-  long long min_samples = static_cast<long long>(CompareOptions{}.min_samples);
+  // Text, checked here: CLI11 would wrap a negative count or clamp one past its integer type.
+  std::string min_samples = std::to_string(CompareOptions{}.min_samples);
   std::string min_change = "0";
   std::string format = "table";
   std::string output;
@@ -78,27 +79,46 @@ bool stdout_wants_color(const std::string& mode) {
   return isatty(fileno(stdout)) != 0;
 }
 
+// A whole number from 1 up to kMaxMinSamples, written in decimal digits only.
+std::size_t parse_min_samples(const std::string& text) {
+  // Far above any report (each sample is a timed launch) and far below overflow.
+  constexpr unsigned long long kMaxMinSamples = 1'000'000'000'000ULL;
+  unsigned long long value = 0;
+  const char* const end = text.data() + text.size();
+  const auto [stop, error] = std::from_chars(text.data(), end, value);
+  if (text.empty() || stop != end || error != std::errc() || value < 1 || value > kMaxMinSamples) {
+    throw Error(fmt::format("--min-samples: '{}' is not a whole number from 1 to {}.", text,
+                            kMaxMinSamples));
+  }
+  return static_cast<std::size_t>(value);
+}
+
 int compare_reports(const CompareSettings& s, CompareFormat format) {
   CompareOptions options;
   options.alpha = s.alpha;
-  if (s.min_samples < 1) {
-    throw Error(fmt::format("--min-samples must be at least 1, got {}.", s.min_samples));
+  options.min_samples = parse_min_samples(s.min_samples);
+  try {
+    options.set_min_change(s.min_change);
+  } catch (const Error& error) {
+    throw Error(std::string("--min-change: ") + error.what());
   }
-  options.min_samples = static_cast<std::size_t>(s.min_samples);
-  options.set_min_change(s.min_change);
   options.fail_on_removed = s.fail_on_removed;
   options.fail_on_inconclusive = s.fail_on_inconclusive;
   for (const std::string& spec : s.thresholds) {
     options.thresholds.add(spec);
   }
-  options.baseline_source = s.baseline == "-" ? kStandardInputName : s.baseline;
-  options.candidate_source = s.candidate == "-" ? kStandardInputName : s.candidate;
+  options.baseline_source = report_display_name(s.baseline);
+  options.candidate_source = report_display_name(s.candidate);
   if (s.baseline == "-" && s.candidate == "-") {
     throw Error("BASELINE and CANDIDATE cannot both be standard input ('-').");
   }
 
-  const Report baseline = read_report_argument(s.baseline);
-  const Report candidate = read_report_argument(s.candidate);
+  // The verdicts use the samples; no view of a comparison shows a report's median interval, so
+  // its bootstrap (seconds for large reports) is skipped.
+  StatisticsOptions statistics;
+  statistics.median_interval = false;
+  const Report baseline = read_report_argument(s.baseline, statistics);
+  const Report candidate = read_report_argument(s.candidate, statistics);
   const Comparison comparison = compare(baseline, candidate, options);
   if (!comparison.usable()) throw Error(comparison.unusable_reason);
 
@@ -122,9 +142,8 @@ int run_compare(const CompareSettings& s) {
     // CI's test view must show why the gate could not run, not an absent file (pytest writes
     // an <error> test case likewise). The message still goes to stderr with status 2.
     if (format == CompareFormat::junit) {
-      const std::string xml =
-          render_junit_error(s.baseline == "-" ? kStandardInputName : s.baseline,
-                             s.candidate == "-" ? kStandardInputName : s.candidate, error.what());
+      const std::string xml = render_junit_error(report_display_name(s.baseline),
+                                                 report_display_name(s.candidate), error.what());
       try {
         if (s.output.empty() || s.output == "-") {
           io::write_standard_output(xml);

@@ -47,18 +47,18 @@ std::string canonical_path(const std::string& path) {
   return ::realpath(path.c_str(), resolved) != nullptr ? std::string(resolved) : path;
 }
 
-std::string display_name(const std::string& path) {
-  return path == "-" ? kStandardInputName : path;
-}
-
 int run_report(const ReportSettings& s) {
   const Format format = parse_format(s.format);
   std::vector<Report> reports;
   std::vector<std::string> names;
   std::vector<std::string> paths;
   std::vector<std::string> texts;
+  // Several files: merge_reports() computes every merged entry's statistics, so the interval of
+  // each file's own entries would be computed only to be thrown away. One file is shown as read.
+  StatisticsOptions statistics;
+  statistics.median_interval = s.files.size() == 1;
   for (const std::string& file : s.files) {
-    const std::string name = display_name(file);
+    const std::string name = report_display_name(file);
     const std::string path = file == "-" ? file : canonical_path(file);
     std::string text = read_report_text(file);
     // Merging one run twice would double its weight and fake a second process.
@@ -72,7 +72,7 @@ int run_report(const ReportSettings& s) {
                     "run).");
       }
     }
-    reports.push_back(parse_report(text, name));
+    reports.push_back(parse_report(text, name, statistics));
     names.push_back(name);
     paths.push_back(path);
     texts.push_back(std::move(text));

@@ -4,48 +4,37 @@
 // arguments hold the same bytes.
 #pragma once
 
-#include <cerrno>
-#include <cstdio>
-#include <cstring>
-#include <memory>
 #include <string>
 
-#include <kerntime/error.hpp>
 #include <kerntime/report_json.hpp>
+
+#include "io/file_reader.hpp"
+#include "io/path_in_message.hpp"
 
 namespace kerntime::cli {
 
 /// The name messages use for `-`.
 inline const char* const kStandardInputName = "<stdin>";
 
-/// The text of `path`, or of standard input for `-`. Throws kerntime::Error naming the path and
-/// the cause the system gave ("Permission denied", "Is a directory").
-inline std::string read_report_text(const std::string& path) {
-  const bool standard_input = path == "-";
-  const std::string name = standard_input ? kStandardInputName : path;
-  struct Closer {
-    bool close;
-    void operator()(std::FILE* file) const {
-      if (close) std::fclose(file);
-    }
-  };
-  errno = 0;
-  std::unique_ptr<std::FILE, Closer> file(standard_input ? stdin : std::fopen(path.c_str(), "rb"),
-                                          Closer{!standard_input});
-  if (!file) throw Error(name + ": cannot open report: " + std::strerror(errno));
-  std::string text;
-  char buffer[65536];
-  std::size_t got = 0;
-  while ((got = std::fread(buffer, 1, sizeof buffer, file.get())) > 0)
-    text.append(buffer, got);
-  // A directory opens fine on Linux and fails here with EISDIR.
-  if (std::ferror(file.get())) throw Error(name + ": cannot read report: " + std::strerror(errno));
-  return text;
+/// How messages name a report argument: `-` as kStandardInputName, a path as the user typed
+/// it, or quoted and escaped when it holds a line break or other control character, so that
+/// every message stays one line.
+inline std::string report_display_name(const std::string& path) {
+  return path == "-" ? kStandardInputName : io::path_in_message(path);
 }
 
-/// The report at `path` (`-`: standard input); errors name the path.
-inline Report read_report_argument(const std::string& path) {
-  return parse_report(read_report_text(path), path == "-" ? kStandardInputName : path);
+/// The text of `path`, or of standard input for `-`, at most kMaxReportFileBytes. Throws
+/// kerntime::Error naming the path and the cause ("Permission denied", "Is a directory", the
+/// size limit); a device or FIFO path is refused, standard input may be any stream.
+inline std::string read_report_text(const std::string& path) {
+  return io::read_file_bounded(path, report_display_name(path), kMaxReportFileBytes, "report");
+}
+
+/// The report at `path` (`-`: standard input); errors name the path. Statistics are computed
+/// with `statistics` (compare passes median_interval = false: it never shows the interval).
+inline Report read_report_argument(const std::string& path,
+                                   const StatisticsOptions& statistics = {}) {
+  return parse_report(read_report_text(path), report_display_name(path), statistics);
 }
 
 }  // namespace kerntime::cli

@@ -81,7 +81,14 @@ double parse_duration_ns(std::string_view text) {
                 "' is not a duration: write a number with a unit, such as 500ns, 0.5us or 2ms, "
                 "or 0.");
   }
-  return value * (scale == 0.0 ? 1.0 : scale);
+  const double ns = value * (scale == 0.0 ? 1.0 : scale);
+  // 1e308s is a decimal strtod accepts but not a number of nanoseconds a double holds.
+  if (!std::isfinite(ns)) {
+    throw Error("duration '" + std::string(text) +
+                "' is too large: it overflows a number of nanoseconds; write a duration such as "
+                "500ns, 0.5us or 2ms.");
+  }
+  return ns;
 }
 
 bool glob_match(std::string_view pattern, std::string_view text) {

@@ -171,7 +171,24 @@ std::string markdown_escape(const std::string& text) {
   return out;
 }
 
-std::string csv_field(const std::string& text) {
+// The line breaks and tab a quoted field carries stay; every other control byte (ESC, NUL) and
+// invalid UTF-8 is escaped as printable() escapes it for the table, Markdown and JUnit, so that
+// a name cannot drive a terminal that shows the file or cut it short in a spreadsheet.
+std::string csv_text(const std::string& text) {
+  std::string out;
+  std::size_t start = 0;
+  while (start <= text.size()) {
+    const std::size_t stop = std::min(text.find_first_of("\n\r\t", start), text.size());
+    out += printable(text.substr(start, stop - start));
+    if (stop == text.size()) break;
+    out += text[stop];
+    start = stop + 1;
+  }
+  return out;
+}
+
+std::string csv_field(const std::string& raw) {
+  const std::string text = csv_text(raw);
   if (text.find_first_of(",\"\r\n") == std::string::npos) return text;
   std::string out = "\"";
   for (const char c : text) {

@@ -53,6 +53,8 @@ std::size_t display_width(const std::string& text);
 std::string markdown_escape(const std::string& text);
 
 /// An RFC 4180 field: quoted when it holds a comma, quote or line break; inner quotes doubled.
+/// Line breaks and tabs are kept; other control characters and invalid UTF-8 are escaped as
+/// printable() escapes them (ESC as \x1b, NUL as \x00).
 std::string csv_field(const std::string& text);
 
 }  // namespace kerntime::format_detail

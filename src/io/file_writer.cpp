@@ -16,11 +16,13 @@
 
 #include <kerntime/error.hpp>
 
+#include "io/path_in_message.hpp"
+
 namespace kerntime::io {
 namespace {
 
 [[noreturn]] void fail(const std::string& path, int error_number) {
-  throw Error("cannot write " + path + ": " + std::strerror(error_number));
+  throw Error("cannot write " + path_in_message(path) + ": " + std::strerror(error_number));
 }
 
 // The process's umask, read without changing it (umask() can only be read by setting it,

@@ -1,43 +1,22 @@
 // SPDX-License-Identifier: Apache-2.0
-// Report files. stdio rather than iostreams because errno after fopen/fread/fclose is what
-// tells a person why ("Permission denied", "Is a directory"), and iostreams do not promise it.
-#include <cerrno>
-#include <cstdio>
-#include <cstring>
-#include <memory>
+// Report files, read through io::read_file_bounded (bounded, regular files only) and written
+// through io::write_file_atomically.
 #include <string>
 
 #include <kerntime/error.hpp>
 #include <kerntime/report_json.hpp>
 
+#include "io/file_reader.hpp"
 #include "io/file_writer.hpp"
+#include "io/path_in_message.hpp"
 
 namespace kerntime {
-namespace {
-
-struct FileCloser {
-  void operator()(std::FILE* file) const { std::fclose(file); }
-};
-using File = std::unique_ptr<std::FILE, FileCloser>;
-
-[[noreturn]] void fail(const std::string& path, const char* what, int error_number) {
-  throw Error(path + ": " + what + ": " + std::strerror(error_number));
-}
-
-}  // namespace
 
 Report read_report_file(const std::string& path) {
-  errno = 0;
-  File file(std::fopen(path.c_str(), "rb"));
-  if (!file) fail(path, "cannot open report", errno);
-  std::string text;
-  char buffer[65536];
-  std::size_t got = 0;
-  while ((got = std::fread(buffer, 1, sizeof buffer, file.get())) > 0)
-    text.append(buffer, got);
-  // A directory opens fine on Linux and fails here with EISDIR.
-  if (std::ferror(file.get())) fail(path, "cannot read report", errno);
-  return parse_report(text, path);
+  // "-" is a file of that name here; only the commands read standard input.
+  const std::string open_path = path == "-" ? "./-" : path;
+  const std::string name = io::path_in_message(path);
+  return parse_report(io::read_file_bounded(open_path, name, kMaxReportFileBytes, "report"), name);
 }
 
 // Written next to the target and renamed over it (io::write_file_atomically), so an
@@ -47,7 +26,7 @@ void write_report_file(const Report& report, const std::string& path) {
   try {
     text = to_json(report);
   } catch (const Error& e) {
-    throw Error(path + ": " + e.what());
+    throw Error(io::path_in_message(path) + ": " + e.what());
   }
   io::write_file_atomically(path, text);
 }

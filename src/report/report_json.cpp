@@ -2,6 +2,7 @@
 // Writes kerntime-report/1 (docs/report-format.md). The writer refuses what the reader would
 // reject, so kerntime never produces a file it cannot read back.
 #include <cmath>
+#include <optional>
 #include <string>
 #include <unordered_map>
 
@@ -12,6 +13,7 @@
 #include <kerntime/report_json.hpp>
 
 #include "io/json_text.hpp"
+#include "report/cuda_version.hpp"
 #include "report/trace_section_json.hpp"
 
 namespace kerntime {
@@ -50,18 +52,23 @@ Json device_json(const DeviceInfo& device) {
               {"pci_bus_id", device.pci_bus_id}};
 }
 
+// The text ("13.0") is for people and is written only when it reads back as the raw value: a
+// raw value no CUDA version reaches (2147483647 from a hand-edited report) would become
+// "2147483.64", which parse_cuda_version() rightly refuses, so kerntime could not read its own
+// report. The raw value alone reads back exactly.
+void put_cuda_version(Json& json, const std::string& key, int version) {
+  const std::string text = cuda_version_string(version);
+  const std::optional<int> parsed = report_detail::parse_cuda_version(text);
+  if (parsed && *parsed == version - version % 10) json[key] = text;
+  json[key + "_raw"] = version;
+}
+
 // Unknown values (empty strings, version 0) are left out rather than written as placeholders.
 Json environment_json(const Environment& env) {
   Json json = Json::object();
   if (!env.host_name.empty()) json["host"] = env.host_name;
-  if (env.driver_version != 0) {
-    json["driver_version"] = cuda_version_string(env.driver_version);
-    json["driver_version_raw"] = env.driver_version;
-  }
-  if (env.runtime_version != 0) {
-    json["runtime_version"] = cuda_version_string(env.runtime_version);
-    json["runtime_version_raw"] = env.runtime_version;
-  }
+  if (env.driver_version != 0) put_cuda_version(json, "driver_version", env.driver_version);
+  if (env.runtime_version != 0) put_cuda_version(json, "runtime_version", env.runtime_version);
   json["devices"] = Json::array();
   for (const DeviceInfo& device : env.devices) {
     json["devices"].push_back(device_json(device));

@@ -13,6 +13,7 @@
 #include <kerntime/version.hpp>
 
 #include "report/cuda_version.hpp"
+#include "report/json_overflow.hpp"
 #include "report/json_reader.hpp"
 #include "report/trace_section_json.hpp"
 
@@ -27,7 +28,8 @@ using report_detail::member;
 
 class Reader : public report_detail::JsonReader {
  public:
-  explicit Reader(const std::string& source) : JsonReader(source) {}
+  Reader(const std::string& source, const StatisticsOptions& statistics)
+      : JsonReader(source), statistics_(statistics) {}
 
   Report report(const Json& root) const {
     object(root, "top level");
@@ -181,7 +183,7 @@ class Reader : public report_detail::JsonReader {
     // Statistics in the file are never trusted: a hand-edited median must not win a comparison.
     if (!e.samples.empty()) {
       try {
-        e.statistics = compute_statistics(e.samples);
+        e.statistics = compute_statistics(e.samples, statistics_);
       } catch (const Error& error) {
         fail(path + ".samples", error.what());
       }
@@ -210,6 +212,8 @@ class Reader : public report_detail::JsonReader {
     }
     if (e.run_sizes.size() == 1) e.run_sizes.clear();  // one run, as without "runs"
   }
+
+  StatisticsOptions statistics_;
 };
 
 // nlohmann counts bytes from 1 and reports the last byte it read; people want line:column.
@@ -237,7 +241,8 @@ std::string parse_error_reason(const std::string& what) {
 
 }  // namespace
 
-Report parse_report(std::string_view json_text, const std::string& source) {
+Report parse_report(std::string_view json_text, const std::string& source,
+                    const StatisticsOptions& statistics) {
   // nlohmann's wording for this case differs between releases; say it in our own words.
   if (json_text.find_first_not_of(" \t\r\n") == std::string_view::npos) {
     throw Error(source + ": the file is empty; expected a kerntime-report/1 JSON object");
@@ -250,9 +255,16 @@ Report parse_report(std::string_view json_text, const std::string& source) {
     throw Error(source + ": line " + std::to_string(line) + ", column " + std::to_string(column) +
                 ": invalid JSON: " + parse_error_reason(e.what()));
   } catch (const Json::exception& e) {
+    const report_detail::JsonOverflow overflow = report_detail::find_json_overflow(json_text);
+    if (overflow.found) {
+      const auto [line, column] = line_and_column(json_text, overflow.byte);
+      throw Error(source + ": line " + std::to_string(line) + ", column " + std::to_string(column) +
+                  ": " + overflow.path + ": expected a finite number, got " + overflow.number +
+                  " (too large for a double)");
+    }
     throw Error(source + ": invalid JSON: " + parse_error_reason(e.what()));
   }
-  return Reader(source).report(root);
+  return Reader(source, statistics).report(root);
 }
 
 }  // namespace kerntime

@@ -309,6 +309,8 @@ Statistics compute_statistics(const std::vector<double>& samples,
     if (std::isfinite(noise)) stats.relative_noise = noise;
   }
 
+  if (!options.median_interval) return stats;
+
   // The bootstrap draws 32-bit indices, so larger inputs always take the order-statistic path
   // (where the two agree anyway).
   constexpr std::size_t kMaxBootstrapIndex = std::numeric_limits<std::uint32_t>::max();

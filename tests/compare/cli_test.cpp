@@ -375,5 +375,69 @@ TEST(CompareCli, ReportErrorsExitTwo) {
   EXPECT_TRUE(contains(r.out, "each file becomes\none run (process)")) << r.out;
 }
 
+// Report arguments are bounded and only regular files (or standard input): /dev/zero used to
+// read until std::bad_alloc, a FIFO without a writer blocked forever.
+TEST(CompareCli, DevicesAndFifosAreRefusedNamingTheFile) {
+  CommandResult r = kerntime("report /dev/zero");
+  EXPECT_EQ(r.exit_status, 2);
+  EXPECT_EQ(r.err,
+            "kerntime: /dev/zero: cannot read report: it is a character device, not a regular "
+            "file\n");
+  const std::string fifo = temp_path("fifo");
+  std::remove(fifo.c_str());
+  ASSERT_EQ(run_command("mkfifo '" + fifo + "'").exit_status, 0);
+  r = kerntime("compare base.json '" + fifo + "'");
+  std::remove(fifo.c_str());
+  EXPECT_EQ(r.exit_status, 2);
+  EXPECT_TRUE(contains(r.err, "it is a FIFO, not a regular file")) << r.err;
+  EXPECT_EQ(testing::line_count(r.err), 1) << r.err;
+  // A link to a report and standard input still work.
+  const std::string link = temp_path("link.json");
+  std::remove(link.c_str());
+  ASSERT_EQ(run_command("ln -s '" + kData + "/base.json' '" + link + "'").exit_status, 0);
+  EXPECT_EQ(kerntime("compare base.json '" + link + "'").exit_status, 0);
+  EXPECT_EQ(kerntime("report - < base.json").exit_status, 0);
+  std::remove(link.c_str());
+}
+
+// Option values out of range are usage errors that name the option and the value: --min-change
+// 1e308s used to reach format_duration with infinity, --min-samples past long long was clamped.
+TEST(CompareCli, OutOfRangeOptionValuesExitTwoNamingTheOption) {
+  CommandResult r = kerntime("compare base.json rerun.json --min-change 1e308s");
+  EXPECT_EQ(r.exit_status, 2);
+  EXPECT_EQ(r.out, "");
+  EXPECT_EQ(r.err,
+            "kerntime: --min-change: duration '1e308s' is too large: it overflows a number of "
+            "nanoseconds; write a duration such as 500ns, 0.5us or 2ms.\n");
+  r = kerntime("compare base.json rerun.json --min-samples 99999999999999999999");
+  EXPECT_EQ(r.exit_status, 2);
+  EXPECT_EQ(r.err,
+            "kerntime: --min-samples: '99999999999999999999' is not a whole number from 1 to "
+            "1000000000000.\n");
+  for (const char* bad : {"0", "-3", "2.5", "5x", "1000000000001"}) {
+    r = kerntime(std::string("compare base.json rerun.json --min-samples ") + bad);
+    EXPECT_EQ(r.exit_status, 2) << bad;
+    EXPECT_TRUE(contains(r.err, std::string("--min-samples: '") + bad + "'")) << r.err;
+    EXPECT_EQ(testing::line_count(r.err), 1) << r.err;
+  }
+  EXPECT_EQ(kerntime("compare base.json rerun.json --min-samples 5 --min-change 2ms").exit_status,
+            0);
+}
+
+// A path with a line break used to split the one-line message; it is quoted and escaped.
+TEST(CompareCli, APathWithALineBreakKeepsTheMessageOneLine) {
+  CommandResult r = kerntime("report \"$(printf 'no\\nsuch.json')\"");
+  EXPECT_EQ(r.exit_status, 2);
+  EXPECT_EQ(r.err, "kerntime: \"no\\nsuch.json\": cannot open report: No such file or directory\n");
+  r = kerntime("compare base.json \"$(printf 'no\\033such.json')\"");
+  EXPECT_EQ(r.exit_status, 2);
+  EXPECT_EQ(r.err,
+            "kerntime: \"no\\u001bsuch.json\": cannot open report: No such file or directory\n");
+  r = kerntime("report base.json -o \"$(printf 'missing\\ndir')/out.json\"");
+  EXPECT_EQ(r.exit_status, 2);
+  EXPECT_EQ(testing::line_count(r.err), 1) << r.err;
+  EXPECT_TRUE(contains(r.err, "\"missing\\ndir/out.json\"")) << r.err;
+}
+
 }  // namespace
 }  // namespace kerntime

@@ -127,6 +127,16 @@ TEST(CsvView, QuotesOnlyWhatRfc4180Requires) {
             "0.95,1750,2250,2450,2490,500");
 }
 
+// Table, Markdown and JUnit escape control bytes in names; CSV passed ESC and NUL through raw.
+TEST(CsvView, EscapesControlBytesLikeTheOtherViews) {
+  const std::vector<std::string> lines =
+      lines_of(render(report_named(std::string("k\x1b[31m\0x\x7f\xff\tend", 14)), Format::csv));
+  ASSERT_EQ(lines.size(), 2u);
+  EXPECT_EQ(lines[1].substr(0, lines[1].find(',')), "k\\x1b[31m\\x00x\\x7f\\xff\tend");
+  EXPECT_EQ(lines[1].find('\x1b'), std::string::npos);
+  EXPECT_EQ(lines[1].find('\0'), std::string::npos);
+}
+
 TEST(CsvView, EmptyReportIsTheHeaderOnly) {
   EXPECT_EQ(
       render(Report{}, Format::csv),

@@ -38,8 +38,20 @@ TEST(ReportJsonErrors, InvalidJsonGivesLineAndColumn) {
   EXPECT_EQ(error_of("{\"schema\": \"kerntime-report/1\",\n\"entries\": [\n"),
             "base.json: line 3, column 1: invalid JSON: syntax error while parsing value - "
             "unexpected end of input; expected '[', '{', or a literal");
+  // A number too large for a double names line, column, entry and field like every other error.
   EXPECT_EQ(error_of(with_entries(R"({"name": "a", "samples": [1e999]})")),
-            "base.json: invalid JSON: number overflow parsing '1e999'");
+            "base.json: line 1, column 71: entries[0].samples[0]: expected a finite number, got "
+            "1e999 (too large for a double)");
+  EXPECT_EQ(error_of(with_entries("{\"name\": \"a\", \"samples\": [1]},\n"
+                                  "  {\"name\": \"b\", \"samples\": [1, 2, -1e400]}")),
+            "base.json: line 2, column 35: entries[1].samples[2]: expected a finite number, got "
+            "-1e400 (too large for a double)");
+  EXPECT_EQ(error_of(with_environment(R"({"driver_version_raw": 1e400})")),
+            "base.json: line 1, column 86: environment.driver_version_raw: expected a finite "
+            "number, got 1e400 (too large for a double)");
+  EXPECT_EQ(error_of("1e400"),
+            "base.json: line 1, column 1: top level: expected a finite number, got 1e400 (too "
+            "large for a double)");
 }
 
 TEST(ReportJsonErrors, TopLevelMustBeAnObject) {

@@ -1,8 +1,13 @@
 // SPDX-License-Identifier: Apache-2.0
 // What parse_report() accepts: minimal files, unknown fields, partial environments.
+#include <cstddef>
+#include <string>
+
 #include <gtest/gtest.h>
 
 #include <kerntime/report_json.hpp>
+#include <kerntime/report_transforms.hpp>
+#include <kerntime/statistics.hpp>
 
 namespace kerntime {
 namespace {
@@ -62,6 +67,37 @@ TEST(ReportJsonReader, RecomputesStatisticsInsteadOfTrustingTheFile) {
   EXPECT_EQ(report.entries[0].statistics.mean, 20.0);
   EXPECT_EQ(report.entries[1].statistics.count, 1u);
   EXPECT_EQ(report.entries[1].statistics.median, 5.0);
+}
+
+// `kerntime compare` reads without the median interval (it never shows it), and `kerntime
+// report` of several files reads without it because merge_reports() computes it once for the
+// merged entries: the result is what reading with it and merging gives.
+TEST(ReportJsonReader, StatisticsOptionsCanSkipTheMedianInterval) {
+  const std::string a = R"({"schema": "kerntime-report/1", "entries": [
+      {"name": "k", "samples": [10, 20, 30, 40]}, {"name": "only_a", "samples": [1, 2, 3]}]})";
+  const std::string b = R"({"schema": "kerntime-report/1", "entries": [
+      {"name": "k", "samples": [15, 25, 35]}]})";
+  StatisticsOptions skip;
+  skip.median_interval = false;
+  const Report fast_a = parse_report(a, "a.json", skip);
+  ASSERT_EQ(fast_a.entries.size(), 2u);
+  EXPECT_FALSE(fast_a.entries[0].statistics.median_ci.has_value());
+  EXPECT_EQ(fast_a.entries[0].statistics.median, 25.0);
+  EXPECT_TRUE(parse_report(a, "a.json").entries[0].statistics.median_ci.has_value());
+
+  const Report slow = merge_reports({parse_report(a), parse_report(b)}, {"a.json", "b.json"});
+  const Report fast =
+      merge_reports({fast_a, parse_report(b, "b.json", skip)}, {"a.json", "b.json"});
+  ASSERT_EQ(fast.entries.size(), slow.entries.size());
+  for (std::size_t i = 0; i < fast.entries.size(); ++i) {
+    ASSERT_TRUE(fast.entries[i].statistics.median_ci.has_value()) << i;
+    EXPECT_EQ(fast.entries[i].statistics.median_ci->low, slow.entries[i].statistics.median_ci->low);
+    EXPECT_EQ(fast.entries[i].statistics.median_ci->high,
+              slow.entries[i].statistics.median_ci->high);
+    EXPECT_EQ(fast.entries[i].statistics.median_ci_method,
+              slow.entries[i].statistics.median_ci_method);
+  }
+  EXPECT_EQ(to_json(fast), to_json(slow));
 }
 
 TEST(ReportJsonReader, ReadsFullEntryFields) {

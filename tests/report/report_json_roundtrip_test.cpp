@@ -95,6 +95,28 @@ TEST(ReportJsonRoundTrip, ReadingAndWritingAgainChangesNothing) {
   EXPECT_EQ(once, twice);
 }
 
+// A raw CUDA version that no release reaches (a hand-edited report) used to be written back as
+// "2147483.64", which the reader refuses: whatever is read must be written so it reads again.
+TEST(ReportJsonRoundTrip, AnyRawCudaVersionReadsBackAfterWriting) {
+  for (const int raw : {2147483647, 100000000, 99999999, 1000000, 13000, 12089}) {
+    const std::string text = R"({"schema": "kerntime-report/1", "environment": {)"
+                             R"("driver_version_raw": )" +
+                             std::to_string(raw) + R"(, "runtime_version_raw": )" +
+                             std::to_string(raw) + R"(}, "entries": []})";
+    const Report read = parse_report(text);
+    ASSERT_EQ(read.environment.driver_version, raw);
+    Report again;
+    ASSERT_NO_THROW(again = parse_report(to_json(read))) << to_json(read);
+    EXPECT_EQ(again.environment.driver_version, raw);
+    EXPECT_EQ(again.environment.runtime_version, raw);
+    EXPECT_EQ(to_json(again), to_json(read));
+  }
+  // A version people can read keeps its text.
+  Report report;
+  report.environment.driver_version = 13000;
+  EXPECT_NE(to_json(report).find(R"("driver_version": "13.0")"), std::string::npos);
+}
+
 }  // namespace
 }  // namespace kerntime
 

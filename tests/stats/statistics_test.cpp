@@ -423,5 +423,33 @@ TEST(Statistics, BootstrapAndOrderStatisticAgreeAtTheLimit) {
   EXPECT_NEAR(boot.median_ci->high, exact.median_ci->high, 0.2 * exact_width);
 }
 
+// The interval is the costly statistic; a caller that never shows it (compare, statistics that
+// a merge recomputes) skips it, and every other statistic is the same.
+TEST(Statistics, WithoutTheMedianIntervalTheBootstrapIsSkipped) {
+  SplitMix64 rng(5);
+  std::vector<double> samples(20000);
+  for (double& x : samples)
+    x = 100.0 + rng.normal();
+  StatisticsOptions skip;
+  skip.median_interval = false;
+  const Statistics full = compute_statistics(samples);
+  const Statistics fast = compute_statistics(samples, skip);
+  ASSERT_TRUE(full.median_ci.has_value());
+  EXPECT_FALSE(fast.median_ci.has_value());
+  EXPECT_EQ(fast.median_ci_method, "");
+  EXPECT_EQ(fast.count, full.count);
+  EXPECT_EQ(fast.median, full.median);
+  EXPECT_EQ(fast.mean, full.mean);
+  EXPECT_EQ(fast.min, full.min);
+  EXPECT_EQ(fast.max, full.max);
+  EXPECT_EQ(fast.q1, full.q1);
+  EXPECT_EQ(fast.q3, full.q3);
+  EXPECT_EQ(fast.p95, full.p95);
+  EXPECT_EQ(fast.p99, full.p99);
+  EXPECT_EQ(fast.mad, full.mad);
+  EXPECT_EQ(fast.stddev, full.stddev);
+  EXPECT_EQ(fast.relative_noise, full.relative_noise);
+}
+
 }  // namespace
 }  // namespace kerntime
