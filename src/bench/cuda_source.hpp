@@ -71,7 +71,6 @@ class CudaSampleSource final : public SampleSource {
   std::size_t batch_ = 1;
   bool blocking_ = true;
   bool flush_ = false;
-  bool timeout_warned_ = false;
   std::uint64_t timeout_ns_ = 0;
   cudaGraphExec_t graph_ = nullptr;
   std::size_t missing_cupti_ = 0;
