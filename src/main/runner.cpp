@@ -149,6 +149,7 @@ class Measurer {
       outcome.warnings.push_back(task.name + ": not measured: a kernel of " + context_lost_by_ +
                                  " faulted, and CUDA refuses every further call in this process");
       outcome.failed = true;
+      std::fprintf(stderr, "%s\n", outcome.warnings.back().c_str());
       return outcome;
     }
     check_cuda_call(cudaSetDevice(task.device), fmt::format("cudaSetDevice({})", task.device));
