@@ -439,5 +439,41 @@ TEST(CompareCli, APathWithALineBreakKeepsTheMessageOneLine) {
   EXPECT_TRUE(contains(r.err, "\"missing\\ndir/out.json\"")) << r.err;
 }
 
+// Six samples of 1e308 are a valid report; every format used to disagree on the verdict (exit 2
+// in the table, Markdown and JUnit, exit 0 with "ratio": null in JSON). One verdict, one exit
+// status everywhere, and the median computed without overflow.
+TEST(CompareCli, HugeSamplesGetOneVerdictInEveryFormat) {
+  const std::string path = temp_path("huge.json");
+  {
+    std::ofstream out(path);
+    out << R"({"schema": "kerntime-report/1", "entries": [{"name": "huge", "unit": "ns",
+      "samples": [1e308, 1e308, 1e308, 1e308, 1e308, 1e308]}]})";
+  }
+  for (const char* format : {"table", "md", "json", "junit"}) {
+    const CommandResult r =
+        kerntime("compare '" + path + "' '" + path + "' --format " + std::string{format});
+    EXPECT_EQ(r.exit_status, 0) << format << ": " << r.out << r.err;
+    EXPECT_EQ(r.err, "") << format;
+    if (std::string{format} == "json") {
+      const nlohmann::json j = nlohmann::json::parse(r.out);
+      EXPECT_EQ(j["entries"][0]["verdict"], "same") << r.out;
+      EXPECT_EQ(j["entries"][0]["ratio"], 1.0) << r.out;
+    } else {
+      EXPECT_TRUE(contains(r.out, "same")) << format << ": " << r.out;
+    }
+  }
+}
+
+// `kerntime report --format json` used to drop the trace section of its input, even for one file.
+TEST(CompareCli, ReportJsonKeepsTheTraceSection) {
+  const std::string golden = KERNTIME_TEST_DATA_DIR "/../report/golden/report_with_trace.json";
+  const CommandResult r = kerntime("report '" + golden + "' --format json");
+  ASSERT_EQ(r.exit_status, 0) << r.err;
+  const nlohmann::json out = nlohmann::json::parse(r.out);
+  const nlohmann::json in = nlohmann::json::parse(read_file(golden));
+  ASSERT_TRUE(out.contains("trace")) << r.out.substr(0, 500);
+  EXPECT_EQ(out["trace"], in["trace"]);
+}
+
 }  // namespace
 }  // namespace kerntime
