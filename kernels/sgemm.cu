@@ -23,9 +23,24 @@ __global__ void sgemm_naive_kernel(std::size_t m, std::size_t n, std::size_t k, 
   const std::size_t row = std::size_t{blockIdx.y} * blockDim.y + threadIdx.y;
   const std::size_t col = std::size_t{blockIdx.x} * blockDim.x + threadIdx.x;
   if (row >= m || col >= n) return;
+  // Four products' loads issued before their multiply-adds, in source: left to the compiler, the
+  // schedule of this loop changed with unrelated code in the kernel (the planted slowdown made it
+  // 5 % faster, docs/ci.md), and a sample kernel whose speed depends on its neighbours cannot show
+  // a planted regression.
+  const float* a_row = a + row * k;
   float dot = 0.0f;
-  for (std::size_t i = 0; i < k; ++i)
-    dot += a[row * k + i] * b[i * n + col];
+  std::size_t i = 0;
+  for (; i + 4 <= k; i += 4) {
+    const float a0 = a_row[i], a1 = a_row[i + 1], a2 = a_row[i + 2], a3 = a_row[i + 3];
+    const float b0 = b[i * n + col], b1 = b[(i + 1) * n + col], b2 = b[(i + 2) * n + col],
+                b3 = b[(i + 3) * n + col];
+    dot += a0 * b0;
+    dot += a1 * b1;
+    dot += a2 * b2;
+    dot += a3 * b3;
+  }
+  for (; i < k; ++i)
+    dot += a_row[i] * b[i * n + col];
   c[row * n + col] = scale_and_add(alpha, dot, beta, c[row * n + col]);
 }
 
