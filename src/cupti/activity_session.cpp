@@ -197,8 +197,12 @@ std::string ActivitySession::flush_locked() {
   api_.flush_all(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
   std::size_t dropped = 0;
   if (api_.dropped_records(dropped) == CUPTI_SUCCESS && dropped > 0) {
-    std::lock_guard lock{builder_mutex_};
-    builder_.add_dropped(dropped);
+    if (sink_ != nullptr) {
+      sink_->dropped(dropped);
+    } else {
+      std::lock_guard lock{builder_mutex_};
+      builder_.add_dropped(dropped);
+    }
   }
   do {
     read_ready();
@@ -297,7 +301,9 @@ void ActivitySession::read_ready() {
     trace::RecordBatch batch;
     decode_buffer(api_, buffer.data, buffer.valid_bytes, batch);  // no lock held: a CUPTI call
     kernels_received_ += batch.kernels.size();
-    {
+    if (sink_ != nullptr) {
+      sink_->records(std::move(batch));
+    } else {
       std::lock_guard lock{builder_mutex_};
       builder_.append(std::move(batch));
     }

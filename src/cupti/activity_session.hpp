@@ -41,6 +41,18 @@ class ActivitySession {
   ActivitySession(const ActivitySession&) = delete;
   ActivitySession& operator=(const ActivitySession&) = delete;
 
+  /// Where decoded records go instead of the session's own store (which trace() reads): a
+  /// consumer that aggregates as they arrive, `kerntime run`'s recorder. Called on the reader
+  /// thread or the flushing one, never with a CUPTI call in progress.
+  class RecordSink {
+   public:
+    virtual ~RecordSink() = default;
+    virtual void records(trace::RecordBatch batch) = 0;
+    virtual void dropped(std::uint64_t records) = 0;
+  };
+  /// Before start(); the sink must outlive the session.
+  void send_records_to(RecordSink* sink) { sink_ = sink; }
+
   /// Starts recording. Returns an empty string, or why tracing is unavailable (in which case
   /// everything taken has been released again).
   std::string start();
@@ -87,6 +99,7 @@ class ActivitySession {
 
   std::mutex builder_mutex_;
   trace::TraceBuilder builder_;
+  RecordSink* sink_ = nullptr;
 
   // The watch for another CUPTI client (check_records_arrive): launches are counted through
   // the callback API until the first kernel record arrives.

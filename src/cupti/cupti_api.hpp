@@ -46,6 +46,14 @@ class CuptiApi {
   /// Counts kernel and graph launches through CUPTI's callback API (on), or stops counting
   /// (off). Launches then pay for a callback, so the session watches only until records arrive.
   virtual CUptiResult watch_launches(bool on) = 0;
+  /// Called on the program's thread when it leaves cuProfilerStart (started) or enters
+  /// cuProfilerStop (not started); cudaProfilerStart/Stop reach these too.
+  using ProfilerApiHandler = void (*)(bool started, void* context);
+  /// Calls `handler` on profiler start and stop (nullptr: stops calling). `kerntime run
+  /// --capture-range=cudaProfilerApi`; needs the subscription.
+  virtual CUptiResult watch_profiler_api(ProfilerApiHandler /*handler*/, void* /*context*/) {
+    return CUPTI_ERROR_NOT_SUPPORTED;
+  }
   /// Launches counted while watching, since the subscription.
   virtual std::uint64_t launches_seen() = 0;
   /// CUPTI's name of an API function, or nullptr.

@@ -52,15 +52,30 @@ constexpr CUpti_CallbackId kDriverLaunches[] = {
 struct LaunchCounts {
   std::atomic<std::uint64_t> runtime{0};
   std::atomic<std::uint64_t> driver{0};
+  std::atomic<CuptiApi::ProfilerApiHandler> profiler_handler{nullptr};
+  std::atomic<void*> profiler_context{nullptr};
 };
 
 // Activity needs a subscriber; its callback only counts launches while the session watches
 // (ActivitySession: until the first kernel record arrives), and is off otherwise.
-void CUPTIAPI count_launch(void* userdata, CUpti_CallbackDomain domain, CUpti_CallbackId,
-                           const void* data) {
+void CUPTIAPI count_launch(void* userdata, CUpti_CallbackDomain domain,
+                           CUpti_CallbackId callback_id, const void* data) {
   if (userdata == nullptr || data == nullptr) return;
-  if (static_cast<const CUpti_CallbackData*>(data)->callbackSite != CUPTI_API_ENTER) return;
   auto& counts = *static_cast<LaunchCounts*>(userdata);
+  const CUpti_ApiCallbackSite site = static_cast<const CUpti_CallbackData*>(data)->callbackSite;
+  if (domain == CUPTI_CB_DOMAIN_DRIVER_API &&
+      (callback_id == CUPTI_DRIVER_TRACE_CBID_cuProfilerStart ||
+       callback_id == CUPTI_DRIVER_TRACE_CBID_cuProfilerStop)) {
+    // Work launched after the start call returns is inside; work launched before the stop
+    // call is entered, too.
+    const bool start = callback_id == CUPTI_DRIVER_TRACE_CBID_cuProfilerStart;
+    if (site != (start ? CUPTI_API_EXIT : CUPTI_API_ENTER)) return;
+    if (const CuptiApi::ProfilerApiHandler handler = counts.profiler_handler.load()) {
+      handler(start, counts.profiler_context.load());
+    }
+    return;
+  }
+  if (site != CUPTI_API_ENTER) return;
   (domain == CUPTI_CB_DOMAIN_DRIVER_API ? counts.driver : counts.runtime)
       .fetch_add(1, std::memory_order_relaxed);
 }
@@ -150,6 +165,17 @@ class DlCuptiApi final : public CuptiApi {
     for (const CUpti_CallbackId id : kDriverLaunches)
       set(CUPTI_CB_DOMAIN_DRIVER_API, id);
     return result;
+  }
+  CUptiResult watch_profiler_api(ProfilerApiHandler handler, void* context) override {
+    if (enable_callback_ == nullptr || subscriber_ == nullptr) return CUPTI_ERROR_NOT_SUPPORTED;
+    launches_.profiler_context.store(context);
+    launches_.profiler_handler.store(handler);
+    const std::uint32_t on = handler != nullptr ? 1 : 0;
+    CUptiResult result = enable_callback_(on, subscriber_, CUPTI_CB_DOMAIN_DRIVER_API,
+                                          CUPTI_DRIVER_TRACE_CBID_cuProfilerStart);
+    const CUptiResult stop = enable_callback_(on, subscriber_, CUPTI_CB_DOMAIN_DRIVER_API,
+                                              CUPTI_DRIVER_TRACE_CBID_cuProfilerStop);
+    return result != CUPTI_SUCCESS ? result : stop;
   }
   std::uint64_t launches_seen() override {
     return std::max(launches_.runtime.load(std::memory_order_relaxed),
