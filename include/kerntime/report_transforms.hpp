@@ -42,6 +42,16 @@ void attach_trace(Report& report, const Trace& trace, const TraceReportOptions& 
 Report merge_reports(const std::vector<Report>& reports,
                      const std::vector<std::string>& sources = {});
 
+/// Merges the reports that the processes of one program wrote (`kerntime run`: one per
+/// process): each process becomes a run of every entry it recorded, entries in first-seen
+/// order, warnings prefixed with the process's `sources` name. Unlike merge_reports(), the
+/// processes may have used different GPUs, and their trace sections are merged: counts added,
+/// records listed side by side (CUPTI's clock is shared by the processes of one machine), and
+/// per-kernel summaries combined: instances, total, min, max, average and standard deviation
+/// exactly; the median from the merged entry's samples. The first report's environment is kept.
+Report merge_process_reports(const std::vector<Report>& reports,
+                             const std::vector<std::string>& sources = {});
+
 /// Differences between two measurement environments that make timings incomparable: GPU model,
 /// compute capability, peak SM and memory clocks, ECC, driver, CUDA runtime, kerntime version.
 /// Fields unknown on either side (0 or empty) are not compared. One sentence per difference.

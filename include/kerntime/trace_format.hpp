@@ -20,6 +20,10 @@ namespace kerntime {
 std::string render_kernel_summary(const Trace& trace, Format format,
                                   const KernelSummaryOptions& options = {});
 
+/// The same table from a report's trace section (`kerntime run` and reports with attach_trace),
+/// with the report's warnings in the footer. Throws kerntime::Error when it has none.
+std::string render_kernel_summary(const Report& report, Format format);
+
 /// The per-scope summary: openings, kernels (nested scopes included), the sum of their
 /// durations, the median GPU span of one opening, and, when `events` holds an entry of the same
 /// name (a Session's report), that entry's median cudaEvent time beside it, so the launch

@@ -4,6 +4,8 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include <kerntime/error.hpp>
+#include <kerntime/report.hpp>
 #include <kerntime/trace_format.hpp>
 
 #include "format/trace/trace_text.hpp"
@@ -52,8 +54,47 @@ std::string kernel_json(const Trace& trace, const std::vector<KernelSummary>& ro
   return io::dump_json(out, 2) + "\n";
 }
 
+std::string section_footer(const Report& report, Format format) {
+  const std::string end = format == Format::markdown ? "  \n" : "\n";
+  const TraceCounts& c = report.trace->counts;
+  std::string out = "\n";
+  out += fmt::format("kernels: {}, copies: {}, memsets: {}, API calls: {}{}", c.kernels, c.memcpys,
+                     c.memsets, c.api_calls, end);
+  out += fmt::format(
+      "dropped records: {}, records without timestamps: {}, inverted timestamps: {}, "
+      "unattributed kernels: {}{}",
+      c.dropped_records, c.zero_timestamp_records, c.inverted_timestamp_records,
+      c.unattributed_kernels, end);
+  for (const std::string& warning : report.warnings)
+    out += "warning: " + warning + end;
+  return out;
+}
+
 }  // namespace
 }  // namespace format_detail
+
+std::string render_kernel_summary(const Report& report, Format format) {
+  if (!report.trace) {
+    throw Error(
+        "the report has no trace section, so no per-kernel summary: record with a "
+        "kerntime::Tracer (attach_trace) or `kerntime run`");
+  }
+  const std::vector<KernelSummary>& rows = report.trace->kernel_summary;
+  if (format == Format::json) {
+    nlohmann::ordered_json out;
+    out["kernels"] = nlohmann::ordered_json::array();
+    for (std::size_t i = 0; i < rows.size(); ++i) {
+      out["kernels"].push_back(
+          report_detail::kernel_summary_json(rows[i], "kernels[" + std::to_string(i) + "]"));
+    }
+    out["counts"] = report_detail::counts_json(report.trace->counts);
+    out["warnings"] = report.warnings;
+    return io::dump_json(out, 2) + "\n";
+  }
+  const std::string table = format_detail::render_trace_grid(
+      format_detail::kernel_grid(rows, format == Format::csv), format);
+  return format == Format::csv ? table : table + format_detail::section_footer(report, format);
+}
 
 std::string render_kernel_summary(const Trace& trace, Format format,
                                   const KernelSummaryOptions& options) {
