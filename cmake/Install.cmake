@@ -12,6 +12,8 @@ install(TARGETS kerntime kerntime_main kerntime_cli
   ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
   LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
   RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+# `kerntime run` finds its injection library at ../lib beside the command (run_command.cpp).
+install(TARGETS kerntime_inject LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/include/kerntime
   DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
 install(FILES ${PROJECT_BINARY_DIR}/include/kerntime/version.hpp

@@ -11,5 +11,6 @@ namespace kerntime::cli {
 void add_info_command(CLI::App& app, int& exit_status);
 void add_compare_command(CLI::App& app, int& exit_status);
 void add_report_command(CLI::App& app, int& exit_status);
+void add_run_command(CLI::App& app, int& exit_status);
 
 }  // namespace kerntime::cli

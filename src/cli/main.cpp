@@ -20,6 +20,7 @@ int main(int argc, char** argv) {
   kerntime::cli::add_info_command(app, exit_status);
   kerntime::cli::add_compare_command(app, exit_status);
   kerntime::cli::add_report_command(app, exit_status);
+  kerntime::cli::add_run_command(app, exit_status);
 
   // CLI11 would only say that a subcommand is required; name the word it did not know.
   if (argc > 1 && argv[1][0] != '-') {

@@ -1,0 +1,276 @@
+// SPDX-License-Identifier: Apache-2.0
+// `kerntime run [options] -- PROGRAM [ARGS...]`: runs a program unchanged with kerntime's
+// injection library (CUDA_INJECTION64_PATH and NVTX_INJECTION64_PATH), waits for it, merges the
+// report each of its processes wrote, and exits with the program's exit status.
+#include <algorithm>
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+#include <dirent.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <string>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <vector>
+
+#include <climits>
+#include <fmt/core.h>
+
+#include <kerntime/duration.hpp>
+#include <kerntime/error.hpp>
+#include <kerntime/format.hpp>
+#include <kerntime/gpu_status.hpp>
+#include <kerntime/report_json.hpp>
+#include <kerntime/report_transforms.hpp>
+#include <kerntime/trace_format.hpp>
+
+#include "cli/commands.hpp"
+#include "cli/run_environment.hpp"
+#include "io/file_writer.hpp"
+
+extern char** environ;
+
+namespace kerntime::cli {
+namespace {
+
+constexpr const char* kFooter =
+    R"(The program runs unchanged: CUDA loads kerntime's injection library into every
+process that starts CUDA (its children included), which records every kernel
+through CUPTI, and NVTX ranges (torch.cuda.nvtx, nvtxRangePush) as scopes. Each
+process writes its own report; at the end they are merged, each process a run of
+every kernel it ran, and the per-kernel summary is printed on standard error.
+
+Exit status: the program's own (128 + N when signal N ended it); 2 when kerntime
+itself fails (no such program, bad options, the library cannot be found).)";
+
+pid_t g_child = 0;
+
+void forward_signal(int signal) {
+  if (g_child > 0) kill(g_child, signal);
+}
+
+std::string directory_of_executable() {
+  char path[PATH_MAX] = {};
+  const ssize_t length = readlink("/proc/self/exe", path, sizeof path - 1);
+  if (length <= 0) return {};
+  std::string text(path, static_cast<std::size_t>(length));
+  const auto slash = text.rfind('/');
+  return slash == std::string::npos ? std::string{} : text.substr(0, slash);
+}
+
+bool is_file(const std::string& path) {
+  struct stat info {};
+  return stat(path.c_str(), &info) == 0 && S_ISREG(info.st_mode);
+}
+
+// KERNTIME_INJECT_LIBRARY, then ../lib beside the installed command, then the build tree.
+std::string find_injection_library() {
+  if (const char* chosen = std::getenv("KERNTIME_INJECT_LIBRARY"); chosen && *chosen) {
+    if (!is_file(chosen)) {
+      throw Error(std::string{"KERNTIME_INJECT_LIBRARY names "} + chosen + ", which is not a file");
+    }
+    return chosen;
+  }
+  const std::string here = directory_of_executable();
+  for (const std::string& candidate :
+       {here + "/../lib/libkerntime_inject.so", here + "/../lib64/libkerntime_inject.so",
+        std::string{KERNTIME_INJECT_BUILD_PATH}}) {
+    if (is_file(candidate)) {
+      char resolved[PATH_MAX];
+      return realpath(candidate.c_str(), resolved) != nullptr ? resolved : candidate;
+    }
+  }
+  throw Error("cannot find libkerntime_inject.so (looked in " + here +
+              "/../lib and the build tree); set KERNTIME_INJECT_LIBRARY to its path");
+}
+
+std::vector<std::string> json_files(const std::string& directory) {
+  std::vector<std::string> files;
+  if (DIR* dir = opendir(directory.c_str())) {
+    while (const dirent* item = readdir(dir)) {
+      const std::string name = item->d_name;
+      if (name.size() > 5 && name.compare(name.size() - 5, 5, ".json") == 0) files.push_back(name);
+    }
+    closedir(dir);
+  }
+  std::sort(files.begin(), files.end());
+  return files;
+}
+
+// Starts the program; its exit status as the shell reports it, or throws when it cannot start.
+int run_program(const std::vector<std::string>& command, const std::vector<std::string>& env) {
+  int report_errno[2];
+  if (pipe2(report_errno, O_CLOEXEC) != 0)
+    throw Error("cannot create a pipe: " + std::string{std::strerror(errno)});
+  std::vector<char*> argv;
+  for (const std::string& word : command)
+    argv.push_back(const_cast<char*>(word.c_str()));
+  argv.push_back(nullptr);
+  std::vector<char*> envp;
+  for (const std::string& entry : env)
+    envp.push_back(const_cast<char*>(entry.c_str()));
+  envp.push_back(nullptr);
+
+  const pid_t child = fork();
+  if (child < 0) throw Error("cannot start a process: " + std::string{std::strerror(errno)});
+  if (child == 0) {
+    close(report_errno[0]);
+    execvpe(argv[0], argv.data(), envp.data());
+    const int error = errno;
+    if (write(report_errno[1], &error, sizeof error) < 0) _exit(127);
+    _exit(127);
+  }
+  close(report_errno[1]);
+  int exec_error = 0;
+  const ssize_t got = read(report_errno[0], &exec_error, sizeof exec_error);
+  close(report_errno[0]);
+  if (got == static_cast<ssize_t>(sizeof exec_error)) {
+    waitpid(child, nullptr, 0);
+    throw Error("cannot run '" + command.front() + "': " + std::strerror(exec_error));
+  }
+  // SIGINT from a terminal reaches the program too (one process group); a job scheduler's
+  // SIGTERM or SIGHUP reaches only this process, so it is passed on.
+  g_child = child;
+  struct sigaction forward {};
+  forward.sa_handler = &forward_signal;
+  sigemptyset(&forward.sa_mask);
+  forward.sa_flags = SA_RESTART;
+  sigaction(SIGTERM, &forward, nullptr);
+  sigaction(SIGHUP, &forward, nullptr);
+  signal(SIGINT, SIG_IGN);
+  int status = 0;
+  while (waitpid(child, &status, 0) < 0 && errno == EINTR) {
+  }
+  signal(SIGINT, SIG_DFL);
+  if (WIFEXITED(status)) return WEXITSTATUS(status);
+  if (WIFSIGNALED(status)) return 128 + WTERMSIG(status);
+  return 1;
+}
+
+Trace timeline_of(const Report& report) {
+  Trace trace;
+  trace.kernels = report.trace->kernels;
+  trace.memcpys = report.trace->memcpys;
+  trace.memsets = report.trace->memsets;
+  trace.strings = report.trace->strings;
+  trace.warnings = report.warnings;
+  return trace;
+}
+
+int run(RunOptions& o) {
+  if (o.command.empty())
+    throw Error("no program to run; usage: kerntime run [options] -- PROGRAM [ARGS...]");
+  const Format format = parse_format(o.format);
+  const std::string library = find_injection_library();
+
+  std::string directory = o.process_reports;
+  bool temporary = false;
+  if (directory.empty()) {
+    const char* tmp = std::getenv("TMPDIR");
+    std::string pattern =
+        std::string{tmp != nullptr && *tmp ? tmp : "/tmp"} + "/kerntime-run-XXXXXX";
+    if (mkdtemp(pattern.data()) == nullptr) {
+      throw Error("cannot create a directory for the process reports in " + pattern + ": " +
+                  std::strerror(errno));
+    }
+    directory = pattern;
+    temporary = true;
+  } else if (mkdir(directory.c_str(), 0777) != 0 && errno != EEXIST) {
+    throw Error("cannot create --process-reports directory " + directory + ": " +
+                std::strerror(errno));
+  }
+  char resolved[PATH_MAX];
+  if (realpath(directory.c_str(), resolved) != nullptr) directory = resolved;
+
+  const std::vector<std::string> env = run_environment(environ, library, directory, o);
+  const int status = run_program(o.command, env);
+
+  std::vector<Report> reports;
+  std::vector<std::string> sources;
+  StatisticsOptions statistics;
+  statistics.median_interval = false;
+  for (const std::string& name : json_files(directory)) {
+    const std::string path = directory + "/" + name;
+    try {
+      reports.push_back(read_report_file(path));
+      sources.push_back(name.substr(0, name.size() - 5));
+    } catch (const Error& error) {
+      fmt::print(stderr, "kerntime run: skipped a process report: {}\n", error.what());
+    }
+    if (temporary) unlink(path.c_str());
+  }
+  if (temporary) rmdir(directory.c_str());
+
+  Report merged = merge_process_reports(reports, sources);
+  if (reports.empty()) {
+    merged.warnings.push_back("no CUDA work was recorded: the program never started CUDA");
+    fmt::print(stderr,
+               "kerntime run: no CUDA work was recorded (the program never started CUDA)\n");
+  } else {
+    Environment environment = current_environment();
+    environment.host_name =
+        merged.environment.host_name.substr(0, merged.environment.host_name.find(' '));
+    merged.environment = environment;
+    if (merged.trace && merged.trace->counts.kernels == 0) {
+      merged.warnings.push_back("no kernel was recorded");
+    }
+    fmt::print(stderr, "{}", render_kernel_summary(merged, format));
+  }
+  if (!o.output.empty()) write_report_file(merged, o.output);
+  if (!o.timeline.empty() && merged.trace) write_chrome_trace(timeline_of(merged), o.timeline);
+  return status;
+}
+
+}  // namespace
+
+void add_run_command(CLI::App& app, int& exit_status) {
+  auto options = std::make_shared<RunOptions>();
+  CLI::App* command = app.add_subcommand(
+      "run", "Run a CUDA program unchanged and summarize every kernel it ran (GPU time, CUPTI)");
+  command->footer(kFooter);
+  command->add_option("-o,--output", options->output,
+                      "Write the merged report (kerntime-report/1 JSON) to FILE");
+  command->add_option("--timeline", options->timeline,
+                      "Write a Chrome/Perfetto trace of the recorded kernels to FILE");
+  command
+      ->add_option("--format", options->format,
+                   "Format of the summary on standard error: table, md, csv, json")
+      ->default_str("table");
+  command->add_option("--capture-range", options->capture_range,
+                      "none, cudaProfilerApi (between cudaProfilerStart and Stop) or nvtx:NAME");
+  command->add_option("--delay", options->delay,
+                      "Record nothing for this long after CUDA starts (e.g. 2s)");
+  command->add_option("--duration", options->duration,
+                      "Stop recording this long after the delay (e.g. 10s)");
+  command->add_option("--kernel-filter", options->kernel_filter,
+                      "Record only kernels whose demangled name matches REGEX");
+  command
+      ->add_option("--samples-per-kernel", options->samples_per_kernel,
+                   "Durations kept per kernel for the report's samples (a uniform sample beyond)")
+      ->default_str("10000");
+  command
+      ->add_option("--timeline-records", options->timeline_records,
+                   "Records kept in full for the timeline and the report's trace section")
+      ->default_str("100000");
+  command
+      ->add_option("--checkpoint", options->checkpoint,
+                   "How often each process rewrites its report while running (0: only at exit)")
+      ->default_str("2s");
+  command->add_option("--process-reports", options->process_reports,
+                      "Keep each process's report in DIR (default: a temporary directory)");
+  command->add_option("command", options->command, "PROGRAM [ARGS...] (after --)")->required();
+  command->positionals_at_end();
+  command->callback([options, &exit_status] {
+    try {
+      check_run_options(*options);
+      exit_status = run(*options);
+    } catch (const Error& error) {
+      fmt::print(stderr, "kerntime run: {}\n", error.what());
+      exit_status = 2;
+    }
+  });
+}
+
+}  // namespace kerntime::cli

@@ -1,0 +1,44 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "inject/kernel_aggregate.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace kerntime::inject {
+
+DurationAggregate::DurationAggregate(std::size_t capacity, std::uint64_t seed)
+    : capacity_(capacity), state_(seed) {}
+
+// splitmix64: fast, good enough for choosing reservoir slots, and fully determined by the seed.
+std::uint64_t DurationAggregate::next_random() {
+  std::uint64_t z = (state_ += 0x9e3779b97f4a7c15ULL);
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+  return z ^ (z >> 31);
+}
+
+void DurationAggregate::add(double duration_ns) {
+  ++count_;
+  const double y = duration_ns - compensation_;
+  const double t = total_ + y;
+  compensation_ = (t - total_) - y;
+  total_ = t;
+  const double delta = duration_ns - mean_;
+  mean_ += delta / static_cast<double>(count_);
+  m2_ += delta * (duration_ns - mean_);
+  min_ = count_ == 1 ? duration_ns : std::min(min_, duration_ns);
+  max_ = count_ == 1 ? duration_ns : std::max(max_, duration_ns);
+  if (kept_.size() < capacity_) {
+    kept_.push_back(duration_ns);
+    return;
+  }
+  if (capacity_ == 0) return;
+  const std::uint64_t slot = next_random() % count_;
+  if (slot < capacity_) kept_[slot] = duration_ns;
+}
+
+double DurationAggregate::stddev_ns() const {
+  return count_ < 2 ? 0.0 : std::sqrt(m2_ / static_cast<double>(count_ - 1));
+}
+
+}  // namespace kerntime::inject

@@ -1,0 +1,228 @@
+// SPDX-License-Identifier: Apache-2.0
+// NVTX's injection interface: the first NVTX call of each module (executable or library) loads
+// NVTX_INJECTION64_PATH and calls InitializeInjectionNvtx2, which fills that module's function
+// tables. kerntime fills the range calls: ranges become scopes the way ScopedTimer's are.
+#include "inject/nvtx_hooks.hpp"
+
+#include <clocale>
+#include <cstdlib>
+#include <cstring>
+#include <cwchar>
+#include <mutex>
+#include <string>
+#include <vector>
+
+namespace kerntime::inject {
+namespace {
+
+NvtxSink g_sink{};
+
+// Domain and registered-string handles are pointers to text that lives as long as the process:
+// NVTX never says when a handle dies, and both are created a few times per program.
+struct Domain {
+  std::string name;
+};
+struct RegisteredString {
+  std::string text;
+};
+
+std::string narrow(const wchar_t* text) {
+  if (text == nullptr) return {};
+  std::mbstate_t state{};
+  const wchar_t* source = text;
+  const std::size_t length = std::wcsrtombs(nullptr, &source, 0, &state);
+  if (length == static_cast<std::size_t>(-1)) return "(unprintable)";
+  std::string out(length, '\0');
+  source = text;
+  std::wcsrtombs(out.data(), &source, length, &state);
+  return out;
+}
+
+std::string message_text(const nvtxEventAttributes_t* attributes) {
+  if (attributes == nullptr) return {};
+  switch (attributes->messageType) {
+    case NVTX_MESSAGE_TYPE_ASCII:
+      return attributes->message.ascii != nullptr ? attributes->message.ascii : "";
+    case NVTX_MESSAGE_TYPE_UNICODE:
+      return narrow(attributes->message.unicode);
+    case NVTX_MESSAGE_TYPE_REGISTERED:
+      if (attributes->message.registered == nullptr) return {};
+      return reinterpret_cast<const RegisteredString*>(attributes->message.registered)->text;
+    default:
+      return {};
+  }
+}
+
+const char* domain_name(nvtxDomainHandle_t domain) {
+  return domain == nullptr ? "" : reinterpret_cast<const Domain*>(domain)->name.c_str();
+}
+
+// One stack per thread for push/pop ranges, shared by every domain: a pop closes the innermost
+// range of its own domain.
+struct OpenRange {
+  nvtxDomainHandle_t domain;
+  std::uint64_t id;
+  std::uint64_t start_ns;
+  bool tagged;   // pushed as CUPTI's external correlation id
+  bool capture;  // opened the capture window
+};
+thread_local std::vector<OpenRange> open_ranges;
+
+int push(nvtxDomainHandle_t domain, const std::string& name) {
+  const std::uint64_t now = g_sink.now_ns();
+  const std::uint64_t id = g_sink.range_id(domain_name(domain), name.c_str());
+  const bool capture = g_sink.is_capture_range(name.c_str());
+  if (capture) g_sink.capture(true, now);
+  const bool tagged = id != 0 && g_sink.push_tag(id);
+  open_ranges.push_back({domain, id, now, tagged, capture});
+  return static_cast<int>(open_ranges.size()) - 1;
+}
+
+int pop(nvtxDomainHandle_t domain) {
+  for (auto it = open_ranges.rbegin(); it != open_ranges.rend(); ++it) {
+    if (it->domain != domain) continue;
+    const OpenRange range = *it;
+    open_ranges.erase(std::next(it).base());
+    const std::uint64_t now = g_sink.now_ns();
+    if (range.tagged) g_sink.pop_tag();
+    if (range.id != 0 && range.start_ns != 0 && now != 0)
+      g_sink.range(range.id, range.start_ns, now);
+    if (range.capture) g_sink.capture(false, now);
+    return static_cast<int>(open_ranges.size());
+  }
+  return -1;  // NVTX's answer for a pop without a push
+}
+
+// Start/end ranges may end on another thread, so they cannot tag launches (CUPTI's stacks are
+// per thread): they are timed only. Their ids encode nothing; the open ones live here.
+std::mutex started_mutex;
+struct StartedRange {
+  std::uint64_t handle;
+  std::uint64_t id;
+  std::uint64_t start_ns;
+  bool capture;
+};
+std::vector<StartedRange> started_ranges;
+std::uint64_t next_handle = 1;
+
+nvtxRangeId_t start(nvtxDomainHandle_t domain, const std::string& name) {
+  const std::uint64_t now = g_sink.now_ns();
+  const std::uint64_t id = g_sink.range_id(domain_name(domain), name.c_str());
+  const bool capture = g_sink.is_capture_range(name.c_str());
+  if (capture) g_sink.capture(true, now);
+  std::lock_guard lock{started_mutex};
+  started_ranges.push_back({next_handle, id, now, capture});
+  return next_handle++;
+}
+
+void end(nvtxRangeId_t handle) {
+  StartedRange range{};
+  {
+    std::lock_guard lock{started_mutex};
+    auto it = started_ranges.begin();
+    while (it != started_ranges.end() && it->handle != handle)
+      ++it;
+    if (it == started_ranges.end()) return;
+    range = *it;
+    started_ranges.erase(it);
+  }
+  const std::uint64_t now = g_sink.now_ns();
+  if (range.id != 0 && range.start_ns != 0 && now != 0) g_sink.range(range.id, range.start_ns, now);
+  if (range.capture) g_sink.capture(false, now);
+}
+
+// The handlers NVTX calls, with NVTX's signatures.
+int NVTX_API push_a(const char* message) {
+  return push(nullptr, message != nullptr ? message : "");
+}
+int NVTX_API push_w(const wchar_t* message) {
+  return push(nullptr, narrow(message));
+}
+int NVTX_API push_ex(const nvtxEventAttributes_t* attributes) {
+  return push(nullptr, message_text(attributes));
+}
+int NVTX_API pop_default() {
+  return pop(nullptr);
+}
+nvtxRangeId_t NVTX_API start_a(const char* message) {
+  return start(nullptr, message != nullptr ? message : "");
+}
+nvtxRangeId_t NVTX_API start_w(const wchar_t* message) {
+  return start(nullptr, narrow(message));
+}
+nvtxRangeId_t NVTX_API start_ex(const nvtxEventAttributes_t* attributes) {
+  return start(nullptr, message_text(attributes));
+}
+void NVTX_API end_default(nvtxRangeId_t id) {
+  end(id);
+}
+int NVTX_API domain_push_ex(nvtxDomainHandle_t domain, const nvtxEventAttributes_t* attributes) {
+  return push(domain, message_text(attributes));
+}
+int NVTX_API domain_pop(nvtxDomainHandle_t domain) {
+  return pop(domain);
+}
+nvtxRangeId_t NVTX_API domain_start_ex(nvtxDomainHandle_t domain,
+                                       const nvtxEventAttributes_t* attributes) {
+  return start(domain, message_text(attributes));
+}
+void NVTX_API domain_end(nvtxDomainHandle_t, nvtxRangeId_t id) {
+  end(id);
+}
+nvtxDomainHandle_t NVTX_API domain_create_a(const char* name) {
+  return reinterpret_cast<nvtxDomainHandle_t>(new Domain{name != nullptr ? name : ""});
+}
+nvtxDomainHandle_t NVTX_API domain_create_w(const wchar_t* name) {
+  return reinterpret_cast<nvtxDomainHandle_t>(new Domain{narrow(name)});
+}
+nvtxStringHandle_t NVTX_API register_string_a(nvtxDomainHandle_t, const char* text) {
+  return reinterpret_cast<nvtxStringHandle_t>(new RegisteredString{text != nullptr ? text : ""});
+}
+nvtxStringHandle_t NVTX_API register_string_w(nvtxDomainHandle_t, const wchar_t* text) {
+  return reinterpret_cast<nvtxStringHandle_t>(new RegisteredString{narrow(text)});
+}
+
+template <typename Function>
+void set(NvtxFunctionTable table, unsigned int size, unsigned int id, Function function) {
+  if (table != nullptr && id < size && table[id] != nullptr) {
+    *table[id] = reinterpret_cast<NvtxFunctionPointer>(function);
+  }
+}
+
+}  // namespace
+
+int install_nvtx_handlers(NvtxGetExportTableFunc_t get_export_table, const NvtxSink& sink) {
+  if (get_export_table == nullptr) return 0;
+  const auto* callbacks =
+      static_cast<const NvtxExportTableCallbacks*>(get_export_table(NVTX_ETID_CALLBACKS));
+  if (callbacks == nullptr || callbacks->GetModuleFunctionTable == nullptr) return 0;
+  g_sink = sink;
+
+  NvtxFunctionTable core = nullptr;
+  unsigned int core_size = 0;
+  if (callbacks->GetModuleFunctionTable(NVTX_CB_MODULE_CORE, &core, &core_size) != 0) {
+    set(core, core_size, NVTX_CBID_CORE_RangePushA, &push_a);
+    set(core, core_size, NVTX_CBID_CORE_RangePushW, &push_w);
+    set(core, core_size, NVTX_CBID_CORE_RangePushEx, &push_ex);
+    set(core, core_size, NVTX_CBID_CORE_RangePop, &pop_default);
+    set(core, core_size, NVTX_CBID_CORE_RangeStartA, &start_a);
+    set(core, core_size, NVTX_CBID_CORE_RangeStartW, &start_w);
+    set(core, core_size, NVTX_CBID_CORE_RangeStartEx, &start_ex);
+    set(core, core_size, NVTX_CBID_CORE_RangeEnd, &end_default);
+  }
+  NvtxFunctionTable core2 = nullptr;
+  unsigned int core2_size = 0;
+  if (callbacks->GetModuleFunctionTable(NVTX_CB_MODULE_CORE2, &core2, &core2_size) != 0) {
+    set(core2, core2_size, NVTX_CBID_CORE2_DomainRangePushEx, &domain_push_ex);
+    set(core2, core2_size, NVTX_CBID_CORE2_DomainRangePop, &domain_pop);
+    set(core2, core2_size, NVTX_CBID_CORE2_DomainRangeStartEx, &domain_start_ex);
+    set(core2, core2_size, NVTX_CBID_CORE2_DomainRangeEnd, &domain_end);
+    set(core2, core2_size, NVTX_CBID_CORE2_DomainCreateA, &domain_create_a);
+    set(core2, core2_size, NVTX_CBID_CORE2_DomainCreateW, &domain_create_w);
+    set(core2, core2_size, NVTX_CBID_CORE2_DomainRegisterStringA, &register_string_a);
+    set(core2, core2_size, NVTX_CBID_CORE2_DomainRegisterStringW, &register_string_w);
+  }
+  return 1;
+}
+
+}  // namespace kerntime::inject

@@ -1,0 +1,31 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+
+#include <cstdint>
+
+#include <nvtx3/nvToolsExt.h>
+
+namespace kerntime::inject {
+
+/// What the NVTX handlers report to: the running process's recorder and CUPTI, reached through
+/// plain function pointers because NVTX calls C functions without user data.
+struct NvtxSink {
+  /// The id an NVTX range name is recorded under (RunRecorder::range_id).
+  std::uint64_t (*range_id)(const char* domain, const char* name);
+  /// Now, in CUPTI's clock; 0 when it cannot be read yet.
+  std::uint64_t (*now_ns)();
+  /// Tags the calling thread's launches with `id` until pop_tag (CUPTI external correlation).
+  bool (*push_tag)(std::uint64_t id);
+  void (*pop_tag)();
+  void (*range)(std::uint64_t id, std::uint64_t start_ns, std::uint64_t end_ns);
+  /// A range that opens or closes the capture window (--capture-range=nvtx:NAME).
+  bool (*is_capture_range)(const char* name);
+  void (*capture)(bool open, std::uint64_t now_ns);
+};
+
+/// Installs kerntime's handlers for the NVTX range calls (push/pop and start/end, in the default
+/// domain and in named domains, ASCII, wide and registered strings) into the calling module's
+/// NVTX tables. Returns 0 when NVTX's export table is missing (NVTX then stays a no-op).
+int install_nvtx_handlers(NvtxGetExportTableFunc_t get_export_table, const NvtxSink& sink);
+
+}  // namespace kerntime::inject

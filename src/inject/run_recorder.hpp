@@ -1,0 +1,108 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <regex>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include <kerntime/records.hpp>
+#include <kerntime/report.hpp>
+
+#include "inject/capture_windows.hpp"
+#include "inject/kernel_aggregate.hpp"
+#include "inject/run_settings.hpp"
+#include "trace/names.hpp"
+#include "trace/raw_records.hpp"
+#include "trace/string_store.hpp"
+#include "trace/trace_builder.hpp"
+
+namespace kerntime::inject {
+
+/// What one process of `kerntime run` records, in memory bounded by the settings, not by how
+/// long the program runs: per kernel name and per NVTX range name a DurationAggregate (exact
+/// count, total, extremes, and a bounded uniform sample), and the first records in full for the
+/// timeline. CUPTI-free: it reads decoded record batches, so tests feed it synthetic ones.
+///
+/// Thread-safe: batches come from the session's reader thread, NVTX ranges from the program's
+/// threads, report() from the checkpoint thread or the exit handler.
+class RunRecorder {
+ public:
+  explicit RunRecorder(const RunSettings& settings);
+
+  CaptureWindows& windows() { return windows_; }
+
+  void append(trace::RecordBatch batch);
+  void add_dropped(std::uint64_t records);
+  void add_warning(std::string message);
+
+  /// The id (never 0) an NVTX range name is pushed under as CUPTI's external correlation id,
+  /// so the kernels launched inside are attributed to it. `domain` empty: the default domain.
+  std::uint64_t range_id(std::string_view domain, std::string_view name);
+  /// One NVTX range instance, opened and closed at these host times (CUPTI's clock).
+  void add_range(std::uint64_t range_id, std::uint64_t start_ns, std::uint64_t end_ns);
+
+  /// Kernel records received (before filtering), for the watch that tells an empty run from a
+  /// starved one.
+  std::uint64_t kernels_received() const;
+
+  /// Everything so far as a report: an entry per kernel name (timer "cupti-kernel") and per
+  /// NVTX range name ("nvtx-range", host time), and the trace section with the exact per-kernel
+  /// summary and the first records. The environment is left for the caller.
+  Report report() const;
+
+ private:
+  struct KernelStats {
+    explicit KernelStats(std::size_t capacity) : durations(capacity) {}
+    DurationAggregate durations;
+    Dim3 grid;
+    Dim3 block;
+    bool mixed_launch_config = false;
+    std::optional<std::uint32_t> device;
+    bool mixed_devices = false;
+  };
+  struct RangeStats {
+    explicit RangeStats(std::size_t capacity) : durations(capacity) {}
+    std::string name;  // as the report shows it: "nvtx:NAME" or "nvtx:DOMAIN:NAME"
+    DurationAggregate durations;
+    std::uint64_t kernels = 0;
+    double kernel_ns = 0.0;
+  };
+
+  bool selected(std::uint32_t name_id);
+  void add_kernel(const trace::RawKernel& kernel, std::uint32_t name_id);
+  void keep_for_timeline(trace::RecordBatch& batch);
+  std::vector<KernelSummary> kernel_rows() const;
+
+  const RunSettings settings_;
+  CaptureWindows windows_;
+  std::optional<std::regex> filter_;
+
+  mutable std::mutex mutex_;
+  trace::StringStore names_store_;
+  trace::KernelNames names_{names_store_};
+  std::vector<std::optional<bool>> selected_;               // by name id
+  std::unordered_map<std::uint32_t, KernelStats> kernels_;  // by name id
+  std::vector<RangeStats> ranges_;                          // range id - 1
+  std::unordered_map<std::string, std::uint64_t> range_ids_;
+  // Correlation id -> range id of launches made inside an NVTX range, until their kernel
+  // arrives (bounded: the oldest are forgotten first).
+  std::unordered_map<std::uint32_t, std::uint64_t> range_of_launch_;
+  std::vector<std::uint32_t> launch_order_;
+  std::size_t launch_order_head_ = 0;
+  std::uint64_t kernels_received_ = 0;
+  std::uint64_t kernels_outside_capture_ = 0;
+  std::uint64_t kernels_filtered_ = 0;
+  std::uint64_t dropped_ = 0;
+  std::uint64_t timeline_kept_ = 0;
+  std::uint64_t timeline_omitted_ = 0;
+  std::vector<std::string> warnings_;
+  mutable trace::TraceBuilder timeline_;
+};
+
+}  // namespace kerntime::inject

@@ -1,0 +1,60 @@
+// SPDX-License-Identifier: Apache-2.0
+// What `kerntime run` asks of its injection library. The command passes it through the
+// environment (the only channel into a program it does not control, and inherited by the
+// program's own children), so parsing it is strict: a bad value is a bug in the command, and the
+// library says so instead of guessing.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+
+namespace kerntime::inject {
+
+/// Which part of the program's life is recorded (Nsight Systems' --capture-range).
+enum class CaptureRange {
+  whole_run,     ///< everything
+  profiler_api,  ///< between cudaProfilerStart and cudaProfilerStop (any number of times)
+  nvtx_range,    ///< inside every NVTX range of one name
+};
+
+struct RunSettings {
+  std::string output_directory;  ///< where each process writes its report (one file per process)
+  CaptureRange capture = CaptureRange::whole_run;
+  std::string capture_nvtx_name;  ///< for CaptureRange::nvtx_range
+  std::uint64_t delay_ns = 0;     ///< nothing recorded before this long after CUDA starts
+  std::optional<std::uint64_t> duration_ns;  ///< nothing recorded after delay + duration
+  std::string kernel_filter;                 ///< ECMAScript regex on demangled names; empty: all
+  /// Durations kept per kernel name for the report's samples; beyond it a uniform sample.
+  std::size_t samples_per_kernel = 10'000;
+  /// Kernel, copy, memset and API records kept for the timeline; the rest are counted.
+  std::size_t timeline_records = 100'000;
+  /// How often a process rewrites its report while it runs, so that a process killed without
+  /// warning (SIGKILL, abort, os._exit) leaves what it recorded up to then. 0: only at exit.
+  std::uint64_t checkpoint_interval_ms = 2'000;
+};
+
+/// The environment variables the command sets and the library reads.
+namespace env {
+inline constexpr const char* kOutputDirectory = "KERNTIME_RUN_DIR";
+inline constexpr const char* kCapture = "KERNTIME_RUN_CAPTURE";  // "", cudaProfilerApi, nvtx:NAME
+inline constexpr const char* kDelayNs = "KERNTIME_RUN_DELAY_NS";
+inline constexpr const char* kDurationNs = "KERNTIME_RUN_DURATION_NS";
+inline constexpr const char* kKernelFilter = "KERNTIME_RUN_KERNEL_FILTER";
+inline constexpr const char* kSamplesPerKernel = "KERNTIME_RUN_SAMPLES_PER_KERNEL";
+inline constexpr const char* kTimelineRecords = "KERNTIME_RUN_TIMELINE_RECORDS";
+inline constexpr const char* kCheckpointMs = "KERNTIME_RUN_CHECKPOINT_MS";
+}  // namespace env
+
+/// Reads the settings through `lookup` (std::getenv in the library, a map in tests). Throws
+/// kerntime::Error naming the variable and the value when one is malformed, or when
+/// KERNTIME_RUN_DIR is missing.
+RunSettings read_run_settings(const std::function<const char*(const char*)>& lookup);
+
+/// The text of a capture range as `kerntime run --capture-range` takes it and the environment
+/// carries it: "none", "cudaProfilerApi" or "nvtx:NAME". Throws kerntime::Error otherwise.
+void parse_capture_range(const std::string& text, RunSettings& settings);
+
+}  // namespace kerntime::inject

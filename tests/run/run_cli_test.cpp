@@ -1,0 +1,91 @@
+// SPDX-License-Identifier: Apache-2.0
+// `kerntime run` without a GPU: the command line, its exit statuses, the environment it gives
+// the program, and a program that never starts CUDA.
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include <kerntime/error.hpp>
+#include <kerntime/report_json.hpp>
+
+#include "cli/run_environment.hpp"
+#include "support/run_command.hpp"
+
+namespace kerntime {
+namespace {
+
+using testing::run_command;
+
+std::string kerntime_run(const std::string& rest) {
+  return std::string{KERNTIME_CLI} + " run " + rest;
+}
+
+TEST(RunCli, ExitsWithTheProgramsStatus) {
+  EXPECT_EQ(run_command(kerntime_run("-- true")).exit_status, 0);
+  EXPECT_EQ(run_command(kerntime_run("-- sh -c 'exit 3'")).exit_status, 3);
+  // A signal death reads as the shell reports it: 128 + N.
+  EXPECT_EQ(run_command(kerntime_run("-- sh -c 'kill -TERM $$'")).exit_status, 143);
+}
+
+TEST(RunCli, ItsOwnFailuresExitTwoWithOneLine) {
+  for (const std::string bad :
+       {"-- /no/such/program", "--delay 2x -- true", "--capture-range sometimes -- true",
+        "--kernel-filter '([' -- true", "--samples-per-kernel 0 -- true", ""}) {
+    const auto result = run_command(kerntime_run(bad));
+    EXPECT_EQ(result.exit_status, 2) << bad;
+    EXPECT_EQ(testing::line_count(result.err), 1) << bad << ": " << result.err;
+  }
+  const auto other_tool =
+      run_command("CUDA_INJECTION64_PATH=/opt/tool.so " + kerntime_run("-- true"));
+  EXPECT_EQ(other_tool.exit_status, 2);
+  EXPECT_NE(other_tool.err.find("/opt/tool.so"), std::string::npos) << other_tool.err;
+}
+
+TEST(RunCli, AProgramWithoutCudaWorkSaysSoAndStillWritesItsReport) {
+  const std::string path = ::testing::TempDir() + "kerntime_run_no_cuda.json";
+  const auto result = run_command(kerntime_run("-o " + path + " -- sh -c 'exit 0'"));
+  EXPECT_EQ(result.exit_status, 0);
+  EXPECT_NE(result.err.find("no CUDA work was recorded"), std::string::npos) << result.err;
+  const Report report = read_report_file(path);
+  EXPECT_TRUE(report.entries.empty());
+  ASSERT_FALSE(report.warnings.empty());
+  EXPECT_NE(report.warnings.front().find("no CUDA work"), std::string::npos);
+}
+
+TEST(RunCli, TheProgramSeesTheInjectionVariablesAndItsOwnArguments) {
+  const auto result = run_command(
+      kerntime_run("--capture-range nvtx:train --delay 1.5s --checkpoint 0 -- sh -c "
+                   "'echo \"$CUDA_INJECTION64_PATH|$NVTX_INJECTION64_PATH|$KERNTIME_RUN_CAPTURE|"
+                   "$KERNTIME_RUN_DELAY_NS|$KERNTIME_RUN_CHECKPOINT_MS|$0 $1\"' first second"));
+  EXPECT_EQ(result.exit_status, 0) << result.err;
+  const std::string line = result.out;
+  EXPECT_NE(line.find("libkerntime_inject.so|"), std::string::npos) << line;
+  EXPECT_NE(line.find("|nvtx:train|1500000000|0|first second"), std::string::npos) << line;
+}
+
+TEST(RunEnvironment, SetsTheInjectionAndKeepsEverythingElse) {
+  std::vector<std::string> current{"PATH=/bin", "CUDA_INJECTION64_PATH=", "KERNTIME_RUN_DIR=/old"};
+  std::vector<char*> pointers;
+  for (std::string& entry : current)
+    pointers.push_back(entry.data());
+  pointers.push_back(nullptr);
+  cli::RunOptions options;
+  options.duration = "10s";
+  const auto env = cli::run_environment(pointers.data(), "/lib/inject.so", "/tmp/d", options);
+  const auto has = [&](const std::string& entry) {
+    return std::find(env.begin(), env.end(), entry) != env.end();
+  };
+  EXPECT_TRUE(has("PATH=/bin"));
+  EXPECT_TRUE(has("CUDA_INJECTION64_PATH=/lib/inject.so"));
+  EXPECT_TRUE(has("NVTX_INJECTION64_PATH=/lib/inject.so"));
+  EXPECT_TRUE(has("KERNTIME_RUN_DIR=/tmp/d"));
+  EXPECT_FALSE(has("KERNTIME_RUN_DIR=/old"));
+  EXPECT_TRUE(has("KERNTIME_RUN_DURATION_NS=10000000000"));
+  EXPECT_EQ(cli::parse_run_duration("--delay", "250ms"), 250'000'000u);
+  EXPECT_EQ(cli::parse_run_duration("--delay", "1.5min"), 90'000'000'000u);
+  EXPECT_THROW(cli::parse_run_duration("--delay", "-1s"), Error);
+}
+
+}  // namespace
+}  // namespace kerntime

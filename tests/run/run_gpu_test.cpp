@@ -1,0 +1,169 @@
+// SPDX-License-Identifier: Apache-2.0
+// `kerntime run` on a real program (run_target.cu) on the GPU: every count in the report is
+// known from the program, so each is asserted exactly.
+#include <algorithm>
+#include <cstdio>
+#include <string>
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <kerntime/report.hpp>
+#include <kerntime/report_json.hpp>
+
+#include "support/gpu_test.hpp"
+#include "support/run_command.hpp"
+
+namespace kerntime {
+namespace {
+
+using testing::run_command;
+
+class RunGpu : public testing::GpuTest {
+ protected:
+  std::string report_path(const std::string& name) {
+    return ::testing::TempDir() + "kerntime_run_" + name + ".json";
+  }
+  testing::CommandResult run(const std::string& options, const std::string& arguments) {
+    return run_command(std::string{KERNTIME_CLI} + " run " + options + " -- " +
+                       KERNTIME_RUN_TARGET + " " + arguments);
+  }
+};
+
+const KernelSummary* kernel(const Report& report, const std::string& prefix) {
+  for (const KernelSummary& row : report.trace->kernel_summary) {
+    if (row.name.rfind(prefix, 0) == 0) return &row;
+  }
+  return nullptr;
+}
+
+const Entry* entry(const Report& report, const std::string& prefix) {
+  for (const Entry& e : report.entries) {
+    if (e.name.rfind(prefix, 0) == 0) return &e;
+  }
+  return nullptr;
+}
+
+TEST_F(RunGpu, CountsEveryKernelAndNvtxRange) {
+  const std::string path = report_path("basic");
+  const auto result = run("-o " + path, "basic 200");
+  ASSERT_EQ(result.exit_status, 0) << result.err;
+  const Report report = read_report_file(path);
+  ASSERT_TRUE(report.trace.has_value());
+  ASSERT_NE(kernel(report, "run_target_alpha"), nullptr) << result.err;
+  EXPECT_EQ(kernel(report, "run_target_alpha")->instances, 200u);
+  EXPECT_EQ(kernel(report, "run_target_beta")->instances, 400u);
+  EXPECT_EQ(report.trace->counts.kernels, 600u);
+  EXPECT_EQ(report.trace->counts.dropped_records, 0u);
+  const Entry* alpha = entry(report, "run_target_alpha");
+  ASSERT_NE(alpha, nullptr);
+  EXPECT_EQ(alpha->timer, "cupti-kernel");
+  EXPECT_EQ(alpha->samples.size(), 200u);
+  EXPECT_GT(alpha->statistics.median, 500.0);     // an empty kernel is about 1 us on the GPU
+  EXPECT_LT(alpha->statistics.median, 50'000.0);  // and not its launch latency
+  const Entry* step = entry(report, "nvtx:step");
+  ASSERT_NE(step, nullptr);
+  EXPECT_EQ(step->samples.size(), 200u);
+  EXPECT_EQ(step->timer, "nvtx-range");
+  ASSERT_NE(entry(report, "nvtx:outer"), nullptr);
+  EXPECT_EQ(entry(report, "nvtx:outer")->samples.size(), 1u);
+  // Kernels launched inside "step" are attributed to it (the innermost range).
+  const auto in_step =
+      std::count_if(report.trace->kernels.begin(), report.trace->kernels.end(),
+                    [](const KernelActivity& k) { return k.scope_name == "nvtx:step"; });
+  EXPECT_EQ(in_step, 600);
+  // The summary went to standard error.
+  EXPECT_NE(result.err.find("run_target_alpha"), std::string::npos) << result.err;
+}
+
+TEST_F(RunGpu, NamesKernelsLaunchedThroughTheDriverApi) {
+  const std::string path = report_path("driver");
+  const auto result = run("-o " + path, "driver 100");
+  ASSERT_EQ(result.exit_status, 0) << result.err;
+  const Report report = read_report_file(path);
+  ASSERT_NE(kernel(report, "run_target_driver"), nullptr) << result.err;
+  EXPECT_EQ(kernel(report, "run_target_driver")->instances, 100u);
+}
+
+TEST_F(RunGpu, RecordsEachKernelOfAGraphReplay) {
+  const std::string path = report_path("graph");
+  const auto result = run("-o " + path, "graph 50");
+  ASSERT_EQ(result.exit_status, 0) << result.err;
+  const Report report = read_report_file(path);
+  ASSERT_NE(kernel(report, "run_target_graph_node"), nullptr) << result.err;
+  EXPECT_EQ(kernel(report, "run_target_graph_node")->instances, 150u);
+  const auto from_graph = std::count_if(report.trace->kernels.begin(), report.trace->kernels.end(),
+                                        [](const KernelActivity& k) { return k.graph_id != 0; });
+  EXPECT_EQ(from_graph, 150);
+}
+
+TEST_F(RunGpu, CaptureRangeCudaProfilerApiKeepsOnlyTheWorkBetweenStartAndStop) {
+  const std::string path = report_path("profiler");
+  const auto result = run("--capture-range=cudaProfilerApi -o " + path, "profiler 100");
+  ASSERT_EQ(result.exit_status, 0) << result.err;
+  const Report report = read_report_file(path);
+  EXPECT_EQ(kernel(report, "run_target_alpha"), nullptr);
+  ASSERT_NE(kernel(report, "run_target_beta"), nullptr) << result.err;
+  EXPECT_EQ(kernel(report, "run_target_beta")->instances, 100u);
+}
+
+TEST_F(RunGpu, KernelFilterKeepsMatchingKernelsOnly) {
+  const std::string path = report_path("filter");
+  const auto result = run("--kernel-filter beta -o " + path, "basic 20");
+  ASSERT_EQ(result.exit_status, 0) << result.err;
+  const Report report = read_report_file(path);
+  EXPECT_EQ(kernel(report, "run_target_alpha"), nullptr);
+  ASSERT_NE(kernel(report, "run_target_beta"), nullptr);
+  EXPECT_EQ(kernel(report, "run_target_beta")->instances, 40u);
+}
+
+TEST_F(RunGpu, ExitsWithTheProgramsStatus) {
+  const auto result = run("", "status 7");
+  EXPECT_EQ(result.exit_status, 7) << result.err;
+  EXPECT_NE(result.err.find("run_target_alpha"), std::string::npos) << result.err;
+}
+
+TEST_F(RunGpu, ProgramKilledWithSigtermLeavesWhatItRecorded) {
+  const std::string path = report_path("killed");
+  const std::string out = ::testing::TempDir() + "kerntime_run_killed.out";
+  std::remove(out.c_str());
+  const auto result = run_command(
+      std::string{"("} + KERNTIME_CLI + " run -o " + path + " -- " + KERNTIME_RUN_TARGET +
+      " killed 100 >" + out + " 2>&1 & pid=$!; i=0; while ! grep -q ready " + out +
+      " && [ $i -lt 600 ]; do sleep 0.1; i=$((i+1)); done; kill -TERM $pid; wait $pid; "
+      "echo status=$?)");
+  EXPECT_NE(result.out.find("status=143"), std::string::npos) << result.out << result.err;
+  const Report report = read_report_file(path);
+  ASSERT_NE(kernel(report, "run_target_alpha"), nullptr);
+  EXPECT_EQ(kernel(report, "run_target_alpha")->instances, 100u);
+  const bool says_signal =
+      std::any_of(report.warnings.begin(), report.warnings.end(),
+                  [](const std::string& w) { return w.find("signal 15") != std::string::npos; });
+  EXPECT_TRUE(says_signal);
+}
+
+TEST_F(RunGpu, MergesTheReportsOfEveryProcess) {
+  const std::string path = report_path("children");
+  const auto result = run("-o " + path, "children 2");
+  ASSERT_EQ(result.exit_status, 0) << result.err;
+  const Report report = read_report_file(path);
+  ASSERT_NE(kernel(report, "run_target_alpha"), nullptr) << result.err;
+  EXPECT_EQ(kernel(report, "run_target_alpha")->instances, 100u);
+  const Entry* alpha = entry(report, "run_target_alpha");
+  ASSERT_NE(alpha, nullptr);
+  EXPECT_EQ(alpha->run_count(), 2u);
+  EXPECT_EQ(alpha->samples.size(), 100u);
+}
+
+TEST_F(RunGpu, WritesATimelinePerfettoOpens) {
+  const std::string path = ::testing::TempDir() + "kerntime_run_timeline.json";
+  const auto result = run("--timeline " + path, "basic 10");
+  ASSERT_EQ(result.exit_status, 0) << result.err;
+  const auto text = run_command("cat " + path).out;
+  const nlohmann::json timeline = nlohmann::json::parse(text);
+  const std::string dump = timeline.dump();
+  EXPECT_NE(dump.find("run_target_beta"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace kerntime

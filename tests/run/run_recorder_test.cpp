@@ -1,0 +1,255 @@
+// SPDX-License-Identifier: Apache-2.0
+// `kerntime run`'s recorder on synthetic records: exact counts in bounded memory, the capture
+// windows, the kernel filter, NVTX ranges, and the merge of per-process reports.
+#include "inject/run_recorder.hpp"
+
+#include <map>
+#include <random>
+#include <string>
+
+#include <gtest/gtest.h>
+
+#include <kerntime/error.hpp>
+#include <kerntime/report_json.hpp>
+#include <kerntime/report_transforms.hpp>
+
+#include "inject/capture_windows.hpp"
+#include "inject/kernel_aggregate.hpp"
+#include "inject/run_settings.hpp"
+
+namespace kerntime::inject {
+namespace {
+
+trace::RawKernel kernel(const char* name, std::uint64_t start, std::uint64_t duration,
+                        std::uint32_t correlation = 0) {
+  trace::RawKernel k;
+  k.name = name;
+  k.start_ns = start;
+  k.end_ns = start + duration;
+  k.correlation_id = correlation;
+  k.grid = {1, 1, 1};
+  k.block = {32, 1, 1};
+  return k;
+}
+
+RunSettings settings() {
+  RunSettings s;
+  s.output_directory = "/tmp";
+  return s;
+}
+
+const KernelSummary* row(const Report& report, const std::string& name) {
+  for (const KernelSummary& r : report.trace->kernel_summary) {
+    if (r.name == name) return &r;
+  }
+  return nullptr;
+}
+
+TEST(DurationAggregate, ExactTotalsAndAUniformSampleOfBoundedSize) {
+  DurationAggregate aggregate(1000);
+  std::mt19937_64 random(7);
+  std::lognormal_distribution<double> duration(8.0, 0.5);
+  double total = 0.0, low = 1e300, high = 0.0;
+  for (int i = 0; i < 200'000; ++i) {
+    const double d = std::round(duration(random));
+    aggregate.add(d);
+    total += d;
+    low = std::min(low, d);
+    high = std::max(high, d);
+  }
+  EXPECT_EQ(aggregate.count(), 200'000u);
+  EXPECT_DOUBLE_EQ(aggregate.total_ns(), total);
+  EXPECT_EQ(aggregate.min_ns(), low);
+  EXPECT_EQ(aggregate.max_ns(), high);
+  EXPECT_EQ(aggregate.kept().size(), 1000u);
+  EXPECT_FALSE(aggregate.complete());
+  // A uniform sample of a log-normal: its median is near exp(8) = 2981 ns.
+  std::vector<double> kept = aggregate.kept();
+  std::sort(kept.begin(), kept.end());
+  EXPECT_NEAR(quantile_sorted(kept, 0.5), 2981.0, 2981.0 * 0.05);
+  EXPECT_NEAR(aggregate.stddev_ns(), 2981.0 * std::sqrt((std::exp(0.25) - 1) * std::exp(0.25)),
+              120.0);
+}
+
+TEST(DurationAggregate, KeepsEveryDurationBelowItsCapacity) {
+  DurationAggregate aggregate(10);
+  for (int i = 1; i <= 10; ++i)
+    aggregate.add(i);
+  EXPECT_TRUE(aggregate.complete());
+  EXPECT_EQ(aggregate.kept(), (std::vector<double>{1, 2, 3, 4, 5, 6, 7, 8, 9, 10}));
+  EXPECT_DOUBLE_EQ(aggregate.mean_ns(), 5.5);
+}
+
+TEST(RunRecorder, CountsEveryKernelExactlyAndKeepsSamplesAndRecordsBounded) {
+  RunSettings s = settings();
+  s.samples_per_kernel = 100;
+  s.timeline_records = 50;
+  RunRecorder recorder(s);
+  static const char* alpha = "_Z5alphaPf";
+  static const char* beta = "beta_c_name";
+  for (int batch = 0; batch < 10; ++batch) {
+    trace::RecordBatch records;
+    for (int i = 0; i < 1000; ++i) {
+      const std::uint64_t t = 1'000'000 + (batch * 1000 + i) * 10'000ull;
+      records.kernels.push_back(kernel(i % 4 == 0 ? beta : alpha, t, 1000 + i % 7));
+    }
+    recorder.append(std::move(records));
+  }
+  const Report report = recorder.report();
+  ASSERT_TRUE(report.trace);
+  const KernelSummary* a = row(report, "alpha(float*)");
+  const KernelSummary* b = row(report, "beta_c_name");
+  ASSERT_NE(a, nullptr);
+  ASSERT_NE(b, nullptr);
+  EXPECT_EQ(a->instances, 7500u);
+  EXPECT_EQ(b->instances, 2500u);
+  EXPECT_EQ(report.trace->counts.kernels, 10'000u);
+  EXPECT_EQ(report.trace->kernels.size(), 50u);
+  EXPECT_EQ(report.trace->omitted_records, 10'000u - 50u);
+  ASSERT_EQ(report.entries.size(), 2u);
+  EXPECT_EQ(report.entries[0].name, "alpha(float*)");  // largest total first
+  EXPECT_EQ(report.entries[0].samples.size(), 100u);
+  EXPECT_EQ(report.entries[0].timer, "cupti-kernel");
+  EXPECT_EQ(a->min_ns, 1000u);
+  EXPECT_EQ(a->max_ns, 1006u);
+  // The samples are a uniform sample of 7,500: the report says so.
+  EXPECT_NE(std::find_if(report.warnings.begin(), report.warnings.end(),
+                         [](const std::string& w) {
+                           return w.find("uniform random 100") != std::string::npos;
+                         }),
+            report.warnings.end());
+  // What it writes reads back.
+  const Report again = parse_report(to_json(report), "recorded");
+  EXPECT_EQ(again.trace->kernel_summary.front().instances, 7500u);
+}
+
+TEST(RunRecorder, KernelFilterAndCaptureWindowsDecideWhatCounts) {
+  RunSettings s = settings();
+  s.kernel_filter = "^keep";
+  s.capture = CaptureRange::profiler_api;
+  RunRecorder recorder(s);
+  recorder.windows().open(2000);
+  recorder.windows().close(3000);
+  trace::RecordBatch records;
+  records.kernels.push_back(kernel("keep_me", 1000, 10));  // before the window
+  records.kernels.push_back(kernel("keep_me", 2000, 10));  // inside
+  records.kernels.push_back(kernel("keep_me", 2999, 10));  // inside
+  records.kernels.push_back(kernel("drop_me", 2500, 10));  // filtered
+  records.kernels.push_back(kernel("keep_me", 3000, 10));  // after
+  recorder.append(std::move(records));
+  const Report report = recorder.report();
+  ASSERT_NE(row(report, "keep_me"), nullptr);
+  EXPECT_EQ(row(report, "keep_me")->instances, 2u);
+  EXPECT_EQ(row(report, "drop_me"), nullptr);
+  EXPECT_EQ(report.trace->counts.kernels, 2u);
+}
+
+TEST(RunRecorder, NvtxRangesAreEntriesAndTagTheirKernels) {
+  RunRecorder recorder(settings());
+  const std::uint64_t step = recorder.range_id("", "step");
+  EXPECT_EQ(recorder.range_id("", "step"), step);
+  const std::uint64_t other = recorder.range_id("mydomain", "step");
+  EXPECT_NE(other, step);
+  recorder.add_range(step, 100, 600);
+  recorder.add_range(step, 1000, 1300);
+  recorder.add_range(other, 100, 200);
+  trace::RecordBatch records;
+  records.scope_tags.push_back({41, step});
+  records.kernels.push_back(kernel("k", 200, 50, 41));
+  records.kernels.push_back(kernel("k", 300, 50, 42));
+  recorder.append(std::move(records));
+  const Report report = recorder.report();
+  const Entry* range = report.find("nvtx:step");
+  ASSERT_NE(range, nullptr);
+  EXPECT_EQ(range->samples, (std::vector<double>{500, 300}));
+  EXPECT_EQ(range->timer, "nvtx-range");
+  ASSERT_NE(report.find("nvtx:mydomain:step"), nullptr);
+  ASSERT_EQ(report.trace->kernels.size(), 2u);
+}
+
+TEST(CaptureWindows, NestedOpeningsKeepOneWindowAndBoundsClipIt) {
+  CaptureWindows windows(false);
+  EXPECT_FALSE(windows.contains(5));
+  windows.open(10);
+  windows.open(20);
+  windows.close(30);
+  EXPECT_TRUE(windows.contains(35));
+  windows.close(40);
+  EXPECT_FALSE(windows.contains(40));
+  EXPECT_TRUE(windows.contains(10));
+  windows.close(50);  // a stop without a start changes nothing
+  windows.bound(15, 38);
+  EXPECT_FALSE(windows.contains(12));
+  EXPECT_TRUE(windows.contains(15));
+  EXPECT_FALSE(windows.contains(38));
+  EXPECT_EQ(windows.opened(), 1u);
+}
+
+TEST(RunSettings, ReadsTheEnvironmentAndRefusesMalformedValues) {
+  std::map<std::string, std::string> env{{"KERNTIME_RUN_DIR", "/tmp/x"},
+                                         {"KERNTIME_RUN_CAPTURE", "nvtx:train"},
+                                         {"KERNTIME_RUN_DELAY_NS", "2000000000"},
+                                         {"KERNTIME_RUN_SAMPLES_PER_KERNEL", "5"}};
+  const auto lookup = [&](const char* name) -> const char* {
+    const auto it = env.find(name);
+    return it == env.end() ? nullptr : it->second.c_str();
+  };
+  const RunSettings s = read_run_settings(lookup);
+  EXPECT_EQ(s.output_directory, "/tmp/x");
+  EXPECT_EQ(s.capture, CaptureRange::nvtx_range);
+  EXPECT_EQ(s.capture_nvtx_name, "train");
+  EXPECT_EQ(s.delay_ns, 2'000'000'000u);
+  EXPECT_EQ(s.samples_per_kernel, 5u);
+  env["KERNTIME_RUN_SAMPLES_PER_KERNEL"] = "5x";
+  EXPECT_THROW(read_run_settings(lookup), Error);
+  env["KERNTIME_RUN_SAMPLES_PER_KERNEL"] = "5";
+  env["KERNTIME_RUN_CAPTURE"] = "sometimes";
+  EXPECT_THROW(read_run_settings(lookup), Error);
+  env.erase("KERNTIME_RUN_CAPTURE");
+  env["KERNTIME_RUN_KERNEL_FILTER"] = "([";
+  EXPECT_THROW(read_run_settings(lookup), Error);
+  env.clear();
+  try {
+    read_run_settings(lookup);
+    FAIL() << "no KERNTIME_RUN_DIR must be refused";
+  } catch (const Error& error) {
+    EXPECT_NE(std::string{error.what()}.find("kerntime run -- PROGRAM"), std::string::npos);
+  }
+}
+
+TEST(MergeProcessReports, EachProcessIsARunAndKernelSummariesCombineExactly) {
+  RunRecorder first(settings());
+  RunRecorder second(settings());
+  trace::RecordBatch a;
+  trace::RecordBatch b;
+  for (int i = 0; i < 10; ++i)
+    a.kernels.push_back(kernel("k", 1000 + i * 100, 10 + i));
+  for (int i = 0; i < 30; ++i)
+    b.kernels.push_back(kernel("k", 1000 + i * 100, 50 + i));
+  first.append(std::move(a));
+  second.append(std::move(b));
+  const Report merged = merge_process_reports({first.report(), second.report()}, {"p1", "p2"});
+  ASSERT_EQ(merged.entries.size(), 1u);
+  EXPECT_EQ(merged.entries[0].run_count(), 2u);
+  EXPECT_EQ(merged.entries[0].samples.size(), 40u);
+  const KernelSummary& k = merged.trace->kernel_summary.at(0);
+  EXPECT_EQ(k.instances, 40u);
+  EXPECT_EQ(k.total_ns, 145u + 1935u);
+  EXPECT_EQ(k.min_ns, 10u);
+  EXPECT_EQ(k.max_ns, 79u);
+  // Pooled standard deviation equals the one of all 40 durations.
+  std::vector<double> all;
+  for (int i = 0; i < 10; ++i)
+    all.push_back(10 + i);
+  for (int i = 0; i < 30; ++i)
+    all.push_back(50 + i);
+  const Statistics exact = compute_statistics(all);
+  ASSERT_TRUE(k.stddev_ns);
+  EXPECT_NEAR(*k.stddev_ns, *exact.stddev, 1e-9);
+  EXPECT_DOUBLE_EQ(k.median_ns, exact.median);
+  EXPECT_EQ(merged.trace->kernels.size(), 40u);
+  EXPECT_EQ(merged.trace->counts.kernels, 40u);
+}
+
+}  // namespace
+}  // namespace kerntime::inject
