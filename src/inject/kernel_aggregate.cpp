@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include <kerntime/statistics.hpp>
+
 namespace kerntime::inject {
 
 DurationAggregate::DurationAggregate(std::size_t capacity, std::uint64_t seed)
@@ -18,6 +20,7 @@ std::uint64_t DurationAggregate::next_random() {
 }
 
 void DurationAggregate::add(double duration_ns) {
+  sketch_.add(duration_ns);
   ++count_;
   const double y = duration_ns - compensation_;
   const double t = total_ + y;
@@ -35,6 +38,14 @@ void DurationAggregate::add(double duration_ns) {
   if (capacity_ == 0) return;
   const std::uint64_t slot = next_random() % count_;
   if (slot < capacity_) kept_[slot] = duration_ns;
+}
+
+double DurationAggregate::median_ns() const {
+  if (count_ == 0) return 0.0;
+  if (!complete()) return sketch_.quantile(0.5);
+  std::vector<double> sorted = kept_;
+  std::sort(sorted.begin(), sorted.end());
+  return quantile_sorted(sorted, 0.5);
 }
 
 double DurationAggregate::stddev_ns() const {

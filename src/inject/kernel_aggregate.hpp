@@ -5,12 +5,15 @@
 #include <cstdint>
 #include <vector>
 
+#include "stats/quantile_sketch.hpp"
+
 namespace kerntime::inject {
 
 /// Everything `kerntime run` keeps of one kernel name (or one NVTX range name) however often it
-/// runs: exact count, total, minimum, maximum and variance, and a uniform random sample of the
-/// durations of bounded size (a reservoir, Vitter's algorithm R), from which the report's samples
-/// and median come. Memory is fixed by `capacity`, not by the number of durations.
+/// runs: exact count, total, minimum, maximum and variance; a quantile sketch whose median is
+/// within 0.5 % of the exact one (stats/quantile_sketch.hpp); and a uniform random sample of the
+/// durations of bounded size (a reservoir, Vitter's algorithm R), which becomes the report's
+/// samples. Memory is fixed by `capacity` and the sketch's cap, not by the number of durations.
 ///
 /// The reservoir's generator is seeded per aggregate, so a run is reproducible from its records.
 /// Not thread-safe: the recorder serializes calls.
@@ -31,6 +34,8 @@ class DurationAggregate {
   const std::vector<double>& kept() const { return kept_; }
   /// True when every duration is kept, so statistics of kept() are exact.
   bool complete() const { return count_ == kept_.size(); }
+  /// The exact median while every duration is kept, else the sketch's (within 0.5 %).
+  double median_ns() const;
 
  private:
   std::uint64_t next_random();
@@ -45,6 +50,7 @@ class DurationAggregate {
   double min_ = 0.0;
   double max_ = 0.0;
   std::vector<double> kept_;
+  detail::QuantileSketch sketch_;
 };
 
 }  // namespace kerntime::inject

@@ -202,9 +202,7 @@ std::vector<KernelSummary> RunRecorder::kernel_rows() const {
     row.total_ns = static_cast<std::uint64_t>(d.total_ns() + 0.5);
     row.time_percent = all_ns > 0.0 ? 100.0 * d.total_ns() / all_ns : 0.0;
     row.average_ns = d.mean_ns();
-    std::vector<double> sorted = d.kept();
-    std::sort(sorted.begin(), sorted.end());
-    row.median_ns = sorted.empty() ? 0.0 : quantile_sorted(sorted, 0.5);
+    row.median_ns = d.median_ns();
     row.min_ns = static_cast<std::uint64_t>(d.min_ns());
     row.max_ns = static_cast<std::uint64_t>(d.max_ns());
     if (d.count() >= 2) row.stddev_ns = d.stddev_ns();
