@@ -59,6 +59,7 @@ struct Injection {
   pid_t pid = 0;
   std::string path;  // this process's report
   int wake[2] = {-1, -1};
+  int written[2] = {-1, -1};  // the worker's answer to a signal: the final report is written
   std::thread worker;
   std::atomic<bool> finished{false};
   std::atomic<int> signal_received{0};
@@ -129,14 +130,26 @@ void on_exit_handler() {
   finish();
 }
 
+// Runs on a program thread (the worker blocks these signals): it hands the writing to the
+// worker, waits for it, then lets the signal end the process as it would have. Waiting here,
+// instead of returning, keeps the program's interrupted call (a sleep, a read) from carrying on
+// as if nothing happened. Only async-signal-safe calls.
 void on_signal(int signal) {
   Injection* in = g_injection;
-  if (in == nullptr) return;
-  in->signal_received.store(signal);
-  const char byte = 's';
-  if (write(in->wake[1], &byte, 1) < 0) {
-    // Nothing else is safe in a signal handler.
+  if (in != nullptr) {
+    in->signal_received.store(signal);
+    const char byte = 's';
+    if (write(in->wake[1], &byte, 1) == 1) {
+      char done = 0;
+      while (read(in->written[0], &done, 1) < 0 && errno == EINTR) {
+      }
+    }
   }
+  struct sigaction fallback {};
+  fallback.sa_handler = SIG_DFL;
+  sigemptyset(&fallback.sa_mask);
+  sigaction(signal, &fallback, nullptr);
+  raise(signal);  // delivered when this handler returns
 }
 
 // Terminating signals the program leaves at their default: kerntime writes what it recorded,
@@ -165,13 +178,12 @@ void work(Injection* in) {
     if (ready > 0) {
       char byte = 0;
       if (read(in->wake[0], &byte, 1) == 1 && byte == 'q') return;
-      if (const int signal = in->signal_received.load(); signal != 0) {
+      if (in->signal_received.load() != 0) {
         finish();
-        struct sigaction fallback {};
-        fallback.sa_handler = SIG_DFL;
-        sigemptyset(&fallback.sa_mask);
-        sigaction(signal, &fallback, nullptr);
-        kill(getpid(), signal);
+        const char done = 'w';
+        if (write(in->written[1], &done, 1) < 0) {
+          // The handler then waits for nothing more: it reads end-of-file when we exit.
+        }
         return;
       }
       continue;
@@ -277,9 +289,16 @@ extern "C" __attribute__((visibility("default"))) int InitializeInjection(void) 
     in->problem = "--capture-range=cudaProfilerApi: CUPTI could not watch cudaProfilerStart";
     say(in->problem);
   }
-  if (pipe(in->wake) == 0) {
-    catch_termination();
+  if (pipe(in->wake) == 0 && pipe(in->written) == 0) {
+    // The worker must never run the handler: the handler waits for the worker.
+    sigset_t termination, previous;
+    sigemptyset(&termination);
+    for (const int signal : {SIGTERM, SIGINT, SIGHUP})
+      sigaddset(&termination, signal);
+    pthread_sigmask(SIG_BLOCK, &termination, &previous);
     in->worker = std::thread{&work, in};
+    pthread_sigmask(SIG_SETMASK, &previous, nullptr);
+    catch_termination();
   }
   return 1;
 }
