@@ -139,7 +139,7 @@ void on_signal(int signal) {
   if (in != nullptr) {
     in->signal_received.store(signal);
     const char byte = 's';
-    if (write(in->wake[1], &byte, 1) == 1) {
+    if (!in->finished.load() && write(in->wake[1], &byte, 1) == 1) {
       char done = 0;
       while (read(in->written[0], &done, 1) < 0 && errno == EINTR) {
       }
@@ -174,7 +174,12 @@ void work(Injection* in) {
   for (;;) {
     pollfd wake{in->wake[0], POLLIN, 0};
     const int ready = poll(&wake, 1, timeout);
-    if (in->finished.load()) return;
+    if (in->finished.load()) {
+      const char done = 'w';  // a handler may be waiting: the report is written already
+      if (write(in->written[1], &done, 1) < 0) {
+      }
+      return;
+    }
     if (ready > 0) {
       char byte = 0;
       if (read(in->wake[0], &byte, 1) == 1 && byte == 'q') return;
