@@ -253,7 +253,7 @@ void add_run_command(CLI::App& app, int& exit_status) {
   command
       ->add_option("--timeline-records", options->timeline_records,
                    "Records kept in full for the timeline and the report's trace section")
-      ->default_str("100000");
+      ->default_str("20000");
   command
       ->add_option("--checkpoint", options->checkpoint,
                    "How often each process rewrites its report while running (0: only at exit)")

@@ -19,7 +19,7 @@ struct RunOptions {
   std::string duration;
   std::string kernel_filter;
   std::uint64_t samples_per_kernel = 10'000;
-  std::uint64_t timeline_records = 100'000;
+  std::uint64_t timeline_records = 20'000;
   std::string checkpoint = "2s";
   std::string process_reports;
 };

@@ -83,7 +83,9 @@ std::uint64_t cupti_now() {
 void write_report(Injection& in, bool final_write) {
   std::lock_guard lock{in.write_mutex};
   try {
-    Report report = in.recorder->report();
+    // A checkpoint carries the summary only: the records go into the final report, and building
+    // them every few seconds would cost the program time and memory.
+    Report report = in.recorder->report(final_write);
     report.environment.tool_version = kVersion;
     report.environment.host_name = process_label();
     if (!in.problem.empty()) report.warnings.insert(report.warnings.begin(), in.problem);
@@ -94,7 +96,8 @@ void write_report(Injection& in, bool final_write) {
     if (!final_write) {
       report.warnings.push_back(
           "the process did not finish normally (killed, aborted, or left through _exit): this "
-          "is its last checkpoint, and kernels after it are missing");
+          "is its last checkpoint, without records for the timeline, and kernels after it are "
+          "missing");
     } else if (const int signal = in.signal_received.load(); signal != 0) {
       report.warnings.push_back("the process was stopped by signal " + std::to_string(signal) +
                                 "; what it recorded up to then is here");

@@ -217,21 +217,25 @@ std::vector<KernelSummary> RunRecorder::kernel_rows() const {
   return rows;
 }
 
-Report RunRecorder::report() const {
+Report RunRecorder::report(bool with_records) const {
   std::lock_guard lock{mutex_};
   Report report;
   const std::vector<KernelSummary> rows = kernel_rows();
 
-  // The timeline's records, attributed to the NVTX ranges (one scope per range name).
-  trace::ScopeSnapshot scopes;
-  for (std::size_t i = 0; i < ranges_.size(); ++i) {
-    scopes.names.push_back(ranges_[i].name);
-    scopes.scopes.push_back({i + 1, 0, static_cast<std::uint32_t>(i), 0});
+  if (with_records) {
+    // The timeline's records, attributed to the NVTX ranges (one scope per range name).
+    trace::ScopeSnapshot scopes;
+    for (std::size_t i = 0; i < ranges_.size(); ++i) {
+      scopes.names.push_back(ranges_[i].name);
+      scopes.scopes.push_back({i + 1, 0, static_cast<std::uint32_t>(i), 0});
+    }
+    const Trace trace = timeline_.build(scopes);
+    TraceReportOptions options;
+    options.max_records_per_kind = settings_.timeline_records;
+    attach_trace(report, trace, options);
+  } else {
+    report.trace.emplace();
   }
-  const Trace trace = timeline_.build(scopes);
-  TraceReportOptions options;
-  options.max_records_per_kind = settings_.timeline_records;
-  attach_trace(report, trace, options);
 
   // Entries: kernels by total time, then NVTX ranges; a name both a kernel and a range has
   // cannot clash, ranges carry the "nvtx:" prefix.

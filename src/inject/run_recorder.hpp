@@ -53,8 +53,9 @@ class RunRecorder {
 
   /// Everything so far as a report: an entry per kernel name (timer "cupti-kernel") and per
   /// NVTX range name ("nvtx-range", host time), and the trace section with the exact per-kernel
-  /// summary and the first records. The environment is left for the caller.
-  Report report() const;
+  /// summary and the first records (`with_records`; without, the summary and counts only: a
+  /// checkpoint, which must cost the program little). The environment is left for the caller.
+  Report report(bool with_records = true) const;
 
  private:
   struct KernelStats {

@@ -30,7 +30,7 @@ struct RunSettings {
   /// Durations kept per kernel name for the report's samples; beyond it a uniform sample.
   std::size_t samples_per_kernel = 10'000;
   /// Kernel, copy, memset and API records kept for the timeline; the rest are counted.
-  std::size_t timeline_records = 100'000;
+  std::size_t timeline_records = 20'000;
   /// How often a process rewrites its report while it runs, so that a process killed without
   /// warning (SIGKILL, abort, os._exit) leaves what it recorded up to then. 0: only at exit.
   std::uint64_t checkpoint_interval_ms = 2'000;
