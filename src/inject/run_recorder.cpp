@@ -68,6 +68,9 @@ void RunRecorder::add_kernel(const trace::RawKernel& kernel, std::uint32_t name_
 void RunRecorder::append(trace::RecordBatch batch) {
   std::lock_guard lock{mutex_};
   kernels_received_ += batch.kernels.size();
+  api_calls_received_ += batch.api_calls.size();
+  memcpys_received_ += batch.memcpys.size();
+  memsets_received_ += batch.memsets.size();
   if (!ranges_.empty()) {
     for (const trace::RawScopeTag& tag : batch.scope_tags) {
       if (range_of_launch_.emplace(tag.correlation_id, tag.scope_id).second) {
@@ -120,23 +123,16 @@ void RunRecorder::keep_for_timeline(trace::RecordBatch& batch) {
   const std::size_t limit = settings_.timeline_records;
   const auto cut = [&](auto& records) {
     const std::size_t room = timeline_kept_ >= limit ? 0 : limit - timeline_kept_;
-    if (records.size() > room) {
-      timeline_omitted_ += records.size() - room;
-      records.resize(room);
-    }
+    if (records.size() > room) records.resize(room);
   };
   // Kernels set the budget: the API calls, copies and memsets are kept alongside them.
   cut(batch.kernels);
   const std::uint64_t kept_kernels = batch.kernels.size();
   const std::size_t other_limit = limit * 4;
   const auto cut_other = [&](auto& records) {
-    if (records.size() > other_limit) {
-      timeline_omitted_ += records.size() - other_limit;
-      records.resize(other_limit);
-    }
+    if (records.size() > other_limit) records.resize(other_limit);
   };
   if (timeline_kept_ >= limit) {
-    timeline_omitted_ += batch.api_calls.size() + batch.memcpys.size() + batch.memsets.size();
     batch.api_calls.clear();
     batch.memcpys.clear();
     batch.memsets.clear();
@@ -272,13 +268,19 @@ Report RunRecorder::report(bool with_records) const {
     report.entries.push_back(std::move(entry));
   }
 
+  // The counts are of everything recorded; the section lists the first records of each kind,
+  // and the rest are omitted.
   TraceSection& section = *report.trace;
   section.kernel_summary = rows;
-  section.omitted_records +=
-      kernels_recorded > section.counts.kernels ? kernels_recorded - section.counts.kernels : 0;
   section.counts.kernels = kernels_recorded;
+  section.counts.memcpys = memcpys_received_;
+  section.counts.memsets = memsets_received_;
+  section.counts.api_calls = api_calls_received_;
   section.counts.dropped_records = dropped_;
-  section.omitted_records = std::max<std::uint64_t>(section.omitted_records, timeline_omitted_);
+  const std::uint64_t listed =
+      section.kernels.size() + section.memcpys.size() + section.memsets.size();
+  const std::uint64_t counted = kernels_recorded + memcpys_received_ + memsets_received_;
+  section.omitted_records = counted > listed ? counted - listed : 0;
 
   if (kernels_outside_capture_ > 0) {
     report.warnings.push_back(std::to_string(kernels_outside_capture_) +

@@ -97,11 +97,13 @@ class RunRecorder {
   std::vector<std::uint32_t> launch_order_;
   std::size_t launch_order_head_ = 0;
   std::uint64_t kernels_received_ = 0;
+  std::uint64_t api_calls_received_ = 0;
+  std::uint64_t memcpys_received_ = 0;
+  std::uint64_t memsets_received_ = 0;
   std::uint64_t kernels_outside_capture_ = 0;
   std::uint64_t kernels_filtered_ = 0;
   std::uint64_t dropped_ = 0;
   std::uint64_t timeline_kept_ = 0;
-  std::uint64_t timeline_omitted_ = 0;
   std::vector<std::string> warnings_;
   mutable trace::TraceBuilder timeline_;
 };
