@@ -107,6 +107,29 @@ TEST_F(RunGpu, CaptureRangeCudaProfilerApiKeepsOnlyTheWorkBetweenStartAndStop) {
   EXPECT_EQ(kernel(report, "run_target_beta")->instances, 100u);
 }
 
+TEST_F(RunGpu, CaptureRangeNvtxKeepsOnlyTheWorkInsideTheNamedRange) {
+  const std::string path = report_path("nvtx_capture");
+  const auto result = run("--capture-range=nvtx:capture -o " + path, "nvtx 100");
+  ASSERT_EQ(result.exit_status, 0) << result.err;
+  const Report report = read_report_file(path);
+  EXPECT_EQ(kernel(report, "run_target_alpha"), nullptr);
+  ASSERT_NE(kernel(report, "run_target_beta"), nullptr) << result.err;
+  EXPECT_EQ(kernel(report, "run_target_beta")->instances, 100u);
+}
+
+TEST_F(RunGpu, DelayLeavesOutTheStartOfTheProgram) {
+  // A delay longer than the whole program: nothing recorded, and the report says why.
+  const std::string path = report_path("delay");
+  const auto result = run("--delay 60s -o " + path, "basic 20");
+  ASSERT_EQ(result.exit_status, 0) << result.err;
+  const Report report = read_report_file(path);
+  ASSERT_TRUE(report.trace.has_value());
+  EXPECT_EQ(report.trace->counts.kernels, 0u);
+  EXPECT_TRUE(std::any_of(report.warnings.begin(), report.warnings.end(), [](const std::string& w) {
+    return w.find("outside the capture range") != std::string::npos;
+  }));
+}
+
 TEST_F(RunGpu, KernelFilterKeepsMatchingKernelsOnly) {
   const std::string path = report_path("filter");
   const auto result = run("--kernel-filter beta -o " + path, "basic 20");

@@ -126,6 +126,19 @@ int main(int argc, char** argv) {
     graph(n);
   } else if (mode == "profiler") {
     profiler(n);
+  } else if (mode == "nvtx") {  // alpha x n, beta x n inside NVTX range "capture", alpha x n
+    float* data = buffer();
+    for (int i = 0; i < n; ++i)
+      run_target_alpha<<<1, 32>>>(data);
+    CHECK(cudaDeviceSynchronize());
+    nvtxRangePushA("capture");
+    for (int i = 0; i < n; ++i)
+      run_target_beta<<<1, 32>>>(data);
+    CHECK(cudaDeviceSynchronize());
+    nvtxRangePop();
+    for (int i = 0; i < n; ++i)
+      run_target_alpha<<<1, 32>>>(data);
+    CHECK(cudaDeviceSynchronize());
   } else if (mode == "status") {  // basic, then exit with status n
     basic(10);
     return n;
