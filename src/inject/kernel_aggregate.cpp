@@ -20,36 +20,31 @@ std::uint64_t DurationAggregate::next_random() {
 }
 
 void DurationAggregate::add(double duration_ns) {
-  sketch_.add(duration_ns);
-  ++count_;
-  const double y = duration_ns - compensation_;
-  const double t = total_ + y;
-  compensation_ = (t - total_) - y;
-  total_ = t;
+  summary_.add(duration_ns);
+  const std::uint64_t count = summary_.count();
   const double delta = duration_ns - mean_;
-  mean_ += delta / static_cast<double>(count_);
+  mean_ += delta / static_cast<double>(count);
   m2_ += delta * (duration_ns - mean_);
-  min_ = count_ == 1 ? duration_ns : std::min(min_, duration_ns);
-  max_ = count_ == 1 ? duration_ns : std::max(max_, duration_ns);
   if (kept_.size() < capacity_) {
     kept_.push_back(duration_ns);
     return;
   }
   if (capacity_ == 0) return;
-  const std::uint64_t slot = next_random() % count_;
+  const std::uint64_t slot = next_random() % count;
   if (slot < capacity_) kept_[slot] = duration_ns;
 }
 
 double DurationAggregate::median_ns() const {
-  if (count_ == 0) return 0.0;
-  if (!complete()) return sketch_.quantile(0.5);
+  if (summary_.empty()) return 0.0;
+  if (!complete()) return summary_.quantile(0.5);
   std::vector<double> sorted = kept_;
   std::sort(sorted.begin(), sorted.end());
   return quantile_sorted(sorted, 0.5);
 }
 
 double DurationAggregate::stddev_ns() const {
-  return count_ < 2 ? 0.0 : std::sqrt(m2_ / static_cast<double>(count_ - 1));
+  const std::uint64_t count = summary_.count();
+  return count < 2 ? 0.0 : std::sqrt(m2_ / static_cast<double>(count - 1));
 }
 
 }  // namespace kerntime::inject

@@ -5,7 +5,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "stats/quantile_sketch.hpp"
+#include "stats/streaming_summary.hpp"
 
 namespace kerntime::inject {
 
@@ -23,17 +23,17 @@ class DurationAggregate {
 
   void add(double duration_ns);
 
-  std::uint64_t count() const { return count_; }
-  double total_ns() const { return total_; }
-  double min_ns() const { return min_; }
-  double max_ns() const { return max_; }
-  double mean_ns() const { return count_ == 0 ? 0.0 : total_ / static_cast<double>(count_); }
+  std::uint64_t count() const { return summary_.count(); }
+  double total_ns() const { return summary_.sum(); }
+  double min_ns() const { return summary_.empty() ? 0.0 : summary_.min(); }
+  double max_ns() const { return summary_.empty() ? 0.0 : summary_.max(); }
+  double mean_ns() const { return summary_.empty() ? 0.0 : summary_.mean(); }
   /// Sample standard deviation (Welford); 0 below two durations.
   double stddev_ns() const;
   /// The kept durations, in arrival order while fewer than `capacity` arrived (then every one).
   const std::vector<double>& kept() const { return kept_; }
   /// True when every duration is kept, so statistics of kept() are exact.
-  bool complete() const { return count_ == kept_.size(); }
+  bool complete() const { return count() == kept_.size(); }
   /// The exact median while every duration is kept, else the sketch's (within 0.5 %).
   double median_ns() const;
 
@@ -42,15 +42,10 @@ class DurationAggregate {
 
   std::size_t capacity_;
   std::uint64_t state_;
-  std::uint64_t count_ = 0;
-  double total_ = 0.0;
-  double compensation_ = 0.0;  // Kahan: a total of 10^8 durations stays exact to the ns
-  double mean_ = 0.0;
+  detail::StreamingSummary summary_;  // count, compensated total, extremes, quantile sketch
+  double mean_ = 0.0;                 // Welford's running mean and squared deviations
   double m2_ = 0.0;
-  double min_ = 0.0;
-  double max_ = 0.0;
   std::vector<double> kept_;
-  detail::QuantileSketch sketch_;
 };
 
 }  // namespace kerntime::inject
