@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // `kerntime run` without a GPU: the command line, its exit statuses, the environment it gives
 // the program, and a program that never starts CUDA.
+#include <random>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -8,8 +10,10 @@
 
 #include <kerntime/error.hpp>
 #include <kerntime/report_json.hpp>
+#include <kerntime/report_transforms.hpp>
 
 #include "cli/run_environment.hpp"
+#include "inject/run_recorder.hpp"
 #include "support/run_command.hpp"
 
 namespace kerntime {
@@ -62,6 +66,49 @@ TEST(RunCli, TheProgramSeesTheInjectionVariablesAndItsOwnArguments) {
   const std::string line = result.out;
   EXPECT_NE(line.find("libkerntime_inject.so|"), std::string::npos) << line;
   EXPECT_NE(line.find("|nvtx:train|1500000000|0|first second"), std::string::npos) << line;
+}
+
+// Two `kerntime run` reports of the same program, one with a kernel 20 % slower: compare names
+// that kernel and only that one.
+TEST(RunCli, CompareOfTwoRunReportsNamesTheKernelThatSlowedDown) {
+  const auto record = [](double slowdown, std::uint64_t seed) {
+    inject::RunSettings settings;
+    settings.output_directory = "/tmp";
+    inject::RunRecorder recorder(settings);
+    std::mt19937_64 random(seed);
+    std::normal_distribution<double> noise(0.0, 20.0);
+    trace::RecordBatch batch;
+    std::uint64_t t = 1'000'000;
+    for (int i = 0; i < 2000; ++i) {
+      for (const auto& [name, ns] :
+           {std::pair{"steady_gemm", 20'000.0}, std::pair{"slowed_norm", 4'000.0}}) {
+        trace::RawKernel k;
+        k.name = name;
+        const double factor = std::string{name} == "slowed_norm" ? slowdown : 1.0;
+        k.start_ns = t;
+        k.end_ns = t + static_cast<std::uint64_t>(ns * factor + noise(random));
+        t = k.end_ns + 1000;
+        batch.kernels.push_back(k);
+      }
+    }
+    recorder.append(std::move(batch));
+    return recorder.report();
+  };
+  const std::string base = ::testing::TempDir() + "kerntime_run_base.json";
+  const std::string slow = ::testing::TempDir() + "kerntime_run_slow.json";
+  write_report_file(record(1.0, 1), base);
+  write_report_file(record(1.2, 2), slow);
+  const auto result =
+      run_command(std::string{KERNTIME_CLI} + " compare " + base + " " + slow + " --format md");
+  EXPECT_EQ(result.exit_status, 1) << result.out << result.err;
+  std::string slowed_row, steady_row;
+  std::istringstream lines(result.out);
+  for (std::string line; std::getline(lines, line);) {
+    if (line.rfind("| slowed", 0) == 0) slowed_row = line;
+    if (line.rfind("| steady", 0) == 0) steady_row = line;
+  }
+  EXPECT_NE(slowed_row.find("**regressed**"), std::string::npos) << result.out;
+  EXPECT_NE(steady_row.find("| same |"), std::string::npos) << result.out;
 }
 
 TEST(RunEnvironment, SetsTheInjectionAndKeepsEverythingElse) {
