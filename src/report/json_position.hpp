@@ -27,11 +27,15 @@ class JsonPosition {
       case Event::array_start:
         truncate(level);
         count_element(level);
-        frames_.push_back(Frame{event == Event::array_start, 0, ""});
+        if (frames_.size() < kTrackedLevels) {
+          frames_.push_back(Frame{event == Event::array_start, 0, ""});
+        }
         break;
       case Event::key:
         truncate(level);
-        if (level > 0) frames_[level - 1].key = parsed.get<std::string>();
+        if (level > 0 && level <= frames_.size()) {
+          frames_[level - 1].key = parsed.get_ref<const std::string&>();
+        }
         break;
       case Event::value:
         truncate(level);
@@ -64,6 +68,10 @@ class JsonPosition {
   }
 
  private:
+  // The reader looks no deeper than a sample (level 4); deeper levels are not kept, so a
+  // file of nested brackets costs nothing here beyond what the parser itself keeps.
+  static constexpr std::size_t kTrackedLevels = 8;
+
   struct Frame {
     bool array;
     std::size_t started;  // elements begun so far (arrays)
