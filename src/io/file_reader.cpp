@@ -72,6 +72,7 @@ std::string read_file_bounded(const std::string& path, const std::string& given_
   if (file.get() < 0) {
     throw Error(name + ": cannot open " + what + ": " + std::strerror(errno));
   }
+  std::string text;
   if (!standard_input) {
     struct stat status {};
     if (::fstat(file.get(), &status) != 0) {
@@ -89,8 +90,10 @@ std::string read_file_bounded(const std::string& path, const std::string& given_
     // Regular files never block; clearing the flag keeps reads plain on any file system.
     const int flags = ::fcntl(file.get(), F_GETFL);
     if (flags >= 0) ::fcntl(file.get(), F_SETFL, flags & ~O_NONBLOCK);
+    // The text in memory once: growing by doubling would hold up to 3x the file while copying.
+    // (One byte more, so the read that finds the end does not grow it.)
+    text.reserve(static_cast<std::size_t>(status.st_size) + 1);
   }
-  std::string text;
   char buffer[65536];
   for (;;) {
     // One byte past the limit is enough to know the input is too large.

@@ -79,6 +79,17 @@ class Locator : public nlohmann::json_sax<nlohmann::json> {
     return true;
   }
 
+  // A key of the file's own (an unknown field) as it is, unless it holds a control character:
+  // then JSON-quoted, so a "\n" in a key does not break the message's one line.
+  static std::string key_in_path(const std::string& key) {
+    for (const char c : key) {
+      if (static_cast<unsigned char>(c) < 0x20) {
+        return nlohmann::json(key).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+      }
+    }
+    return key;
+  }
+
   // The path of the value being read now, as report messages write it.
   std::string path() const {
     std::string out;
@@ -86,7 +97,7 @@ class Locator : public nlohmann::json_sax<nlohmann::json> {
       if (frame.array) {
         out += "[" + std::to_string(frame.count) + "]";
       } else {
-        out += (out.empty() ? "" : ".") + frame.key;
+        out += (out.empty() ? "" : ".") + key_in_path(frame.key);
       }
     }
     return out.empty() ? "top level" : out;

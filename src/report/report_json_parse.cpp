@@ -1,10 +1,15 @@
 // SPDX-License-Identifier: Apache-2.0
 // Reads kerntime-report/1 (docs/report-format.md). Lenient about what is absent or unknown,
 // strict about what is present: every rejection names the source, the JSON path and why.
+// Entries and trace records are read while the text is parsed, one at a time, so memory
+// follows the model rather than a DOM of the whole file (StreamingReader).
 #include <algorithm>
+#include <cmath>
+#include <memory>
 #include <string>
 #include <unordered_map>
 #include <utility>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -14,8 +19,9 @@
 
 #include "report/cuda_version.hpp"
 #include "report/json_overflow.hpp"
+#include "report/json_position.hpp"
 #include "report/json_reader.hpp"
-#include "report/trace_section_json.hpp"
+#include "report/trace_section_parse.hpp"
 
 namespace kerntime {
 namespace {
@@ -26,12 +32,30 @@ using report_detail::Json;
 using report_detail::json_quoted;
 using report_detail::member;
 
+// What the parse callback collects while the file is read: the entries so far, up to the
+// first rejection (kept, not thrown: a syntax error later in the file, and any mistake in the
+// fields before "entries", are reported first, as when the whole DOM was read), and the
+// samples of the entry being read.
+struct EntryList {
+  std::vector<Entry> entries;
+  std::unordered_map<std::string, std::size_t> first_index;
+  std::string error;  // the first rejection's message; empty: none
+};
+
+struct SampleList {
+  std::vector<double> samples;
+  std::string error;
+};
+
 class Reader : public report_detail::JsonReader {
  public:
   Reader(const std::string& source, const StatisticsOptions& statistics)
       : JsonReader(source), statistics_(statistics) {}
 
-  Report report(const Json& root) const {
+  // `root` is the DOM without the entries and trace records, which `entries` and `trace`
+  // hold; the checks run in the order of the format's fields.
+  Report report(const Json& root, EntryList& entries,
+                report_detail::TraceSectionParser* trace) const {
     object(root, "top level");
     Report report;
     check_schema(root);
@@ -51,24 +75,52 @@ class Reader : public report_detail::JsonReader {
         report.warnings.push_back(string((*warnings)[i], index_path("warnings", i)));
       }
     }
-    const Json* entries = member(root, "entries");
-    if (entries == nullptr) fail("entries", "missing; a report lists its regions in \"entries\"");
-    array(*entries, "entries");
-    std::unordered_map<std::string, std::size_t> first_index;
-    for (std::size_t i = 0; i < entries->size(); ++i) {
-      const std::string path = index_path("entries", i);
-      Entry parsed = entry((*entries)[i], path);
-      const auto [it, inserted] = first_index.emplace(parsed.name, i);
+    const Json* entries_value = member(root, "entries");
+    if (entries_value == nullptr) {
+      fail("entries", "missing; a report lists its regions in \"entries\"");
+    }
+    array(*entries_value, "entries");
+    if (!entries.error.empty()) throw Error(entries.error);
+    report.entries = std::move(entries.entries);
+    if (const Json* section = member(root, "trace")) {
+      if (trace != nullptr) report.trace = trace->finish(*section);
+    }
+    return report;
+  }
+
+  // Element `index` of "entries", complete but for its samples, which `samples` holds.
+  void add_entry(const Json& value, std::size_t index, SampleList& samples, EntryList& list) const {
+    if (!list.error.empty()) return;  // only the first mistake is reported
+    const std::string path = index_path("entries", index);
+    try {
+      Entry parsed = entry(value, path, samples);
+      const auto [it, inserted] = list.first_index.emplace(parsed.name, index);
       if (!inserted) {
         fail(path + ".name", "duplicate name " + json_quoted(parsed.name) + " (also " +
                                  index_path("entries", it->second) + ")");
       }
-      report.entries.push_back(std::move(parsed));
+      list.entries.push_back(std::move(parsed));
+    } catch (const Error& error) {
+      list.error = error.what();
     }
-    if (const Json* trace = member(root, "trace")) {
-      report.trace = report_detail::parse_trace_section(*this, *trace, "trace");
+  }
+
+  // Sample `index` of the entry at `entry_index`; the path is built only for a rejection.
+  void add_sample(const Json& value, std::size_t entry_index, std::size_t index,
+                  SampleList& samples) const {
+    if (!samples.error.empty()) return;
+    if (value.is_number()) {
+      const double ns = value.get<double>();
+      if (std::isfinite(ns) && ns >= 0.0) {
+        samples.samples.push_back(ns);
+        return;
+      }
     }
-    return report;
+    try {
+      duration(value, index_path(index_path("entries", entry_index) + ".samples", index));
+    } catch (const Error& error) {
+      samples.error = error.what();
+    }
   }
 
  private:
@@ -150,7 +202,7 @@ class Reader : public report_detail::JsonReader {
     return d;
   }
 
-  Entry entry(const Json& value, const std::string& path) const {
+  Entry entry(const Json& value, const std::string& path, SampleList& samples_read) const {
     object(value, path);
     Entry e;
     const Json* name = member(value, "name");
@@ -175,10 +227,9 @@ class Reader : public report_detail::JsonReader {
     if (!samples->is_array()) {
       fail(path + ".samples", "expected an array of durations in ns, got " + describe(*samples));
     }
-    e.samples.reserve(samples->size());
-    for (std::size_t i = 0; i < samples->size(); ++i) {
-      e.samples.push_back(duration((*samples)[i], index_path(path + ".samples", i)));
-    }
+    // The array itself is empty by now: its values went to `samples_read` as they were read.
+    if (!samples_read.error.empty()) throw Error(samples_read.error);
+    e.samples = std::move(samples_read.samples);
     if (const Json* runs = member(value, "runs")) run_sizes(*runs, path + ".runs", e);
     // Statistics in the file are never trusted: a hand-edited median must not win a comparison.
     if (!e.samples.empty()) {
@@ -216,6 +267,118 @@ class Reader : public report_detail::JsonReader {
   StatisticsOptions statistics_;
 };
 
+// The parse callback: turns each element of "entries" into an Entry, and each record of the
+// trace section's lists into a model record, as soon as it is read, and tells nlohmann to drop
+// it, so the DOM never holds more than one of them. Samples go straight into the entry's
+// vector. Everything else (environment, warnings, a trace's counts and summary) stays in the
+// DOM: small, and read after the parse.
+class StreamingReader {
+ public:
+  using Event = Json::parse_event_t;
+
+  StreamingReader(const std::string& source, const StatisticsOptions& statistics)
+      : reader_(source, statistics) {}
+
+  bool on_event(int depth, Event event, Json& parsed) {
+    position_.update(depth, event, parsed);
+    if (depth == 0) return true;
+    const std::string& top = position_.key_at(0);
+    if (top == "entries") return on_entries(depth, event, parsed);
+    if (top == "trace") return on_trace(depth, event, parsed);
+    return true;
+  }
+
+  Report report(const Json& root) { return reader_.report(root, entries_, trace_.get()); }
+
+ private:
+  // Returns false for what has been read into the model (the parser drops it).
+  bool on_entries(int depth, Event event, const Json& parsed) {
+    if (depth == 1) {
+      if (event == Event::key) entries_ = EntryList{};  // a duplicate key replaces, as in a DOM
+      return true;
+    }
+    if (!position_.array_at(1)) return true;  // not an array: the DOM keeps it for the error
+    if (depth == 2) {
+      switch (event) {
+        case Event::object_start:
+          samples_ = SampleList{};
+          return true;
+        case Event::object_end:
+        case Event::value:
+          add_entry(parsed);
+          return false;
+        case Event::array_start:
+          add_entry(Json::array());
+          return false;
+        default:
+          return true;
+      }
+    }
+    if (position_.key_at(2) != "samples") return true;
+    if (depth == 3) {
+      if (event == Event::key) samples_ = SampleList{};
+      return true;
+    }
+    if (depth != 4 || !position_.array_at(3) || !entries_.error.empty()) return true;
+    switch (event) {
+      case Event::value:
+        add_sample(parsed);
+        return false;
+      case Event::object_start:
+        add_sample(Json::object());
+        return false;
+      case Event::array_start:
+        add_sample(Json::array());
+        return false;
+      default:
+        return true;
+    }
+  }
+
+  bool on_trace(int depth, Event event, const Json& parsed) {
+    if (depth == 1) {
+      if (event == Event::key) {
+        trace_ = std::make_unique<report_detail::TraceSectionParser>(reader_, "trace");
+      }
+      return true;
+    }
+    if (position_.array_at(1)) return true;  // not an object: the DOM keeps it for the error
+    const std::string& list = position_.key_at(1);
+    if (!report_detail::TraceSectionParser::is_record_list(list)) return true;
+    if (depth == 2) {
+      if (event == Event::key) trace_->start_list(list);
+      return true;
+    }
+    if (depth != 3 || !position_.array_at(2)) return true;
+    switch (event) {
+      case Event::object_end:
+      case Event::value:
+        trace_->add_record(list, position_.index_at(2), parsed);
+        return false;
+      case Event::array_start:
+        trace_->add_record(list, position_.index_at(2), Json::array());
+        return false;
+      default:
+        return true;
+    }
+  }
+
+  void add_entry(const Json& value) {
+    reader_.add_entry(value, position_.index_at(1), samples_, entries_);
+    samples_ = SampleList{};
+  }
+
+  void add_sample(const Json& value) {
+    reader_.add_sample(value, position_.index_at(1), position_.index_at(3), samples_);
+  }
+
+  Reader reader_;
+  report_detail::JsonPosition position_;
+  EntryList entries_;
+  SampleList samples_;
+  std::unique_ptr<report_detail::TraceSectionParser> trace_;
+};
+
 // nlohmann counts bytes from 1 and reports the last byte it read; people want line:column.
 std::pair<std::size_t, std::size_t> line_and_column(std::string_view text, std::size_t byte) {
   const std::size_t offset = std::min(byte == 0 ? 0 : byte - 1, text.size());
@@ -247,9 +410,13 @@ Report parse_report(std::string_view json_text, const std::string& source,
   if (json_text.find_first_not_of(" \t\r\n") == std::string_view::npos) {
     throw Error(source + ": the file is empty; expected a kerntime-report/1 JSON object");
   }
+  StreamingReader reader(source, statistics);
   Json root;
   try {
-    root = Json::parse(json_text.begin(), json_text.end());
+    root = Json::parse(json_text.begin(), json_text.end(),
+                       [&reader](int depth, Json::parse_event_t event, Json& parsed) {
+                         return reader.on_event(depth, event, parsed);
+                       });
   } catch (const Json::parse_error& e) {
     const auto [line, column] = line_and_column(json_text, e.byte);
     throw Error(source + ": line " + std::to_string(line) + ", column " + std::to_string(column) +
@@ -264,7 +431,7 @@ Report parse_report(std::string_view json_text, const std::string& source,
     }
     throw Error(source + ": invalid JSON: " + parse_error_reason(e.what()));
   }
-  return Reader(source, statistics).report(root);
+  return reader.report(root);
 }
 
 }  // namespace kerntime

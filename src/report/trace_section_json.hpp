@@ -12,8 +12,6 @@
 #include <kerntime/report.hpp>
 #include <kerntime/trace.hpp>
 
-#include "report/json_reader.hpp"
-
 namespace kerntime::report_detail {
 
 using TraceJson = nlohmann::ordered_json;
@@ -37,10 +35,5 @@ TraceJson memset_json(const MemsetActivity& set, std::uint64_t origin_ns);
 /// The section as JSON; throws kerntime::Error ("cannot write report: trace...") for what the
 /// reader would reject.
 TraceJson trace_section_json(const TraceSection& trace);
-
-/// Reads the section at `path` (normally "trace"); errors name the path below it. Strings are
-/// interned into the section's own store (TraceSection::strings).
-TraceSection parse_trace_section(const JsonReader& reader, const Json& value,
-                                 const std::string& path);
 
 }  // namespace kerntime::report_detail

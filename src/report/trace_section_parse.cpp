@@ -1,13 +1,19 @@
 // SPDX-License-Identifier: Apache-2.0
 // Reads a report's trace section: lenient about what is absent (every field but a record's
-// name, start and duration has a default), strict about the type of what is present.
+// name, start and duration has a default), strict about the type of what is present. The
+// records are read one at a time while the file is parsed (trace_section_parse.hpp).
+#include "report/trace_section_parse.hpp"
+
 #include <limits>
 #include <memory>
 #include <string>
 #include <string_view>
 #include <unordered_map>
+#include <utility>
+#include <vector>
 
-#include "report/trace_section_json.hpp"
+#include <kerntime/error.hpp>
+
 #include "trace/string_store.hpp"
 
 namespace kerntime::report_detail {
@@ -39,48 +45,112 @@ class Interner {
   std::unordered_map<std::string_view, std::string_view> seen_;
 };
 
-class SectionReader {
- public:
-  explicit SectionReader(const JsonReader& reader) : r_(reader) {}
+}  // namespace
 
-  TraceSection section(const Json& value, const std::string& path) {
-    r_.object(value, path);
-    TraceSection t;
-    if (const Json* counts = member(value, "counts")) t.counts = trace_counts(*counts, path);
-    list(value, "kernel_summary", path, [&](const Json& row, const std::string& row_path) {
-      t.kernel_summary.push_back(summary(row, row_path));
-    });
-    if (const Json* origin = member(value, "origin_ns")) {
-      t.origin_ns = r_.uint64_value(*origin, path + ".origin_ns");
+class TraceSectionParser::SectionReader {
+ public:
+  SectionReader(const JsonReader& reader, std::string path) : r_(reader), path_(std::move(path)) {}
+
+  static bool is_record_list(const std::string& key) {
+    return key == "kernels" || key == "memcpys" || key == "memsets";
+  }
+
+  void start_list(const std::string& key) {
+    if (key == "kernels") kernels_ = {};
+    if (key == "memcpys") memcpys_ = {};
+    if (key == "memsets") memsets_ = {};
+  }
+
+  // Times are read as if the origin were 0 and moved once the section's "origin_ns" is known
+  // (unsigned arithmetic: the same figures as adding it first).
+  void add_record(const std::string& key, std::size_t index, const Json& value) {
+    if (key == "kernels") {
+      add(kernels_, key, index, value,
+          [&](const Json& k, const std::string& record_path) { return kernel(k, record_path, 0); });
+    } else if (key == "memcpys") {
+      add(memcpys_, key, index, value, [&](const Json& m, const std::string& record_path) {
+        return memcpy_record(m, record_path, 0);
+      });
+    } else if (key == "memsets") {
+      add(memsets_, key, index, value, [&](const Json& m, const std::string& record_path) {
+        return memset_record(m, record_path, 0);
+      });
     }
-    list(value, "kernels", path, [&](const Json& k, const std::string& record_path) {
-      t.kernels.push_back(kernel(k, record_path, t.origin_ns));
-    });
-    list(value, "memcpys", path, [&](const Json& m, const std::string& record_path) {
-      t.memcpys.push_back(memcpy_record(m, record_path, t.origin_ns));
-    });
-    list(value, "memsets", path, [&](const Json& m, const std::string& record_path) {
-      t.memsets.push_back(memset_record(m, record_path, t.origin_ns));
-    });
+  }
+
+  // The checks run in the order of the section's fields, whatever order the file has them in,
+  // so the first mistake reported is the one the whole-DOM reader reported.
+  TraceSection finish(const Json& value) {
+    r_.object(value, path_);
+    TraceSection t;
+    if (const Json* counts = member(value, "counts")) t.counts = trace_counts(*counts, path_);
+    if (const Json* rows = member(value, "kernel_summary")) {
+      const std::string list_path = path_ + ".kernel_summary";
+      r_.array(*rows, list_path);
+      for (std::size_t i = 0; i < rows->size(); ++i) {
+        const std::string row_path = index_path(list_path, i);
+        r_.object((*rows)[i], row_path);
+        t.kernel_summary.push_back(summary((*rows)[i], row_path));
+      }
+    }
+    if (const Json* origin = member(value, "origin_ns")) {
+      t.origin_ns = r_.uint64_value(*origin, path_ + ".origin_ns");
+    }
+    settle(kernels_, value, "kernels", t.origin_ns, t.kernels);
+    settle(memcpys_, value, "memcpys", t.origin_ns, t.memcpys);
+    settle(memsets_, value, "memsets", t.origin_ns, t.memsets);
     if (const Json* omitted = member(value, "omitted_records")) {
-      t.omitted_records = r_.uint64_value(*omitted, path + ".omitted_records");
+      t.omitted_records = r_.uint64_value(*omitted, path_ + ".omitted_records");
     }
     t.strings = intern_.store();
     return t;
   }
 
  private:
-  template <class Each>
-  void list(const Json& parent, const char* key, const std::string& path, Each each) {
-    const Json* items = member(parent, key);
-    if (items == nullptr) return;
-    const std::string list_path = path + "." + key;
-    r_.array(*items, list_path);
-    for (std::size_t i = 0; i < items->size(); ++i) {
-      const std::string item_path = index_path(list_path, i);
-      r_.object((*items)[i], item_path);
-      each((*items)[i], item_path);
+  // The records of one list read so far, up to its first rejection.
+  template <class Record>
+  struct RecordList {
+    std::vector<Record> records;
+    std::vector<bool> launch_given;  // "launch" present: must not end before it starts
+    std::string error;               // the first rejection's message; empty: none
+  };
+
+  template <class Record, class Convert>
+  void add(RecordList<Record>& list, const std::string& key, std::size_t index, const Json& value,
+           Convert convert) {
+    if (!list.error.empty()) return;  // only the first mistake of a list is reported
+    try {
+      const std::string record_path = index_path(path_ + "." + key, index);
+      r_.object(value, record_path);
+      list.records.push_back(convert(value, record_path));
+      list.launch_given.push_back(member(value, "launch") != nullptr);
+    } catch (const Error& error) {
+      list.error = error.what();
     }
+  }
+
+  // A list of the section's DOM: its records were read while parsing (the DOM keeps an empty
+  // array); move them to the origin, then the launch check that needs absolute times.
+  template <class Record>
+  void settle(RecordList<Record>& list, const Json& section, const char* key, std::uint64_t origin,
+              std::vector<Record>& out) const {
+    const Json* items = member(section, key);
+    if (items == nullptr) return;
+    const std::string list_path = path_ + "." + key;
+    r_.array(*items, list_path);
+    for (std::size_t i = 0; i < list.records.size(); ++i) {
+      Record& record = list.records[i];
+      record.start_ns += origin;
+      record.end_ns += origin;
+      if (!record.launch) continue;
+      record.launch->start_ns += origin;
+      record.launch->end_ns += origin;
+      if (list.launch_given[i] && record.launch->end_ns < record.launch->start_ns) {
+        r_.fail(index_path(list_path, i) + ".launch.end_ns", "the call ends before it starts");
+      }
+    }
+    if (!list.error.empty()) throw Error(list.error);
+    out = std::move(list.records);
   }
 
   const Json& required(const Json& object, const char* key, const std::string& path) const {
@@ -138,7 +208,6 @@ class SectionReader {
     u32(*launch, "thread_id", p, call.thread_id);
     call.start_ns = origin + static_cast<std::uint64_t>(i64(*launch, "start_ns", p));
     call.end_ns = origin + static_cast<std::uint64_t>(i64(*launch, "end_ns", p));
-    if (call.end_ns < call.start_ns) r_.fail(p + ".end_ns", "the call ends before it starts");
     a.launch = call;
   }
 
@@ -258,14 +327,32 @@ class SectionReader {
   }
 
   const JsonReader& r_;
+  const std::string path_;
   Interner intern_;
+  RecordList<KernelActivity> kernels_;
+  RecordList<MemcpyActivity> memcpys_;
+  RecordList<MemsetActivity> memsets_;
 };
 
-}  // namespace
+TraceSectionParser::TraceSectionParser(const JsonReader& reader, std::string path)
+    : reader_(std::make_unique<SectionReader>(reader, std::move(path))) {}
 
-TraceSection parse_trace_section(const JsonReader& reader, const Json& value,
-                                 const std::string& path) {
-  return SectionReader{reader}.section(value, path);
+TraceSectionParser::~TraceSectionParser() = default;
+
+bool TraceSectionParser::is_record_list(const std::string& key) {
+  return SectionReader::is_record_list(key);
+}
+
+void TraceSectionParser::start_list(const std::string& key) {
+  reader_->start_list(key);
+}
+
+void TraceSectionParser::add_record(const std::string& key, std::size_t index, const Json& record) {
+  reader_->add_record(key, index, record);
+}
+
+TraceSection TraceSectionParser::finish(const Json& section) {
+  return reader_->finish(section);
 }
 
 }  // namespace kerntime::report_detail

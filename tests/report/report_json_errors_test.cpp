@@ -54,6 +54,14 @@ TEST(ReportJsonErrors, InvalidJsonGivesLineAndColumn) {
             "large for a double)");
 }
 
+TEST(ReportJsonErrors, AnOverflowUnderAKeyWithALineBreakStaysOnOneLine) {
+  // An unknown field's key is the file's own: JSON-quoted in the path when it holds a control
+  // character (found by the fuzzer: "\ntries" broke the message in two).
+  EXPECT_EQ(error_of(R"({"schema": "kerntime-report/1", "x\ny": [2, 1e400], "entries": []})"),
+            "base.json: line 1, column 45: \"x\\ny\"[1]: expected a finite number, got 1e400 "
+            "(too large for a double)");
+}
+
 TEST(ReportJsonErrors, TopLevelMustBeAnObject) {
   EXPECT_EQ(error_of("[]"), "base.json: top level: expected an object, got an array");
   EXPECT_EQ(error_of("42"), "base.json: top level: expected an object, got 42");
