@@ -47,6 +47,9 @@ int main(int argc, char** argv) {
     kerntime::SessionOptions no_nvtx_options;
     no_nvtx_options.nvtx_ranges = false;
     kerntime::Session session_no_nvtx{no_nvtx_options};
+    kerntime::SessionOptions no_flags_options;
+    no_flags_options.name_faulting_scopes = false;
+    kerntime::Session session_no_flags{no_flags_options};
     const kerntime::Region region = session.region("empty/region");
 
     std::vector<Variant> variants;
@@ -66,6 +69,12 @@ int main(int argc, char** argv) {
     variants.push_back({"ScopedTimer, no NVTX",
                         [&] {
                           kerntime::ScopedTimer t{session_no_nvtx, "empty/no-nvtx", stream};
+                          kerntime::samples::launch_empty(stream);
+                        },
+                        {}});
+    variants.push_back({"ScopedTimer, no fault naming",
+                        [&] {
+                          kerntime::ScopedTimer t{session_no_flags, "empty/no-flags", stream};
                           kerntime::samples::launch_empty(stream);
                         },
                         {}});

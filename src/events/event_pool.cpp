@@ -23,7 +23,7 @@ int device_of(cudaStream_t stream) {
   return device;
 }
 
-EventPool::EventPool(int device, std::size_t pairs) : device_(device) {
+EventPool::EventPool(int device, std::size_t pairs, bool completion_flags) : device_(device) {
   if (pairs == 0 || pairs > (1u << 24)) {
     throw Error("SessionOptions::event_pairs_per_device is " + std::to_string(pairs) +
                 "; choose between 1 and 16777216 (the default 1024 suits most programs)");
@@ -33,7 +33,7 @@ EventPool::EventPool(int device, std::size_t pairs) : device_(device) {
   free_.reserve(pairs);
   closed_.resize(pairs);
   DeviceGuard guard{device};
-  completion_ = std::make_unique<CompletionFlags>(pairs);
+  completion_ = std::make_unique<CompletionFlags>(completion_flags ? pairs : 0);  // 0: none
   try {
     for (std::size_t i = 0; i < pairs; ++i) {
       cudaEvent_t start = nullptr;

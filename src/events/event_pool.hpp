@@ -26,7 +26,8 @@ struct ClosedTimer {
 /// guards it.
 class EventPool {
  public:
-  EventPool(int device, std::size_t pairs);
+  /// `completion_flags`: allocate the flags that name a faulting scope (SessionOptions).
+  EventPool(int device, std::size_t pairs, bool completion_flags = true);
   ~EventPool();
   EventPool(const EventPool&) = delete;
   EventPool& operator=(const EventPool&) = delete;

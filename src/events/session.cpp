@@ -50,7 +50,10 @@ EventPool& Session::Impl::pool(int device) {
                 std::to_string(pools.size()) + " devices); see 'kerntime info'");
   }
   auto& slot = pools[static_cast<std::size_t>(device)];
-  if (!slot) slot = std::make_unique<EventPool>(device, options.event_pairs_per_device);
+  if (!slot) {
+    slot = std::make_unique<EventPool>(device, options.event_pairs_per_device,
+                                       options.name_faulting_scopes);
+  }
   return *slot;
 }
 
