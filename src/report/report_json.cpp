@@ -142,21 +142,41 @@ Json entry_json(const Entry& entry, const std::string& path) {
   return json;
 }
 
+// `text` (a value pretty-printed at the top level) as it reads nested `levels` deep: JSON strings
+// hold no raw line breaks, so every line break in it is one of the layout's.
+std::string nested(std::string text, int levels) {
+  const std::string indent(static_cast<std::size_t>(levels) * 2, ' ');
+  std::string out;
+  out.reserve(text.size() + text.size() / 8);
+  for (const char c : text) {
+    out += c;
+    if (c == '\n') out += indent;
+  }
+  return out;
+}
+
 }  // namespace
 
+// The document is written piece by piece, each entry as its own small JSON value, in exactly the
+// layout one pretty-printed ordered_json of the whole report would have: a report of a million
+// entries never exists as one JSON tree, which would cost tens of times its text.
 std::string to_json(const Report& report) {
-  Json json;
+  Json head;
   // Always the schema this code writes, whatever the model says: the layout below is /1.
-  json["schema"] = kReportSchema;
-  json["tool"] = Json{{"name", "kerntime"}};
+  head["schema"] = kReportSchema;
+  head["tool"] = Json{{"name", "kerntime"}};
   if (!report.environment.tool_version.empty()) {
-    json["tool"]["version"] = report.environment.tool_version;
+    head["tool"]["version"] = report.environment.tool_version;
   }
-  if (!report.environment.created_utc.empty()) json["created"] = report.environment.created_utc;
-  json["environment"] = environment_json(report.environment);
-  json["warnings"] = report.warnings;
+  if (!report.environment.created_utc.empty()) head["created"] = report.environment.created_utc;
+  head["environment"] = environment_json(report.environment);
+  head["warnings"] = report.warnings;
 
-  Json entries = Json::array();
+  // Text that is not UTF-8 (a kernel name with stray bytes) is written with U+FFFD in its
+  // place: the file stays valid JSON and the report is not lost over one name.
+  std::string out = io::dump_json(head, 2);
+  out.resize(out.size() - 2);  // "\n}": the entries and the trace follow
+  out += ",\n  \"entries\": [";
   std::unordered_map<std::string, std::size_t> first_index;
   for (std::size_t i = 0; i < report.entries.size(); ++i) {
     const Entry& entry = report.entries[i];
@@ -168,15 +188,17 @@ std::string to_json(const Report& report) {
       fail(path + ".name", "duplicate name " + json_quoted(entry.name) + " (also entries[" +
                                std::to_string(it->second) + "])");
     }
-    entries.push_back(entry_json(entry, path));
+    out += i == 0 ? "\n    " : ",\n    ";
+    out += nested(io::dump_json(entry_json(entry, path), 2), 2);
   }
-  json["entries"] = std::move(entries);
+  out += report.entries.empty() ? "]" : "\n  ]";
   // Only reports made with a Tracer have one; without it the file is as before.
-  if (report.trace) json["trace"] = report_detail::trace_section_json(*report.trace);
-
-  // Text that is not UTF-8 (a kernel name with stray bytes) is written with U+FFFD in its
-  // place: the file stays valid JSON and the report is not lost over one name.
-  return io::dump_json(json, 2) + "\n";
+  if (report.trace) {
+    out += ",\n  \"trace\": ";
+    out += nested(io::dump_json(report_detail::trace_section_json(*report.trace), 2), 1);
+  }
+  out += "\n}\n";
+  return out;
 }
 
 }  // namespace kerntime
