@@ -10,8 +10,13 @@
 
 #include <kerntime/error.hpp>
 
+#include "stats/numeric.hpp"
+
 namespace kerntime::detail {
 namespace {
+
+using stats_detail::format_double;
+using stats_detail::lerp;
 
 constexpr double kMinRelativeAccuracy = 1e-6;
 constexpr double kMaxRelativeAccuracy = 0.5;
@@ -22,22 +27,6 @@ constexpr std::uint32_t kMaxMaxBuckets = 1u << 20;
 // while a kernel seen once holds 9 buckets, not 65.
 constexpr std::int64_t kMinGrowthHeadroom = 8;
 constexpr std::int64_t kMaxGrowthHeadroom = 64;
-
-// Shortest "%g" text that reads back as the same double, so a message shows the exact value.
-std::string format_double(double value) {
-  char text[32];
-  for (int precision = 6; precision <= 17; ++precision) {
-    std::snprintf(text, sizeof text, "%.*g", precision, value);
-    if (std::strtod(text, nullptr) == value) break;
-  }
-  return text;
-}
-
-// NumPy's lerp, as kerntime::quantile_sorted interpolates: t == 1 returns exactly b.
-double lerp(double a, double b, double t) {
-  const double diff = b - a;
-  return t >= 0.5 ? b - diff * (1.0 - t) : a + diff * t;
-}
 
 }  // namespace
 

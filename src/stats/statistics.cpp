@@ -11,27 +11,13 @@
 #include <kerntime/error.hpp>
 #include <kerntime/statistics.hpp>
 
+#include "stats/numeric.hpp"
+
 namespace kerntime {
 namespace {
 
-// Shortest "%g" text that reads back as the same double, so an error message shows the value the
-// caller actually passed (0.95 stays "0.95", 1 - 1e-12 does not collapse to "1").
-std::string format_double(double value) {
-  char text[32];
-  for (int precision = 6; precision <= 17; ++precision) {
-    std::snprintf(text, sizeof text, "%.*g", precision, value);
-    if (std::strtod(text, nullptr) == value) break;
-  }
-  return text;
-}
-
-// NumPy's lerp: the `t >= 0.5` branch interpolates from the upper end so that t == 1 returns
-// exactly b and the result stays monotone in t. The fallback only matters when b - a overflows.
-double lerp(double a, double b, double t) {
-  const double diff = b - a;
-  if (!std::isfinite(diff)) return a * (1.0 - t) + b * t;
-  return t >= 0.5 ? b - diff * (1.0 - t) : a + diff * t;
-}
+using stats_detail::format_double;
+using stats_detail::lerp;
 
 // Median of an unsorted buffer with the same interpolation as quantile_sorted(values, 0.5); the
 // buffer is reordered. O(n): one selection, plus a scan for the lower neighbour when n is even.
