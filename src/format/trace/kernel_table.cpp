@@ -54,22 +54,6 @@ std::string kernel_json(const Trace& trace, const std::vector<KernelSummary>& ro
   return io::dump_json(out, 2) + "\n";
 }
 
-std::string section_footer(const Report& report, Format format) {
-  const std::string end = format == Format::markdown ? "  \n" : "\n";
-  const TraceCounts& c = report.trace->counts;
-  std::string out = "\n";
-  out += fmt::format("kernels: {}, copies: {}, memsets: {}, API calls: {}{}", c.kernels, c.memcpys,
-                     c.memsets, c.api_calls, end);
-  out += fmt::format(
-      "dropped records: {}, records without timestamps: {}, inverted timestamps: {}, "
-      "unattributed kernels: {}{}",
-      c.dropped_records, c.zero_timestamp_records, c.inverted_timestamp_records,
-      c.unattributed_kernels, end);
-  for (const std::string& warning : report.warnings)
-    out += "warning: " + warning + end;
-  return out;
-}
-
 }  // namespace
 }  // namespace format_detail
 
@@ -93,7 +77,9 @@ std::string render_kernel_summary(const Report& report, Format format) {
   }
   const std::string table = format_detail::render_trace_grid(
       format_detail::kernel_grid(rows, format == Format::csv), format);
-  return format == Format::csv ? table : table + format_detail::section_footer(report, format);
+  return format == Format::csv
+             ? table
+             : table + format_detail::counts_footer(report.trace->counts, report.warnings, format);
 }
 
 std::string render_kernel_summary(const Trace& trace, Format format,

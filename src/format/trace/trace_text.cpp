@@ -34,19 +34,24 @@ std::string render_trace_grid(Grid grid, Format format) {
   return grid_text(grid);
 }
 
-std::string trace_footer(const Trace& trace, Format format) {
+std::string counts_footer(const TraceCounts& counts, const std::vector<std::string>& warnings,
+                          Format format) {
   const std::string end = format == Format::markdown ? "  \n" : "\n";
   std::string out = "\n";
-  out += fmt::format("kernels: {}, copies: {}, memsets: {}, API calls: {}{}", trace.kernels.size(),
-                     trace.memcpys.size(), trace.memsets.size(), trace.api_calls.size(), end);
+  out += fmt::format("kernels: {}, copies: {}, memsets: {}, API calls: {}{}", counts.kernels,
+                     counts.memcpys, counts.memsets, counts.api_calls, end);
   out += fmt::format(
       "dropped records: {}, records without timestamps: {}, inverted timestamps: {}, "
       "unattributed kernels: {}{}",
-      trace.dropped_records, trace.zero_timestamp_records, trace.inverted_timestamp_records,
-      trace.unattributed_kernels, end);
-  for (const std::string& warning : trace.warnings)
+      counts.dropped_records, counts.zero_timestamp_records, counts.inverted_timestamp_records,
+      counts.unattributed_kernels, end);
+  for (const std::string& warning : warnings)
     out += "warning: " + warning + end;
   return out;
+}
+
+std::string trace_footer(const Trace& trace, Format format) {
+  return counts_footer(report_detail::trace_counts(trace), trace.warnings, format);
 }
 
 void add_trace_counts(nlohmann::ordered_json& out, const Trace& trace) {

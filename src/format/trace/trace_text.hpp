@@ -22,6 +22,9 @@ std::string render_trace_grid(Grid grid, Format format);
 /// The trace's record counts, always including dropped records and records without
 /// timestamps, then one "warning: ..." line per warning. For Markdown, lines end in a break.
 std::string trace_footer(const Trace& trace, Format format);
+/// The same footer from a report's record counts and warnings (a report's trace section).
+std::string counts_footer(const TraceCounts& counts, const std::vector<std::string>& warnings,
+                          Format format);
 
 /// Adds "counts" (the report's writer: record counts and every loss counter) and "warnings",
 /// so no reader of a JSON view misses a loss.
