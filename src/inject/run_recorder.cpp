@@ -87,11 +87,18 @@ void RunRecorder::append(trace::RecordBatch batch) {
     }
   }
 
+  // Kernels go to the timeline only while it has room: past it, none is copied.
+  const std::size_t room = timeline_kept_ >= settings_.timeline_records
+                               ? 0
+                               : settings_.timeline_records - timeline_kept_;
   std::vector<trace::RawKernel> recorded;
-  recorded.reserve(batch.kernels.size());
+  recorded.reserve(std::min(room, batch.kernels.size()));
+  const auto keep = [&](const trace::RawKernel& kernel) {
+    if (recorded.size() < room) recorded.push_back(kernel);
+  };
   for (const trace::RawKernel& kernel : batch.kernels) {
     if (kernel.start_ns == 0 || kernel.end_ns < kernel.start_ns) {
-      recorded.push_back(kernel);  // the timeline counts it as a loss; no duration to add
+      keep(kernel);  // the timeline counts it as a loss; no duration to add
       continue;
     }
     if (!windows_.contains(kernel.start_ns)) {
@@ -104,7 +111,7 @@ void RunRecorder::append(trace::RecordBatch batch) {
       continue;
     }
     add_kernel(kernel, name_id);
-    recorded.push_back(kernel);
+    keep(kernel);
     if (const auto it = range_of_launch_.find(kernel.correlation_id);
         it != range_of_launch_.end()) {
       RangeStats& range = ranges_[it->second - 1];
@@ -121,12 +128,8 @@ void RunRecorder::append(trace::RecordBatch batch) {
 // The first records of each kind go to the timeline in full; later ones are only counted.
 void RunRecorder::keep_for_timeline(trace::RecordBatch& batch) {
   const std::size_t limit = settings_.timeline_records;
-  const auto cut = [&](auto& records) {
-    const std::size_t room = timeline_kept_ >= limit ? 0 : limit - timeline_kept_;
-    if (records.size() > room) records.resize(room);
-  };
-  // Kernels set the budget: the API calls, copies and memsets are kept alongside them.
-  cut(batch.kernels);
+  // Kernels (already cut to the room left by append()) set the budget: the API calls, copies
+  // and memsets are kept alongside them.
   const std::uint64_t kept_kernels = batch.kernels.size();
   const std::size_t other_limit = limit * 4;
   const auto cut_other = [&](auto& records) {
@@ -184,11 +187,11 @@ std::uint64_t RunRecorder::kernels_received() const {
   return kernels_received_;
 }
 
-std::vector<KernelSummary> RunRecorder::kernel_rows() const {
+std::vector<std::pair<std::uint32_t, KernelSummary>> RunRecorder::kernel_rows() const {
   double all_ns = 0.0;
   for (const auto& [id, stats] : kernels_)
     all_ns += stats.durations.total_ns();
-  std::vector<KernelSummary> rows;
+  std::vector<std::pair<std::uint32_t, KernelSummary>> rows;
   rows.reserve(kernels_.size());
   for (const auto& [id, stats] : kernels_) {
     const DurationAggregate& d = stats.durations;
@@ -205,10 +208,11 @@ std::vector<KernelSummary> RunRecorder::kernel_rows() const {
     row.grid = stats.grid;
     row.block = stats.block;
     row.mixed_launch_config = stats.mixed_launch_config;
-    rows.push_back(std::move(row));
+    rows.emplace_back(id, std::move(row));
   }
-  std::sort(rows.begin(), rows.end(), [](const KernelSummary& a, const KernelSummary& b) {
-    return a.total_ns != b.total_ns ? a.total_ns > b.total_ns : a.name < b.name;
+  std::sort(rows.begin(), rows.end(), [](const auto& a, const auto& b) {
+    return a.second.total_ns != b.second.total_ns ? a.second.total_ns > b.second.total_ns
+                                                  : a.second.name < b.second.name;
   });
   return rows;
 }
@@ -216,7 +220,7 @@ std::vector<KernelSummary> RunRecorder::kernel_rows() const {
 Report RunRecorder::report(bool with_records) const {
   std::lock_guard lock{mutex_};
   Report report;
-  const std::vector<KernelSummary> rows = kernel_rows();
+  const std::vector<std::pair<std::uint32_t, KernelSummary>> rows = kernel_rows();
 
   if (with_records) {
     // The timeline's records, attributed to the NVTX ranges (one scope per range name).
@@ -237,11 +241,8 @@ Report RunRecorder::report(bool with_records) const {
   // cannot clash, ranges carry the "nvtx:" prefix.
   const StatisticsOptions statistics = entry_statistics();
   std::uint64_t kernels_recorded = 0;
-  for (const KernelSummary& row : rows) {
-    const auto it = std::find_if(kernels_.begin(), kernels_.end(), [&](const auto& item) {
-      return names_.demangled(item.first) == row.name;
-    });
-    const KernelStats& stats = it->second;
+  for (const auto& [id, row] : rows) {
+    const KernelStats& stats = kernels_.at(id);
     Entry entry;
     entry.name = row.name;
     entry.timer = "cupti-kernel";
@@ -271,7 +272,10 @@ Report RunRecorder::report(bool with_records) const {
   // The counts are of everything recorded; the section lists the first records of each kind,
   // and the rest are omitted.
   TraceSection& section = *report.trace;
-  section.kernel_summary = rows;
+  section.kernel_summary.clear();  // attach_trace's rows cover the listed records only
+  section.kernel_summary.reserve(rows.size());
+  for (const auto& [id, row] : rows)
+    section.kernel_summary.push_back(row);
   section.counts.kernels = kernels_recorded;
   section.counts.memcpys = memcpys_received_;
   section.counts.memsets = memsets_received_;

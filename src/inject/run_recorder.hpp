@@ -9,6 +9,7 @@
 #include <string>
 #include <string_view>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include <kerntime/records.hpp>
@@ -78,7 +79,8 @@ class RunRecorder {
   bool selected(std::uint32_t name_id);
   void add_kernel(const trace::RawKernel& kernel, std::uint32_t name_id);
   void keep_for_timeline(trace::RecordBatch& batch);
-  std::vector<KernelSummary> kernel_rows() const;
+  /// Each kernel's summary row with its name id, largest total first.
+  std::vector<std::pair<std::uint32_t, KernelSummary>> kernel_rows() const;
 
   const RunSettings settings_;
   CaptureWindows windows_;
