@@ -13,6 +13,8 @@
 #include <kerntime/report_transforms.hpp>
 #include <kerntime/statistics.hpp>
 
+#include "report/entry_runs.hpp"
+
 namespace kerntime {
 namespace {
 
@@ -131,18 +133,15 @@ Report merge_process_reports(const std::vector<Report>& reports,
       const auto [it, inserted] = index.emplace(entry.name, merged.entries.size());
       if (inserted) {
         Entry copy = entry;
+        copy.samples.clear();
         copy.run_sizes.clear();
+        report_detail::append_runs(copy, entry);
         merged.entries.push_back(std::move(copy));
-        if (entry.run_sizes.size() > 1) merged.entries.back().run_sizes = entry.run_sizes;
         continue;
       }
       Entry& target = merged.entries[it->second];
-      if (target.run_sizes.empty()) target.run_sizes.push_back(target.samples.size());
       if (target.device != entry.device) target.device.reset();
-      for (const std::vector<double>& run : entry.runs()) {
-        target.samples.insert(target.samples.end(), run.begin(), run.end());
-        target.run_sizes.push_back(run.size());
-      }
+      report_detail::append_runs(target, entry);
     }
   }
   StatisticsOptions statistics;

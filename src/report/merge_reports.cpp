@@ -11,6 +11,7 @@
 #include <kerntime/report_transforms.hpp>
 #include <kerntime/statistics.hpp>
 
+#include "report/entry_runs.hpp"
 #include "report/environment_diff.hpp"
 
 namespace kerntime {
@@ -42,13 +43,7 @@ bool same_measurement(const Report& a, const Report& b) {
   return true;
 }
 
-// The runs of `entry` appended to `target`'s samples and run sizes.
-void append_runs(Entry& target, const Entry& entry) {
-  for (const std::vector<double>& run : entry.runs()) {
-    target.samples.insert(target.samples.end(), run.begin(), run.end());
-    target.run_sizes.push_back(run.size());
-  }
-}
+using report_detail::append_runs;
 
 }  // namespace
 

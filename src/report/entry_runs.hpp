@@ -1,0 +1,22 @@
+// SPDX-License-Identifier: Apache-2.0
+// How merged reports keep runs apart: each source entry's runs are appended to the merged
+// entry's samples, with one run size each (merge_reports and merge_process_reports).
+#pragma once
+
+#include <vector>
+
+#include <kerntime/report.hpp>
+
+namespace kerntime::report_detail {
+
+/// The runs of `entry` appended to `target`'s samples and run sizes. `target` starts as a copy
+/// of its first source with no samples and no run sizes; callers clear a single run's size at
+/// the end (one run is written without sizes).
+inline void append_runs(Entry& target, const Entry& entry) {
+  for (const std::vector<double>& run : entry.runs()) {
+    target.samples.insert(target.samples.end(), run.begin(), run.end());
+    target.run_sizes.push_back(run.size());
+  }
+}
+
+}  // namespace kerntime::report_detail
