@@ -28,6 +28,7 @@
 
 #include <kerntime/report.hpp>
 #include <kerntime/statistics.hpp>
+#include <kerntime/text_sink.hpp>
 
 namespace kerntime {
 
@@ -176,6 +177,12 @@ CompareFormat parse_compare_format(std::string_view name);
 
 /// Renders `comparison`; `color` adds ANSI colours to the table and is ignored by other formats.
 std::string render(const Comparison& comparison, CompareFormat format, bool color = false);
+
+/// The same text as render(), handed to `write` in pieces of about a megabyte, so that a
+/// comparison of a million entries is never held as cells or as one string (what `kerntime
+/// compare` does). An exception from `write` stops the rendering and propagates.
+void render_to(const Comparison& comparison, CompareFormat format, const TextSink& write,
+               bool color = false);
 
 /// JUnit XML for a comparison that could not be made (exit status 2): one test case holding an
 /// <error> with `message`, so that CI's test view shows why instead of nothing (as pytest does).

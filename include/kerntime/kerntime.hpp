@@ -16,6 +16,7 @@
 #include <kerntime/report_transforms.hpp>
 #include <kerntime/session.hpp>
 #include <kerntime/statistics.hpp>
+#include <kerntime/text_sink.hpp>
 #include <kerntime/throughput.hpp>
 #include <kerntime/trace.hpp>
 #include <kerntime/trace_format.hpp>

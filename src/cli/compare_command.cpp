@@ -7,6 +7,7 @@
 #include <cstring>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <unistd.h>
 #include <vector>
 
@@ -93,6 +94,19 @@ std::size_t parse_min_samples(const std::string& text) {
   return static_cast<std::size_t>(value);
 }
 
+// The two reports live only while they are compared: the renderings need the comparison alone,
+// and for reports of many small entries the models are the larger part of the memory.
+Comparison compare_files(const std::string& baseline_path, const std::string& candidate_path,
+                         const CompareOptions& options) {
+  // The verdicts use the samples; no view of a comparison shows a report's median interval, so
+  // its bootstrap (seconds for large reports) is skipped.
+  StatisticsOptions statistics;
+  statistics.median_interval = false;
+  const Report baseline = read_report_argument(baseline_path, statistics);
+  const Report candidate = read_report_argument(candidate_path, statistics);
+  return compare(baseline, candidate, options);
+}
+
 int compare_reports(const CompareSettings& s, CompareFormat format) {
   CompareOptions options;
   options.alpha = s.alpha;
@@ -113,23 +127,23 @@ int compare_reports(const CompareSettings& s, CompareFormat format) {
     throw Error("BASELINE and CANDIDATE cannot both be standard input ('-').");
   }
 
-  // The verdicts use the samples; no view of a comparison shows a report's median interval, so
-  // its bootstrap (seconds for large reports) is skipped.
-  StatisticsOptions statistics;
-  statistics.median_interval = false;
-  const Report baseline = read_report_argument(s.baseline, statistics);
-  const Report candidate = read_report_argument(s.candidate, statistics);
-  const Comparison comparison = compare(baseline, candidate, options);
+  const Comparison comparison = compare_files(s.baseline, s.candidate, options);
   if (!comparison.usable()) throw Error(comparison.unusable_reason);
 
+  // Rendered piece by piece: a comparison of a million entries is never held as one string.
+  const auto to_stdout = [](std::string_view piece) { io::write_standard_output(piece); };
   const bool color = stdout_wants_color(s.color);
   if (s.output.empty()) {
-    io::write_standard_output(render(comparison, format, color));
+    render_to(comparison, format, to_stdout, color);
   } else if (s.output == "-") {
-    io::write_standard_output(render(comparison, format, s.color == "always"));
+    render_to(comparison, format, to_stdout, s.color == "always");
   } else {
-    io::write_file_atomically(s.output, render(comparison, format, s.color == "always"));
-    io::write_standard_output(render(comparison, CompareFormat::table, color));
+    io::AtomicFileWriter file(s.output);
+    render_to(
+        comparison, format, [&file](std::string_view piece) { file.write(piece); },
+        s.color == "always");
+    file.commit();
+    render_to(comparison, CompareFormat::table, to_stdout, color);
   }
   return comparison.failed() ? 1 : 0;
 }

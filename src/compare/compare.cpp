@@ -19,9 +19,12 @@
 namespace kerntime {
 namespace {
 
-std::unordered_map<std::string, std::size_t> index_by_name(const Report& report,
-                                                           const std::string& source) {
-  std::unordered_map<std::string, std::size_t> index;
+// Keyed by views of the report's own names: a copy of each name would cost as much as the
+// comparison of a one-sample entry.
+std::unordered_map<std::string_view, std::size_t> index_by_name(const Report& report,
+                                                                const std::string& source) {
+  std::unordered_map<std::string_view, std::size_t> index;
+  index.reserve(report.entries.size());
   for (std::size_t i = 0; i < report.entries.size(); ++i) {
     if (!index.emplace(report.entries[i].name, i).second) {
       throw Error(source + ": entries[" + std::to_string(i) + "].name: \"" +
@@ -160,6 +163,12 @@ Comparison compare(const Report& baseline, const Report& candidate, const Compar
   for (const std::string& warning : candidate.warnings) {
     result.warnings.push_back("Candidate: " + warning);
   }
+
+  std::size_t added_count = 0;
+  for (const Entry& entry : candidate.entries) {
+    added_count += baseline_index.count(entry.name) == 0 ? 1 : 0;
+  }
+  result.entries.reserve(baseline.entries.size() + added_count);
 
   std::size_t timer_mismatches = 0;
   std::string timer_example;

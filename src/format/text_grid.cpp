@@ -60,47 +60,72 @@ std::vector<std::string> titles_of(const Grid& grid) {
   return titles;
 }
 
+// A Grid's own rows, for the functions that make rows on demand.
+RowSource rows_of(const Grid& grid) {
+  return {grid.rows.size(), [&grid](std::size_t i) { return grid.rows[i]; }};
+}
+
 }  // namespace
 
-std::string grid_text(const Grid& grid, const CellPainter& paint) {
-  const std::vector<std::string> titles = titles_of(grid);
+void write_grid_text(const std::vector<GridColumn>& columns, const RowSource& rows,
+                     const std::string& empty_text, ChunkedText& out, const CellPainter& paint) {
   std::vector<std::size_t> widths;
-  for (const std::string& title : titles)
-    widths.push_back(display_width(title));
-  for (const auto& row : grid.rows) {
+  for (const GridColumn& column : columns)
+    widths.push_back(display_width(column.title));
+  for (std::size_t r = 0; r < rows.count; ++r) {
+    const std::vector<std::string> row = rows.row(r);
     for (std::size_t i = 0; i < row.size() && i < widths.size(); ++i) {
       widths[i] = std::max(widths[i], display_width(row[i]));
     }
   }
+  std::string text;
   const auto line = [&](const std::vector<std::string>& cells, std::size_t row, bool painted) {
-    std::string text;
+    text.clear();
     for (std::size_t i = 0; i < cells.size() && i < widths.size(); ++i) {
       if (i > 0) text += "  ";
-      std::string cell = pad(cells[i], widths[i], grid.columns[i].right_aligned);
+      std::string cell = pad(cells[i], widths[i], columns[i].right_aligned);
       text += painted && paint ? paint(row, i, cell) : cell;
     }
     text.erase(text.find_last_not_of(' ') + 1);
-    return text + "\n";
+    text += '\n';
+    out += text;
   };
+  std::vector<std::string> titles;
   std::vector<std::string> rules;
-  for (const std::size_t width : widths)
-    rules.emplace_back(width, '-');
-  std::string out = line(titles, 0, false) + line(rules, 0, false);
-  for (std::size_t r = 0; r < grid.rows.size(); ++r)
-    out += line(grid.rows[r], r, true);
-  if (grid.rows.empty() && !grid.empty_text.empty()) out += grid.empty_text + "\n";
-  return out;
+  for (std::size_t i = 0; i < columns.size(); ++i) {
+    titles.push_back(columns[i].title);
+    rules.emplace_back(widths[i], '-');
+  }
+  line(titles, 0, false);
+  line(rules, 0, false);
+  for (std::size_t r = 0; r < rows.count; ++r)
+    line(rows.row(r), r, true);
+  if (rows.count == 0 && !empty_text.empty()) out += empty_text + "\n";
+}
+
+std::string grid_text(const Grid& grid, const CellPainter& paint) {
+  return collect_text([&](ChunkedText& out) {
+    write_grid_text(grid.columns, rows_of(grid), grid.empty_text, out, paint);
+  });
+}
+
+void write_grid_markdown(const std::vector<GridColumn>& columns, const RowSource& rows,
+                         ChunkedText& out) {
+  std::vector<std::string> titles;
+  std::vector<std::string> alignments;
+  for (const GridColumn& column : columns) {
+    titles.push_back(column.title);
+    alignments.push_back(column.right_aligned ? "---:" : ":---");
+  }
+  out += markdown_row(titles);
+  out += markdown_row(alignments);
+  for (std::size_t r = 0; r < rows.count; ++r)
+    out += markdown_row(rows.row(r));
 }
 
 std::string grid_markdown(const Grid& grid) {
-  std::vector<std::string> alignments;
-  for (const GridColumn& column : grid.columns) {
-    alignments.push_back(column.right_aligned ? "---:" : ":---");
-  }
-  std::string out = markdown_row(titles_of(grid)) + markdown_row(alignments);
-  for (const auto& row : grid.rows)
-    out += markdown_row(row);
-  return out;
+  return collect_text(
+      [&](ChunkedText& out) { write_grid_markdown(grid.columns, rows_of(grid), out); });
 }
 
 std::string grid_csv(const Grid& grid) {

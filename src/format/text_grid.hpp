@@ -9,6 +9,8 @@
 #include <string>
 #include <vector>
 
+#include "format/chunked_text.hpp"
+
 namespace kerntime::format_detail {
 
 struct GridColumn {
@@ -28,13 +30,30 @@ struct Grid {
 using CellPainter =
     std::function<std::string(std::size_t row, std::size_t column, const std::string& padded_cell)>;
 
+/// Rows made on demand, for tables too large to hold as cells (a comparison of a million
+/// entries): `row(i)` returns the cells of row i, and may be called more than once per row.
+struct RowSource {
+  std::size_t count = 0;
+  std::function<std::vector<std::string>(std::size_t)> row;
+};
+
 /// Aligned console table: header, a rule of dashes, rows; two spaces between columns and no
 /// trailing blanks, so the output diffs cleanly.
 std::string grid_text(const Grid& grid, const CellPainter& paint = {});
 
+/// grid_text() of rows made on demand, appended to `out`: one pass over the rows finds the
+/// column widths and a second writes the lines, so memory does not grow with the row count.
+void write_grid_text(const std::vector<GridColumn>& columns, const RowSource& rows,
+                     const std::string& empty_text, ChunkedText& out,
+                     const CellPainter& paint = {});
+
 /// GitHub-flavoured Markdown table. Cells are written as given: escape user-provided text
 /// with markdown_escape() first.
 std::string grid_markdown(const Grid& grid);
+
+/// grid_markdown() of rows made on demand, appended to `out` row by row.
+void write_grid_markdown(const std::vector<GridColumn>& columns, const RowSource& rows,
+                         ChunkedText& out);
 
 /// CSV with a header row; every cell quoted as RFC 4180 requires, LF line ends.
 std::string grid_csv(const Grid& grid);

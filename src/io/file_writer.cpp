@@ -60,59 +60,98 @@ int close_keeping_errno(int fd) {
   return ::close(fd) == 0 ? 0 : errno;
 }
 
-// A device, a pipe or /dev/stdout cannot be renamed over: it is written in place.
-void write_in_place(const std::string& path, std::string_view text) {
-  int fd = -1;
-  do {
-    fd = ::open(path.c_str(), O_WRONLY | O_TRUNC | O_CLOEXEC);
-  } while (fd < 0 && errno == EINTR);
-  if (fd < 0) fail(path, errno);
-  const int write_error = write_all(fd, text);
-  const int close_error = close_keeping_errno(fd);
-  if (write_error != 0) fail(path, write_error);
-  if (close_error != 0) fail(path, close_error);
+// Whole buffers go to the file in pieces of this size: large enough that the system calls
+// cost nothing, small enough that a rendering of millions of rows is never held whole.
+constexpr std::size_t kWriteBufferBytes = std::size_t{1} << 20;
+
+std::string folder_of(const std::string& target) {
+  const std::size_t slash = target.find_last_of('/');
+  return slash == std::string::npos ? "" : target.substr(0, slash + 1);
 }
 
 }  // namespace
 
-void write_file_atomically(const std::string& path, std::string_view text) {
+AtomicFileWriter::AtomicFileWriter(const std::string& path) : path_(path) {
   if (path.empty()) throw Error("cannot write a file without a name");
-  std::string target = path;
+  target_ = path;
   struct stat info {};
   if (::lstat(path.c_str(), &info) == 0 && S_ISLNK(info.st_mode)) {
     // Replace what the link points at, not the link.
     char resolved[PATH_MAX];
-    if (::realpath(path.c_str(), resolved) != nullptr) target = resolved;
+    if (::realpath(path.c_str(), resolved) != nullptr) target_ = resolved;
   }
-  if (::stat(target.c_str(), &info) == 0 && !S_ISREG(info.st_mode)) {
+  if (::stat(target_.c_str(), &info) == 0 && !S_ISREG(info.st_mode)) {
+    // A device, a pipe or /dev/stdout cannot be renamed over: it is written in place.
     if (S_ISDIR(info.st_mode)) fail(path, EISDIR);
-    write_in_place(path, text);
+    do {
+      fd_ = ::open(path.c_str(), O_WRONLY | O_TRUNC | O_CLOEXEC);
+    } while (fd_ < 0 && errno == EINTR);
+    if (fd_ < 0) fail(path, errno);
     return;
   }
+  const std::string folder = folder_of(target_);
+  temporary_ = folder + "." + target_.substr(folder.size()) + ".XXXXXX";
+  fd_ = ::mkostemp(temporary_.data(), O_CLOEXEC);
+  if (fd_ < 0) fail(path, errno);
+}
 
-  const std::size_t slash = target.find_last_of('/');
-  const std::string folder = slash == std::string::npos ? "" : target.substr(0, slash + 1);
-  const std::string base = slash == std::string::npos ? target : target.substr(slash + 1);
-  std::string temporary = folder + "." + base + ".XXXXXX";
-  const int fd = ::mkostemp(temporary.data(), O_CLOEXEC);
-  if (fd < 0) fail(path, errno);
+AtomicFileWriter::~AtomicFileWriter() {
+  if (committed_) return;
+  if (fd_ >= 0) ::close(fd_);
+  if (!temporary_.empty()) ::unlink(temporary_.c_str());
+}
 
-  int error = write_all(fd, text);
-  if (error == 0 && ::fchmod(fd, 0666 & ~current_umask()) != 0) error = errno;
-  if (error == 0 && ::fsync(fd) != 0) error = errno;
-  const int close_error = close_keeping_errno(fd);
-  if (error == 0) error = close_error;
-  if (error == 0 && ::rename(temporary.c_str(), target.c_str()) != 0) error = errno;
-  if (error != 0) {
-    ::unlink(temporary.c_str());
-    fail(path, error);
+void AtomicFileWriter::write(std::string_view text) {
+  if (committed_) throw Error("cannot write " + path_in_message(path_) + ": it is complete");
+  if (buffer_.size() + text.size() < kWriteBufferBytes) {
+    buffer_.append(text);
+    return;
   }
+  flush_buffer();
+  if (text.size() >= kWriteBufferBytes) {
+    if (const int error = write_all(fd_, text); error != 0) fail(path_, error);
+  } else {
+    buffer_.append(text);
+  }
+}
+
+void AtomicFileWriter::flush_buffer() {
+  if (const int error = write_all(fd_, buffer_); error != 0) fail(path_, error);
+  buffer_.clear();
+}
+
+void AtomicFileWriter::commit() {
+  if (committed_) return;
+  flush_buffer();
+  int error = 0;
+  if (temporary_.empty()) {
+    error = close_keeping_errno(fd_);
+    fd_ = -1;
+    if (error != 0) fail(path_, error);
+    committed_ = true;
+    return;
+  }
+  if (::fchmod(fd_, 0666 & ~current_umask()) != 0) error = errno;
+  if (error == 0 && ::fsync(fd_) != 0) error = errno;
+  const int close_error = close_keeping_errno(fd_);
+  fd_ = -1;
+  if (error == 0) error = close_error;
+  if (error == 0 && ::rename(temporary_.c_str(), target_.c_str()) != 0) error = errno;
+  if (error != 0) fail(path_, error);  // the destructor removes the temporary file
+  committed_ = true;
   // Make the rename itself durable; a failure here cannot be undone and loses nothing written.
+  const std::string folder = folder_of(target_);
   const int dir = ::open(folder.empty() ? "." : folder.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
   if (dir >= 0) {
     (void)::fsync(dir);
     ::close(dir);
   }
+}
+
+void write_file_atomically(const std::string& path, std::string_view text) {
+  AtomicFileWriter file(path);
+  file.write(text);
+  file.commit();
 }
 
 void write_standard_output(std::string_view text) {

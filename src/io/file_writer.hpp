@@ -3,10 +3,38 @@
 // that names the file and the cause the system gave, never a silently short file.
 #pragma once
 
+#include <cstddef>
 #include <string>
 #include <string_view>
 
 namespace kerntime::io {
+
+/// A file written piece by piece and replaced atomically when done, for outputs too large to
+/// hold in memory as one string: write() appends (buffered), commit() syncs the temporary file
+/// and renames it over the target, exactly as write_file_atomically() does. Destroyed without
+/// a commit (an exception while rendering), it removes the temporary file and leaves the old
+/// file as it was. A target that is not a regular file (/dev/stdout, a pipe) is written in
+/// place. Every failure throws kerntime::Error naming the path, as write_file_atomically().
+class AtomicFileWriter {
+ public:
+  explicit AtomicFileWriter(const std::string& path);
+  ~AtomicFileWriter();
+  AtomicFileWriter(const AtomicFileWriter&) = delete;
+  AtomicFileWriter& operator=(const AtomicFileWriter&) = delete;
+
+  void write(std::string_view text);
+  void commit();
+
+ private:
+  void flush_buffer();
+
+  std::string path_;       // as the caller named it, for messages
+  std::string target_;     // what is replaced (a symbolic link's target)
+  std::string temporary_;  // empty when writing in place
+  int fd_ = -1;
+  std::string buffer_;
+  bool committed_ = false;
+};
 
 /// Replaces the file at `path` with `text` atomically: writes a temporary file in the same
 /// folder, syncs it to disk, gives it the permissions of a newly created file (0666 & ~umask)

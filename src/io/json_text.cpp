@@ -3,6 +3,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <string>
 
 namespace kerntime::io {
 namespace {
@@ -122,6 +123,17 @@ std::string json_string(std::string_view text) {
   std::string out;
   out.reserve(text.size() + 2);
   append_json_string(out, text);
+  return out;
+}
+
+std::string nested_json(std::string_view text, int levels) {
+  const std::string indent(static_cast<std::size_t>(levels) * 2, ' ');
+  std::string out;
+  out.reserve(text.size() + text.size() / 8);
+  for (const char c : text) {
+    out += c;
+    if (c == '\n') out += indent;
+  }
   return out;
 }
 

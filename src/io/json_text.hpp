@@ -20,6 +20,12 @@ void append_json_string(std::string& out, std::string_view text);
 /// `text` as a quoted JSON string (see append_json_string).
 std::string json_string(std::string_view text);
 
+/// `text`, a JSON value pretty-printed at the top level with an indent of 2, as it reads nested
+/// `levels` deep in a document of that layout. Lets a large document be written value by value
+/// (each entry of a report or a comparison) in the bytes one dump of the whole would give: JSON
+/// strings hold no raw line breaks, so every line break in `text` is one of the layout's.
+std::string nested_json(std::string_view text, int levels);
+
 /// Serializes a nlohmann::json (or ordered_json) document under the policy: `indent` as in
 /// dump() (-1: one line), non-ASCII kept as UTF-8, ill-formed UTF-8 replaced by U+FFFD instead
 /// of thrown as nlohmann::json::type_error. A template so that this layer needs no nlohmann.

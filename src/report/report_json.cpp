@@ -142,19 +142,6 @@ Json entry_json(const Entry& entry, const std::string& path) {
   return json;
 }
 
-// `text` (a value pretty-printed at the top level) as it reads nested `levels` deep: JSON strings
-// hold no raw line breaks, so every line break in it is one of the layout's.
-std::string nested(std::string text, int levels) {
-  const std::string indent(static_cast<std::size_t>(levels) * 2, ' ');
-  std::string out;
-  out.reserve(text.size() + text.size() / 8);
-  for (const char c : text) {
-    out += c;
-    if (c == '\n') out += indent;
-  }
-  return out;
-}
-
 }  // namespace
 
 // The document is written piece by piece, each entry as its own small JSON value, in exactly the
@@ -189,13 +176,13 @@ std::string to_json(const Report& report) {
                                std::to_string(it->second) + "])");
     }
     out += i == 0 ? "\n    " : ",\n    ";
-    out += nested(io::dump_json(entry_json(entry, path), 2), 2);
+    out += io::nested_json(io::dump_json(entry_json(entry, path), 2), 2);
   }
   out += report.entries.empty() ? "]" : "\n  ]";
   // Only reports made with a Tracer have one; without it the file is as before.
   if (report.trace) {
     out += ",\n  \"trace\": ";
-    out += nested(io::dump_json(report_detail::trace_section_json(*report.trace), 2), 1);
+    out += io::nested_json(io::dump_json(report_detail::trace_section_json(*report.trace), 2), 1);
   }
   out += "\n}\n";
   return out;

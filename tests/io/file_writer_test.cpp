@@ -141,6 +141,68 @@ TEST(WriteFileAtomically, ADeviceIsWrittenInPlace) {
             "cannot write /dev/full: No space left on device");
 }
 
+TEST(AtomicFileWriter, PiecesLargerAndSmallerThanItsBufferArriveInOrder) {
+  const fs::path folder = fresh_folder("pieces");
+  const std::string path = (folder / "out.txt").string();
+  std::string expected;
+  {
+    io::AtomicFileWriter file(path);
+    for (int i = 0; i < 3000; ++i) {
+      const std::string piece = std::to_string(i) + std::string(997, 'a' + i % 26) + "\n";
+      file.write(piece);
+      expected += piece;
+    }
+    const std::string large(3 << 20, 'L');  // bypasses the buffer
+    file.write(large);
+    expected += large;
+    file.write("end");
+    expected += "end";
+    EXPECT_FALSE(fs::exists(path)) << "the target appeared before the commit";
+    file.commit();
+  }
+  EXPECT_EQ(contents(path), expected);
+  EXPECT_EQ(files_in(folder), 1u) << "a temporary file was left behind";
+  fs::remove_all(folder);
+}
+
+// An exception while rendering unwinds through the writer: the old file stays.
+TEST(AtomicFileWriter, DestroyedWithoutCommitLeavesTheOldFile) {
+  const fs::path folder = fresh_folder("abandon");
+  const std::string path = (folder / "baseline.json").string();
+  io::write_file_atomically(path, "the old baseline");
+  {
+    io::AtomicFileWriter file(path);
+    file.write(std::string(5 << 20, 'x'));
+  }
+  EXPECT_EQ(contents(path), "the old baseline");
+  EXPECT_EQ(files_in(folder), 1u) << "the temporary file was not removed";
+  fs::remove_all(folder);
+}
+
+TEST(AtomicFileWriter, AFailureWhileWritingNamesThePathAndLeavesTheOldFile) {
+  const fs::path folder = fresh_folder("midway");
+  const std::string path = (folder / "baseline.json").string();
+  io::write_file_atomically(path, "the old baseline");
+  rlimit old_limit{};
+  ASSERT_EQ(::getrlimit(RLIMIT_FSIZE, &old_limit), 0);
+  const auto old_handler = std::signal(SIGXFSZ, SIG_IGN);
+  rlimit small = old_limit;
+  small.rlim_cur = 1 << 20;
+  ASSERT_EQ(::setrlimit(RLIMIT_FSIZE, &small), 0);
+  const std::string message = error_of([&] {
+    io::AtomicFileWriter file(path);
+    for (int i = 0; i < 4; ++i)
+      file.write(std::string(1 << 20, 'x'));
+    file.commit();
+  });
+  ::setrlimit(RLIMIT_FSIZE, &old_limit);
+  std::signal(SIGXFSZ, old_handler);
+  EXPECT_EQ(message, "cannot write " + path + ": File too large");
+  EXPECT_EQ(contents(path), "the old baseline");
+  EXPECT_EQ(files_in(folder), 1u) << "the temporary file was not removed";
+  fs::remove_all(folder);
+}
+
 // Standard output on /dev/full: the error surfaces instead of a silently lost result.
 TEST(WriteStandardOutput, AFullDeviceIsAnError) {
   if (::access("/dev/full", W_OK) != 0) GTEST_SKIP() << "no /dev/full here";

@@ -17,20 +17,35 @@ CompareFormat parse_compare_format(std::string_view name) {
       name, {{"table"}, {"md", "markdown"}, {"json"}, {"junit"}})];
 }
 
-std::string render(const Comparison& comparison, CompareFormat format, bool color) {
+void render_to(const Comparison& comparison, CompareFormat format, const TextSink& write,
+               bool color) {
+  format_detail::ChunkedText out(write);
   switch (format) {
     case CompareFormat::table:
-      return format_detail::render_comparison_table(comparison, color);
+      format_detail::write_comparison_table(comparison, color, out);
+      break;
     case CompareFormat::markdown:
-      return format_detail::render_comparison_markdown(comparison);
+      format_detail::write_comparison_markdown(comparison, out);
+      break;
     case CompareFormat::json:
-      return format_detail::render_comparison_json(comparison);
+      format_detail::write_comparison_json(comparison, out);
+      break;
     case CompareFormat::junit:
-      return format_detail::render_comparison_junit(comparison);
+      format_detail::write_comparison_junit(comparison, out);
+      break;
+    default:
+      // Only reachable through a value cast from an integer outside the enum.
+      throw Error("render: unknown comparison format value " +
+                  std::to_string(static_cast<int>(format)));
   }
-  // Only reachable through a value cast from an integer outside the enum.
-  throw Error("render: unknown comparison format value " +
-              std::to_string(static_cast<int>(format)));
+  out.flush();
+}
+
+std::string render(const Comparison& comparison, CompareFormat format, bool color) {
+  std::string text;
+  render_to(
+      comparison, format, [&text](std::string_view piece) { text.append(piece); }, color);
+  return text;
 }
 
 }  // namespace kerntime

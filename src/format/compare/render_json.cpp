@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // kerntime-compare/1: the comparison for programs. Absent values are null, never NaN; keys keep
 // a fixed order so diffs of two outputs are readable.
+#include <cstddef>
 #include <string>
 
 #include <nlohmann/json.hpp>
@@ -50,32 +51,39 @@ Json entry_json(const EntryComparison& entry) {
 
 }  // namespace
 
-std::string render_comparison_json(const Comparison& comparison) {
-  Json out;
-  out["schema"] = "kerntime-compare/1";
-  out["baseline"] = comparison.baseline_source;
-  out["candidate"] = comparison.candidate_source;
-  out["alpha"] = comparison.alpha;
-  out["confidence_level"] = comparison.confidence_level();
-  out["default_threshold"] = comparison.default_threshold;
-  out["min_samples"] = comparison.min_samples;
-  out["min_change_ns"] = comparison.min_change_ns;
-  out["failed"] = comparison.failed();
-  out["decided"] = comparison.decided();
+// Written piece by piece, each entry its own small JSON value, in the bytes one pretty-printed
+// document would have: a comparison of a million entries never exists as one JSON tree.
+void write_comparison_json(const Comparison& comparison, ChunkedText& out) {
+  Json head;
+  head["schema"] = "kerntime-compare/1";
+  head["baseline"] = comparison.baseline_source;
+  head["candidate"] = comparison.candidate_source;
+  head["alpha"] = comparison.alpha;
+  head["confidence_level"] = comparison.confidence_level();
+  head["default_threshold"] = comparison.default_threshold;
+  head["min_samples"] = comparison.min_samples;
+  head["min_change_ns"] = comparison.min_change_ns;
+  head["failed"] = comparison.failed();
+  head["decided"] = comparison.decided();
   Json summary;
   for (Verdict verdict : {Verdict::regressed, Verdict::improved, Verdict::same,
                           Verdict::inconclusive, Verdict::added, Verdict::removed}) {
     summary[std::string(to_string(verdict))] = comparison.count(verdict);
   }
-  out["summary"] = summary;
-  out["warnings"] = comparison.warnings;
-  out["notes"] = comparison.notes;
-  out["entries"] = Json::array();
-  for (const EntryComparison& entry : comparison.entries) {
-    out["entries"].push_back(entry_json(entry));
-  }
+  head["summary"] = summary;
+  head["warnings"] = comparison.warnings;
+  head["notes"] = comparison.notes;
   // Replace rather than throw on invalid UTF-8: a report built in code may carry any bytes.
-  return io::dump_json(out, 2) + "\n";
+  std::string text = io::dump_json(head, 2);
+  text.resize(text.size() - 2);  // "\n}": the entries follow
+  out += text;
+  out += ",\n  \"entries\": [";
+  for (std::size_t i = 0; i < comparison.entries.size(); ++i) {
+    out += i == 0 ? "\n    " : ",\n    ";
+    out += io::nested_json(io::dump_json(entry_json(comparison.entries[i]), 2), 2);
+  }
+  out += comparison.entries.empty() ? "]" : "\n  ]";
+  out += "\n}\n";
 }
 
 }  // namespace kerntime::format_detail

@@ -79,7 +79,7 @@ std::string details(const Comparison& comparison, const EntryComparison& entry) 
 
 }  // namespace
 
-std::string render_comparison_junit(const Comparison& comparison) {
+void write_comparison_junit(const Comparison& comparison, ChunkedText& out) {
   std::size_t failures = 0;
   std::size_t skipped = 0;
   for (const EntryComparison& entry : comparison.entries) {
@@ -91,7 +91,7 @@ std::string render_comparison_junit(const Comparison& comparison) {
   }
   const std::size_t tests = comparison.entries.size();
   const std::string counts = fmt::format(R"(tests="{}" failures="{}" errors="0")", tests, failures);
-  std::string out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
+  out += "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
   out += fmt::format("<testsuites name=\"kerntime compare\" {}>\n", counts);
   out += fmt::format(
       "  <testsuite name=\"{}\" {} skipped=\"{}\">\n",
@@ -132,7 +132,6 @@ std::string render_comparison_junit(const Comparison& comparison) {
     out += "    </testcase>\n";
   }
   out += "  </testsuite>\n</testsuites>\n";
-  return out;
 }
 
 }  // namespace kerntime::format_detail

@@ -18,38 +18,39 @@ std::string escape(const std::string& text) {
   return markdown_escape(text);
 }
 
-std::string table(const Comparison& comparison, const std::vector<const EntryComparison*>& rows) {
+void write_table(const Comparison& comparison, const std::vector<const EntryComparison*>& entries,
+                 ChunkedText& out) {
   const bool runs = shows_runs(comparison);
-  Grid grid;
-  grid.columns = {{"Entry", false},
-                  {"Verdict", false},
-                  {"Change"},
-                  {interval_title(comparison), false},
-                  {"p"},
-                  {"Threshold"},
-                  {"Baseline"},
-                  {"Candidate"}};
-  if (runs) grid.columns.insert(grid.columns.end(), {{"Runs"}, {"Spread"}});
-  grid.columns.push_back({"Reason", false});
-  for (const EntryComparison* entry : rows) {
-    const EntryCells c = cells_of(*entry);
-    const std::string verdict =
-        entry->verdict == Verdict::same ? c.verdict : "**" + c.verdict + "**";
-    std::vector<std::string> row = {escape(entry->name), verdict,    c.change,   c.interval, c.p,
-                                    c.threshold,         c.baseline, c.candidate};
-    if (runs) row.insert(row.end(), {c.runs, c.spread});
-    row.push_back(escape(entry->reason));
-    grid.rows.push_back(std::move(row));
-  }
-  return grid_markdown(grid);
+  std::vector<GridColumn> columns = {{"Entry", false},
+                                     {"Verdict", false},
+                                     {"Change"},
+                                     {interval_title(comparison), false},
+                                     {"p"},
+                                     {"Threshold"},
+                                     {"Baseline"},
+                                     {"Candidate"}};
+  if (runs) columns.insert(columns.end(), {{"Runs"}, {"Spread"}});
+  columns.push_back({"Reason", false});
+  const auto row_cells = [&entries, runs](std::size_t i) {
+    const EntryComparison& entry = *entries[i];
+    EntryCells c = cells_of(entry);
+    std::string verdict = entry.verdict == Verdict::same ? c.verdict : "**" + c.verdict + "**";
+    std::vector<std::string> cells = {
+        escape(entry.name), std::move(verdict),     std::move(c.change),   std::move(c.interval),
+        std::move(c.p),     std::move(c.threshold), std::move(c.baseline), std::move(c.candidate)};
+    if (runs) cells.insert(cells.end(), {std::move(c.runs), std::move(c.spread)});
+    cells.push_back(escape(entry.reason));
+    return cells;
+  };
+  write_grid_markdown(columns, {entries.size(), row_cells}, out);
 }
 
 }  // namespace
 
-std::string render_comparison_markdown(const Comparison& comparison) {
+void write_comparison_markdown(const Comparison& comparison, ChunkedText& out) {
   std::string result = outcome(comparison);
   if (result == "FAILED") result = "failed";
-  std::string out = fmt::format("### kerntime compare: {}\n\n", result);
+  out += fmt::format("### kerntime compare: {}\n\n", result);
   out += fmt::format("{}. Baseline {}, candidate {}; {}.\n\n", summary_counts(comparison),
                      escape(comparison.baseline_source), escape(comparison.candidate_source),
                      settings_line(comparison));
@@ -69,14 +70,17 @@ std::string render_comparison_markdown(const Comparison& comparison) {
   for (const EntryComparison& entry : comparison.entries) {
     (entry.verdict == Verdict::same ? same : notable).push_back(&entry);
   }
-  if (!notable.empty()) out += table(comparison, notable) + "\n";
+  if (!notable.empty()) {
+    write_table(comparison, notable, out);
+    out += "\n";
+  }
   if (!same.empty()) {
-    out +=
-        fmt::format("<details><summary>{} {} the same</summary>\n\n{}\n</details>\n", same.size(),
-                    same.size() == 1 ? "entry is" : "entries are", table(comparison, same));
+    out += fmt::format("<details><summary>{} {} the same</summary>\n\n", same.size(),
+                       same.size() == 1 ? "entry is" : "entries are");
+    write_table(comparison, same, out);
+    out += "\n</details>\n";
   }
   if (comparison.entries.empty()) out += "No entries to compare.\n";
-  return out;
 }
 
 }  // namespace kerntime::format_detail

@@ -45,10 +45,9 @@ std::string paint(const std::string& text, const char* color, bool enabled) {
 
 }  // namespace
 
-std::string render_comparison_table(const Comparison& comparison, bool color) {
-  std::string out =
-      fmt::format("Baseline {}, candidate {}\n{}\n", printable(comparison.baseline_source),
-                  printable(comparison.candidate_source), settings_line(comparison));
+void write_comparison_table(const Comparison& comparison, bool color, ChunkedText& out) {
+  out += fmt::format("Baseline {}, candidate {}\n{}\n", printable(comparison.baseline_source),
+                     printable(comparison.candidate_source), settings_line(comparison));
   for (const std::string& warning : comparison.warnings) {
     out += paint("warning: " + printable(warning), kYellow, color) + "\n";
   }
@@ -60,23 +59,23 @@ std::string render_comparison_table(const Comparison& comparison, bool color) {
   // Runs and spread only when some entry has several runs: with one run per side they say
   // nothing the note above does not.
   const bool runs = shows_runs(comparison);
-  Grid grid;
-  grid.columns = {{"Entry", false}, {"Baseline"}, {"Candidate"}};
-  if (runs) grid.columns.insert(grid.columns.end(), {{"Runs"}, {"Spread"}});
-  grid.columns.insert(grid.columns.end(), {{"Change"},
-                                           {interval_title(comparison), false},
-                                           {"p"},
-                                           {"Threshold"},
-                                           {"Verdict", false},
-                                           {"Reason", false}});
-  grid.empty_text = "(no entries)";
-  for (const EntryComparison& entry : comparison.entries) {
-    const EntryCells c = cells_of(entry);
-    std::vector<std::string> row = {c.name, c.baseline, c.candidate};
-    if (runs) row.insert(row.end(), {c.runs, c.spread});
-    row.insert(row.end(), {c.change, c.interval, c.p, c.threshold, c.verdict, c.reason});
-    grid.rows.push_back(std::move(row));
-  }
+  std::vector<GridColumn> columns = {{"Entry", false}, {"Baseline"}, {"Candidate"}};
+  if (runs) columns.insert(columns.end(), {{"Runs"}, {"Spread"}});
+  columns.insert(columns.end(), {{"Change"},
+                                 {interval_title(comparison), false},
+                                 {"p"},
+                                 {"Threshold"},
+                                 {"Verdict", false},
+                                 {"Reason", false}});
+  const auto row_cells = [&comparison, runs](std::size_t i) {
+    EntryCells c = cells_of(comparison.entries[i]);
+    std::vector<std::string> cells = {std::move(c.name), std::move(c.baseline),
+                                      std::move(c.candidate)};
+    if (runs) cells.insert(cells.end(), {std::move(c.runs), std::move(c.spread)});
+    cells.insert(cells.end(), {std::move(c.change), std::move(c.interval), std::move(c.p),
+                               std::move(c.threshold), std::move(c.verdict), std::move(c.reason)});
+    return cells;
+  };
   // The change and the verdict carry the verdict's colour.
   const std::size_t change_column = runs ? 5 : 3;
   const std::size_t verdict_column = change_column + 4;
@@ -84,7 +83,7 @@ std::string render_comparison_table(const Comparison& comparison, bool color) {
     if (column != change_column && column != verdict_column) return cell;
     return paint(cell, color_of(comparison.entries[row].verdict), color);
   };
-  out += grid_text(grid, highlight);
+  write_grid_text(columns, {comparison.entries.size(), row_cells}, "(no entries)", out, highlight);
 
   out += "\n" + summary_counts(comparison) + ": ";
   const std::string result = outcome(comparison);
@@ -92,7 +91,6 @@ std::string render_comparison_table(const Comparison& comparison, bool color) {
          : result == "passed" ? paint(result, kGreen, color)
                               : paint(result + " (no entry could be decided)", kYellow, color);
   out += "\n";
-  return out;
 }
 
 }  // namespace kerntime::format_detail

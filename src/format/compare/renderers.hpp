@@ -1,16 +1,17 @@
 // SPDX-License-Identifier: Apache-2.0
-// One renderer per format; render() in render.cpp picks one.
+// One renderer per format; render_to() in render.cpp picks one. Each writes into a ChunkedText
+// entry by entry, so a comparison of a million entries is never held as cells or one string.
 #pragma once
-
-#include <string>
 
 #include <kerntime/compare.hpp>
 
+#include "format/chunked_text.hpp"
+
 namespace kerntime::format_detail {
 
-std::string render_comparison_table(const Comparison& comparison, bool color);
-std::string render_comparison_markdown(const Comparison& comparison);
-std::string render_comparison_json(const Comparison& comparison);
-std::string render_comparison_junit(const Comparison& comparison);
+void write_comparison_table(const Comparison& comparison, bool color, ChunkedText& out);
+void write_comparison_markdown(const Comparison& comparison, ChunkedText& out);
+void write_comparison_json(const Comparison& comparison, ChunkedText& out);
+void write_comparison_junit(const Comparison& comparison, ChunkedText& out);
 
 }  // namespace kerntime::format_detail
