@@ -187,6 +187,7 @@ def do_bench(
     """
     if return_mode not in _RETURN_MODES:
         raise ValueError(f"return_mode must be one of {', '.join(_RETURN_MODES)}; got {return_mode!r}")
+    _kerntime.require_gpu()
     call = fn
     if grad_to_none is not None:
         tensors = list(grad_to_none)
@@ -203,6 +204,11 @@ def do_bench(
     times = [t / 1e6 for t in m.headline_ns]
     if not times:
         raise _kerntime.Error(f"do_bench: no sample of {m.name} counted ({'; '.join(m.warnings) or m.stop_detail})")
+    return _summarize(times, quantiles, return_mode)
+
+
+def _summarize(times: List[float], quantiles: Optional[Sequence[float]], return_mode: str) -> Union[float, List[float]]:
+    # As triton.testing._summarize_statistics: quantiles first, a single one as a float.
     if quantiles is not None:
         ret = _quantiles(times, quantiles)
         return ret[0] if len(ret) == 1 else ret

@@ -3,12 +3,12 @@
 
 The Engine keeps per device what every measurement reuses (a stream, events, the blocking
 kernel's control block, the L2 flush buffer, the calibrated launch floor), so it is made once.
-The Tracer is made at the first measurement that wants CUPTI and kept, because starting CUPTI
-costs milliseconds and a late start makes the next launch of every kernel slower. While it
-exists CUPTI records every launch of the process, which costs a launch about half a microsecond
-more; its buffers are read only while measuring and bounded (16 x 8 MiB), so work between
-measurements is dropped by CUPTI, not kept. release_tracer() stops it; KERNTIME_CUPTI=0 in the
-environment, or measure(cupti=False), never starts it.
+The Tracer is made at the first measurement that wants CUPTI and kept, because enabling CUPTI
+costs 12 to 19 ms and a late start makes the next launch of every kernel slower once. While it
+exists CUPTI records every launch of the process, about 2 us of host time per launch
+(docs/tracing.md); its buffers are read only while measuring and bounded (16 x 8 MiB), so work
+between measurements is dropped by CUPTI, not kept. release_tracer() stops it; KERNTIME_CUPTI=0
+in the environment, or measure(cupti=False), never starts it.
 
 CUPTI gives its records to one client per process. torch.profiler is such a client: while it
 records, measurements use event timing (with a warning) and leave CUPTI alone, and the first

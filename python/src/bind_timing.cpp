@@ -211,6 +211,7 @@ void bind_timing(nb::module_& m) {
             return Scope(target, stream, self);
           },
           "name"_a, "stream"_a = nb::none(),
+          nb::sig("def scope(self, name: str | Region, stream: object | None = None) -> scope"),
           "A scope timing under `name` (a str or a Region) on `stream` (the current stream when "
           "None); see kerntime.scope.")
       .def("resolve", &Session::resolve, nb::call_guard<nb::gil_scoped_release>(),
@@ -231,7 +232,9 @@ void bind_timing(nb::module_& m) {
                     "(kerntime.default_session()). Neither end synchronizes. A scope object can "
                     "be entered again after it closed, which saves making one per launch.")
       .def(nb::init<nb::handle, nb::handle, nb::handle>(), "name"_a, "stream"_a = nb::none(),
-           "session"_a = nb::none())
+           "session"_a = nb::none(),
+           nb::sig("def __init__(self, name: str | Region, stream: object | None = None, "
+                   "session: Session | None = None) -> None"))
       .def(
           "__enter__",
           [](nb::handle self) {
@@ -251,7 +254,7 @@ void bind_timing(nb::module_& m) {
       .def_prop_ro("name", &Scope::name)
       .def_prop_ro("session", &Scope::session);
 
-  m.def("default_session", &default_session,
+  m.def("default_session", &default_session, nb::sig("def default_session() -> Session"),
         "The Session of kerntime.scope() calls without one, made on first use.");
   m.def(
       "_release_default_session",
