@@ -241,6 +241,7 @@ void bind_timing(nb::module_& m) {
             nb::cast<Scope&>(self).enter();
             return nb::borrow(self);
           },
+          nb::sig("def __enter__(self) -> scope"),
           "Opens the timer: records its start event on the stream.")
       .def(
           "__exit__",

@@ -90,7 +90,7 @@ def test_tracer_tables_name_pytorch_s_kernels_in_their_scope(torch_cuda, tmp_pat
     assert "Instances" in table and "softmax" in table.lower()
     scope_table = tracer.scope_table(events=session)
     assert "step" in scope_table
-    assert "step" in tracer.kernel_table("csv") or rows[0].name in tracer.kernel_table("csv")
+    assert len(tracer.kernel_table("csv").strip().splitlines()) >= len(rows)
     report = kerntime.write_report(str(tmp_path / "r.json"), session.report(), trace=tracer)
     assert report.has_trace and kerntime.read_report(str(tmp_path / "r.json")).has_trace
     tracer.trace().write_chrome_trace(str(tmp_path / "t.json"))
