@@ -46,7 +46,13 @@ extern "C" __global__ void kerntime_bench_spin(unsigned long long ns) {
 def spin(ns: int) -> Callable[[], None]:
     """One launch of a kernel that busy-waits `ns` on %globaltimer (Triton, else CuPy)."""
     if globaltimer is not None:
-        return lambda: kerntime_bench_spin[(1,)](ns, num_warps=1)
+        launch = lambda: kerntime_bench_spin[(1,)](ns, num_warps=1)
+        try:
+            launch()
+            torch.cuda.synchronize()
+            return launch
+        except Exception as error:  # a Triton that cannot compile the loop: CuPy's kernel
+            print(f"note: the Triton spin does not compile here ({error}); using CuPy's RawKernel")
     import cupy
 
     kernel = cupy.RawKernel(_CUPY_SPIN, "kerntime_bench_spin")

@@ -118,6 +118,7 @@ def _measure_options(fn: Callable[[], Any], options: _kerntime.MeasureOptions, c
         raise _kerntime.Error(
             "kerntime.measure was called from inside a function it is measuring; measure the "
             "inner work on its own instead")
+    _kerntime.require_gpu()  # before CUPTI starts: without a GPU there is nothing to trace
     with _measure_lock:
         _local.measuring = True
         try:

@@ -62,10 +62,12 @@ def test_gpu_calls_raise_kerntime_error_with_the_reason(child, call):
     assert child["message"] in raised["message"]
 
 
-def test_a_tracer_without_cupti_is_unavailable_and_says_why(child):
+def test_a_tracer_without_a_gpu_never_raises_and_says_why_it_cannot_trace(child):
+    # Without a driver CUPTI cannot start; with a driver but no visible device it may.
     status, reason = child["tracer"]
-    assert status == "unavailable"
-    assert reason and "\n" not in reason
+    assert status in ("unavailable", "active")
+    if status == "unavailable":
+        assert reason and "\n" not in reason
     assert child["process_tracer"]
 
 
