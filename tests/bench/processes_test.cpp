@@ -15,6 +15,7 @@
 
 #include "main/merge_runs.hpp"
 #include "main/process_runs.hpp"
+#include "main/run_order.hpp"
 #include "main/runner_options.hpp"
 #include "main/worker_results.hpp"
 #include "support/run_command.hpp"
@@ -83,7 +84,7 @@ TEST(Processes, AChildGetsTheParentsArgumentsAndItsShareOfTheTimeout) {
   ASSERT_TRUE(parsed.options.worker);
   EXPECT_EQ(*parsed.options.worker, 3u);
   EXPECT_EQ(parsed.options.worker_output, "/tmp/x/process-4.json");
-  EXPECT_EQ(parsed.options.filter, "spin");
+  EXPECT_EQ(parsed.options.selection.filter, "spin");
   EXPECT_DOUBLE_EQ(parsed.options.stopping.timeout_s, 0.5);  // 2 s over 4 processes
 }
 
@@ -113,6 +114,41 @@ TEST(Processes, EachChildRunsTheConfigurationsInItsOwnRotation) {
   EXPECT_EQ(firsts.size(), 5u);
   // More processes than configurations: still every one a permutation.
   EXPECT_EQ(process_order(2, 3, 5), (std::vector<std::size_t>{1, 0}));
+}
+
+TEST(RunOrder, WithoutASeedRepetitionsFollowEachRotatedConfiguration) {
+  const std::vector<PlannedRun> order = run_order(3, 2, 1, 3, std::nullopt);
+  const std::vector<PlannedRun> expected = {{1, 0}, {1, 1}, {2, 0}, {2, 1}, {0, 0}, {0, 1}};
+  EXPECT_EQ(order, expected);
+}
+
+TEST(RunOrder, ASeedShufflesEveryRepetitionOfEveryConfigurationReproducibly) {
+  const std::vector<PlannedRun> a = run_order(6, 3, 0, 1, 7);
+  ASSERT_EQ(a.size(), 18u);
+  EXPECT_EQ(run_order(6, 3, 0, 1, 7), a);  // the same seed, the same order
+  EXPECT_NE(run_order(6, 3, 0, 1, 8), a);
+  EXPECT_NE(run_order(6, 3, 1, 2, 7), a);  // each process a seed of its own
+  // Every pair once; repetitions numbered in the order they come.
+  std::vector<std::size_t> seen(6, 0);
+  for (const PlannedRun& run : a) {
+    EXPECT_EQ(run.repetition, seen[run.task]);
+    ++seen[run.task];
+  }
+  EXPECT_EQ(seen, std::vector<std::size_t>(6, 3));
+  // Not the unshuffled order: with 18! orders a seed that keeps it is not worth a test.
+  EXPECT_NE(a, run_order(6, 3, 0, 1, std::nullopt));
+}
+
+TEST(RunOrder, ShufflesAreUniformOverPositions) {
+  // 4 configurations, one repetition: over 4000 seeds each lands first about 1000 times (a
+  // biased shuffle, such as swapping with any index, would favour some).
+  std::vector<int> first(4, 0);
+  for (std::uint64_t seed = 0; seed < 4000; ++seed)
+    ++first[run_order(4, 1, 0, 1, seed).front().task];
+  for (int count : first) {
+    EXPECT_GT(count, 880);
+    EXPECT_LT(count, 1120);
+  }
 }
 
 TEST(MergeRuns, EachReportBecomesARunOfEachEntry) {
