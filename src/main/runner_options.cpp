@@ -66,17 +66,6 @@ std::string program_name(int argc, const char* const* argv) {
   return slash == std::string::npos ? name : name.substr(slash + 1);
 }
 
-Format format_for_path(const std::string& path) {
-  auto ends = [&path](const std::string& suffix) {
-    return path.size() >= suffix.size() &&
-           path.compare(path.size() - suffix.size(), suffix.size(), suffix) == 0;
-  };
-  if (ends(".json")) return Format::json;
-  if (ends(".md")) return Format::markdown;
-  if (ends(".csv")) return Format::csv;
-  return Format::table;
-}
-
 namespace {
 
 // --device values: "0", "0,1", "all"; each a device number from 0. CLI11's own number check

@@ -64,9 +64,6 @@ ParsedArguments parse_runner_arguments(int argc, const char* const* argv);
 /// The program's file name without its directory, for messages.
 std::string program_name(int argc, const char* const* argv);
 
-/// The format a --output file gets from its extension: .json, .md, .csv; anything else: table.
-Format format_for_path(const std::string& path);
-
 /// Where the results go and in which format: `path` "-" is standard output.
 struct Output {
   std::string path;

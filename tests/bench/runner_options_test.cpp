@@ -284,6 +284,7 @@ TEST(RunnerOptions, FormatIsTheFormatOfTheOutputFileAsInCompare) {
 }
 
 TEST(RunnerOptions, OutputFormatFollowsTheExtension) {
+  using kerntime::format_for_path;
   EXPECT_EQ(format_for_path("r.json"), Format::json);
   EXPECT_EQ(format_for_path("dir/r.md"), Format::markdown);
   EXPECT_EQ(format_for_path("r.csv"), Format::csv);
