@@ -15,6 +15,7 @@
 
 #include "main/merge_runs.hpp"
 #include "main/process_runs.hpp"
+#include "main/repetitions.hpp"
 #include "main/run_order.hpp"
 #include "main/runner_options.hpp"
 #include "main/worker_results.hpp"
@@ -289,6 +290,59 @@ TEST(WorkerResults, MeasurementsCombineOverProcesses) {
   EXPECT_EQ(c.median_sm_clock_mhz, 1940.0);
   ASSERT_TRUE(c.throughput.gb_per_s);
   EXPECT_DOUBLE_EQ(*c.throughput.gb_per_s, 10.0);  // 2000 bytes in 200 ns
+}
+
+// A measurement as the engine leaves it: counted samples of `ns` each, events 1 us longer.
+Measurement repetition(const std::vector<double>& ns, StopReason stop, const std::string& warning) {
+  Measurement m;
+  m.name = "spin/cold";
+  m.headline_timer = "cupti-kernel";
+  m.work.bytes = 4000.0;
+  m.stop_reason = stop;
+  m.wall_time_s = 0.5;
+  m.warnings = {warning, "shared"};
+  for (double v : ns) {
+    SampleRecord r;
+    r.event_ns = v + 1000.0;
+    r.cupti_ns = v;
+    m.samples.push_back(r);
+    m.headline_ns.push_back(v);
+  }
+  m.headline = compute_statistics(m.headline_ns);
+  std::vector<double> events;
+  for (const SampleRecord& r : m.samples)
+    events.push_back(r.event_ns);
+  m.events = compute_statistics(events);
+  m.cupti = m.headline;
+  return m;
+}
+
+TEST(Repetitions, AreOneMeasurementOfEverySampleInTheOrderTaken) {
+  const Measurement c =
+      combine_repetitions({repetition({100, 100, 100}, StopReason::stable, "first"),
+                           repetition({300, 300}, StopReason::timeout, "second")});
+  EXPECT_EQ(c.name, "spin/cold");
+  EXPECT_EQ(c.headline_ns, (std::vector<double>{100, 100, 100, 300, 300}));
+  EXPECT_EQ(c.headline.count, 5u);
+  EXPECT_EQ(c.headline.median, 100.0);
+  ASSERT_EQ(c.samples.size(), 5u);
+  EXPECT_EQ(c.samples[4].event_ns, 1300.0);
+  EXPECT_EQ(c.events.count, 5u);
+  EXPECT_EQ(c.stop_reason, StopReason::timeout);  // the least settled
+  EXPECT_DOUBLE_EQ(c.wall_time_s, 1.0);
+  EXPECT_EQ(c.warnings, (std::vector<std::string>{"first", "shared", "second"}));
+  ASSERT_TRUE(c.throughput.gb_per_s);
+  EXPECT_DOUBLE_EQ(*c.throughput.gb_per_s, 40.0);  // 4000 bytes in 100 ns
+  // In a report: one run, its events entry the same samples.
+  Report report;
+  add_to_report(report, c);
+  ASSERT_EQ(report.entries.size(), 2u);
+  EXPECT_TRUE(report.entries[0].run_sizes.empty());
+  EXPECT_EQ(report.entries[1].samples.size(), 5u);
+  // One repetition is itself.
+  const Measurement one = combine_repetitions({repetition({7}, StopReason::stable, "x")});
+  EXPECT_EQ(one.headline_ns, (std::vector<double>{7}));
+  EXPECT_THROW(combine_repetitions({}), Error);
 }
 
 TEST(ProcessExit, DescribesHowAProcessEnded) {
