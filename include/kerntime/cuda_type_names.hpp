@@ -12,23 +12,7 @@
 
 #include <kerntime/type_axes.hpp>
 
-namespace kerntime {
-
-template <>
-struct type_name<__half> {
-  static std::string get() { return "half"; }
-};
-template <>
-struct type_name<__nv_bfloat16> {
-  static std::string get() { return "bfloat16"; }
-};
-template <>
-struct type_name<__nv_fp8_e4m3> {
-  static std::string get() { return "fp8_e4m3"; }
-};
-template <>
-struct type_name<__nv_fp8_e5m2> {
-  static std::string get() { return "fp8_e5m2"; }
-};
-
-}  // namespace kerntime
+KERNTIME_TYPE_NAME(__half, "half");
+KERNTIME_TYPE_NAME(__nv_bfloat16, "bfloat16");
+KERNTIME_TYPE_NAME(__nv_fp8_e4m3, "fp8_e4m3");
+KERNTIME_TYPE_NAME(__nv_fp8_e5m2, "fp8_e5m2");

@@ -41,11 +41,8 @@ std::string integer_type_name(bool is_signed, std::size_t bytes);
 /// The name of T in configuration names and on the command line (-a T=float,int8). The
 /// arithmetic types are named float, double, bool, char, int8 ... int64, uint8 ... uint64;
 /// std::integral_constant<T, v> by its value; CUDA's half types in cuda_type_names.hpp. Any
-/// other type is named by its demangled C++ name; specialize this for a shorter one:
-///
-///     template <> struct kerntime::type_name<my::pixel> {
-///       static std::string get() { return "pixel"; }
-///     };
+/// other type is named by its demangled C++ name; give it a shorter one with
+/// KERNTIME_TYPE_NAME(my::pixel, "pixel") at global scope (a specialization of this).
 template <class T, class = void>
 struct type_name {
   static std::string get() {
@@ -57,22 +54,6 @@ struct type_name {
   }
 };
 
-template <>
-struct type_name<float> {
-  static std::string get() { return "float"; }
-};
-template <>
-struct type_name<double> {
-  static std::string get() { return "double"; }
-};
-template <>
-struct type_name<bool> {
-  static std::string get() { return "bool"; }
-};
-template <>
-struct type_name<char> {
-  static std::string get() { return "char"; }
-};
 template <class V, V value>
 struct type_name<std::integral_constant<V, value>, std::enable_if_t<std::is_integral_v<V>>> {
   static std::string get() {
@@ -115,3 +96,16 @@ struct type_product<type_list<Chosen...>, type_list<Heads...>, Rest...> {
 
 }  // namespace detail
 }  // namespace kerntime
+
+/// Names `type` `name` on type axes (NVBench's NVBENCH_DECLARE_TYPE_STRINGS); at global scope
+/// (it specializes kerntime::type_name), once per type.
+#define KERNTIME_TYPE_NAME(type, name)        \
+  template <>                                 \
+  struct kerntime::type_name<type> {          \
+    static std::string get() { return name; } \
+  }
+
+KERNTIME_TYPE_NAME(float, "float");
+KERNTIME_TYPE_NAME(double, "double");
+KERNTIME_TYPE_NAME(bool, "bool");
+KERNTIME_TYPE_NAME(char, "char");

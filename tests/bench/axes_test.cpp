@@ -7,6 +7,9 @@
 #include <kerntime/benchmark.hpp>
 #include <kerntime/error.hpp>
 
+struct Pixel {};
+KERNTIME_TYPE_NAME(Pixel, "pixel");
+
 namespace kerntime::bench {
 namespace {
 
@@ -257,6 +260,7 @@ TEST(TypeAxes, NamesOfTypes) {
   EXPECT_EQ(type_name<bool>::get(), "bool");
   EXPECT_EQ((type_name<std::integral_constant<int, 128>>::get()), "128");
   EXPECT_EQ((type_name<std::pair<int, float>>::get()), "std::pair<int,float>");
+  EXPECT_EQ(type_name<Pixel>::get(), "pixel");
 }
 
 TEST(TypeAxes, EveryCombinationOfTypesIsAConfigurationThatRunsItsInstance) {
