@@ -60,6 +60,7 @@ void saxpy(kerntime::State& state) {
   const DeviceBuffer y{n * sizeof(float)};
   state.set_work(
       {static_cast<double>(samples::saxpy_bytes(n)), static_cast<double>(samples::saxpy_flops(n))});
+  state.add_element_count(static_cast<double>(n));
   state.run(
       [&](cudaStream_t s) { samples::launch_saxpy(n, 2.0f, x.as<float>(), y.as<float>(), s); });
 }
@@ -72,6 +73,7 @@ void vector_add(kerntime::State& state) {
   const DeviceBuffer c{n * sizeof(float)};
   state.set_work({static_cast<double>(samples::vector_add_bytes(n)),
                   static_cast<double>(samples::vector_add_flops(n))});
+  state.add_element_count(static_cast<double>(n));
   state.run([&](cudaStream_t s) {
     samples::launch_vector_add(n, a.as<float>(), b.as<float>(), c.as<float>(), s);
   });
@@ -84,6 +86,7 @@ void reduce_sum(kerntime::State& state) {
   const DeviceBuffer result{sizeof(float)};
   state.set_work({static_cast<double>(samples::reduce_sum_bytes(n)),
                   static_cast<double>(samples::reduce_sum_flops(n))});
+  state.add_element_count(static_cast<double>(n));
   state.run(
       [&](cudaStream_t s) { samples::launch_reduce_sum(n, x.as<float>(), result.as<float>(), s); });
 }
@@ -169,6 +172,9 @@ void segment_sort(kerntime::State& state, kerntime::type_list<T>) {
       cudaMemcpy(input.as<T>(), values.data(), n * sizeof(T), cudaMemcpyHostToDevice),
       "cudaMemcpy (segment_sort input)");
   state.set_work({static_cast<double>(samples::segment_sort_bytes(n, sizeof(T))), 0.0});
+  state.add_element_count(static_cast<double>(n));
+  state.set_counter("segments/s", static_cast<double>(n / samples::kSortSegment),
+                    kerntime::CounterKind::rate);
   state.set_setup([&](cudaStream_t s) {
     kerntime::check_cuda_call(
         cudaMemcpyAsync(data.as<T>(), input.as<T>(), n * sizeof(T), cudaMemcpyDeviceToDevice, s),

@@ -5,9 +5,11 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include <cuda_runtime_api.h>
 
+#include <kerntime/counter.hpp>
 #include <kerntime/measurement.hpp>
 #include <kerntime/throughput.hpp>
 
@@ -65,8 +67,10 @@ struct MeasureOptions {
   StoppingCriteria stopping;
   /// Samples taken and thrown away after the launcher's first (unblocked) call.
   std::size_t warmup_samples = 2;
-  /// Declared work per launcher call, for GB/s, TFLOP/s and % of peak bandwidth.
+  /// Declared work per launcher call, for GB/s, TFLOP/s, items/s and % of peak bandwidth.
   Work work;
+  /// Custom columns, copied into the Measurement; names unique and non-empty, values finite.
+  std::vector<Counter> counters;
   /// When non-null and active, every sample also gets its CUPTI GPU span, which becomes the
   /// headline. The engine reads and then clears the tracer's records after each round, so
   /// give it a Tracer that nothing else reads while measuring.

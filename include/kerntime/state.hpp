@@ -34,6 +34,13 @@ class State {
 
   /// Declares the work of one launcher call, for the throughput columns.
   void set_work(Work work) { options_.work = work; }
+  /// Adds `elements` to the elements one launcher call processes (NVBench's add_element_count;
+  /// count the input, not the output): the Items/s column.
+  void add_element_count(double elements) { options_.work.elements += elements; }
+  /// Sets the custom column `name` (Google Benchmark's state.counters[name]): shown as it is,
+  /// or, for CounterKind::rate, as `value` per launcher call per second of the headline time.
+  /// Setting a name again replaces its value.
+  void set_counter(const std::string& name, double value, CounterKind kind = CounterKind::value);
   /// Enqueues `setup` on the engine's stream before every sample, outside the timed window
   /// (NVBench's exec_tag::timer, Google Benchmark's PauseTiming): a reset of the input that an
   /// in-place kernel overwrites. See MeasureOptions::setup for what each mode does with it.

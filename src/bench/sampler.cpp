@@ -75,6 +75,7 @@ Measurement run_measurement(SampleSource& source, const MeasureOptions& options,
   m.mode = options.mode;
   m.device = device;
   m.work = options.work;
+  m.counters = options.counters;
   m.warmup_samples = options.run_once ? 0 : options.warmup_samples;
 
   const double start = source.now_s();

@@ -38,6 +38,17 @@ const std::string& State::get_string(std::string_view axis) const {
   return std::get<std::string>(value(axis, AxisKind::string, AxisKind::type));
 }
 
+void State::set_counter(const std::string& name, double value, CounterKind kind) {
+  for (Counter& c : options_.counters) {
+    if (c.name == name) {
+      c.value = value;
+      c.kind = kind;
+      return;
+    }
+  }
+  options_.counters.push_back({name, value, kind});
+}
+
 void State::run(const Launcher& launcher) {
   if (measurement_) {
     throw Error("benchmark '" + configuration_.benchmark->name() +

@@ -227,7 +227,8 @@ TEST(WorkerResults, TheFileRoundTrips) {
   m.mode = MeasureMode::hot;
   m.device = 1;
   m.headline_timer = "cupti-kernel";
-  m.work = {3000.0, 20.0};
+  m.work = {3000.0, 20.0, 750.0};
+  m.counters = {{"segments/s", 32.0, CounterKind::rate}, {"bytes/elem", 4.0}};
   m.batch_size = 64;
   m.invalid_samples = 1;
   m.throttled_samples = 2;
@@ -249,6 +250,12 @@ TEST(WorkerResults, TheFileRoundTrips) {
   EXPECT_EQ(b.mode, MeasureMode::hot);
   EXPECT_EQ(b.device, 1);
   EXPECT_EQ(b.work.bytes, 3000.0);
+  EXPECT_EQ(b.work.elements, 750.0);
+  ASSERT_EQ(b.counters.size(), 2u);
+  EXPECT_EQ(b.counters[0].name, "segments/s");
+  EXPECT_EQ(b.counters[0].value, 32.0);
+  EXPECT_EQ(b.counters[0].kind, CounterKind::rate);
+  EXPECT_EQ(b.counters[1].kind, CounterKind::value);
   EXPECT_EQ(b.batch_size, 64u);
   EXPECT_EQ(b.throttled_samples, 2u);
   EXPECT_EQ(b.median_sm_clock_mhz, 1980.0);

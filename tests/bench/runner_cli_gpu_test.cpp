@@ -91,7 +91,8 @@ TEST_F(RunnerCliGpu, OneProcessIsOneRun) {
 // kerntime's own on the GPU.
 TEST_F(RunnerCliGpu, ProfileTakesOneEventSamplePerConfiguration) {
   const std::string json = ::testing::TempDir() + "runner_cli_gpu_profile.json";
-  const auto r = run_command(runner + " --filter 'spin/ns=20000/cold' --profile --quiet -o " + json);
+  const auto r =
+      run_command(runner + " --filter 'spin/ns=20000/cold' --profile --quiet -o " + json);
   ASSERT_EQ(r.exit_status, 0) << r.err;
   const Report report = read_report_file(json);
   ASSERT_EQ(report.entries.size(), 2u);
@@ -112,14 +113,15 @@ TEST_F(RunnerCliGpu, RepetitionsInARandomOrderAreOneRunWithTheSeedRecorded) {
   const std::string json = ::testing::TempDir() + "runner_cli_gpu_interleaved.json";
   const auto r = run_command(runner +
                              " --filter 'spin|copy' --processes 1 --repetitions 3 "
-                             "--random-interleaving --seed 11 -o " + json);
+                             "--random-interleaving --seed 11 -o " +
+                             json);
   ASSERT_EQ(r.exit_status, 0) << r.err;
   EXPECT_TRUE(contains(r.err, "random interleaving with seed 11 (--seed 11 repeats it)")) << r.err;
   const Report report = read_report_file(json);
   ASSERT_EQ(report.entries.size(), 6u);
   for (const Entry& e : report.entries) {
     EXPECT_TRUE(e.run_sizes.empty()) << e.name;  // the repetitions of one process: one run
-    EXPECT_GE(e.samples.size(), 60u) << e.name;   // each repetition at least 20 samples
+    EXPECT_GE(e.samples.size(), 60u) << e.name;  // each repetition at least 20 samples
   }
   bool recorded = false;
   for (const std::string& w : report.warnings)
@@ -129,8 +131,8 @@ TEST_F(RunnerCliGpu, RepetitionsInARandomOrderAreOneRunWithTheSeedRecorded) {
 
 TEST_F(RunnerCliGpu, EveryProcessShufflesWithTheParentsSeed) {
   const std::string json = ::testing::TempDir() + "runner_cli_gpu_interleaved_processes.json";
-  const auto r = run_command(runner + " --filter spin --processes 2 --random-interleaving -o " +
-                             json);
+  const auto r =
+      run_command(runner + " --filter spin --processes 2 --random-interleaving -o " + json);
   ASSERT_EQ(r.exit_status, 0) << r.err;
   EXPECT_EQ(line_count(r.err), 1) << r.err;  // the seed, once, from the parent
   EXPECT_TRUE(contains(r.err, "random interleaving with seed ")) << r.err;

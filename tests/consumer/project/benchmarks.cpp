@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // A user's benchmark program: the runner's main from the installed kerntime::main, with type
-// axes, a template-id and a custom name, and a per-sample setup. Listed without a GPU by the
-// consumer test (running it needs one).
+// axes, a template-id and a custom name, a per-sample setup, element counts and counters. Listed
+// without a GPU by the consumer test (running it needs one).
 #include <cstdint>
 
 #include <kerntime/benchmark.hpp>
@@ -16,6 +16,9 @@ void nothing(kerntime::State& state) {
 template <class T, int Width>
 void copy(kerntime::State& state) {
   state.set_work({2.0 * sizeof(T) * Width, 0.0});
+  state.add_element_count(Width);
+  state.set_counter("width", Width);
+  state.set_counter("vectors/s", 1.0, kerntime::CounterKind::rate);
   state.set_setup([](cudaStream_t) {});
   state.skip("copy of " + kerntime::type_name<T>::get() + " needs a GPU");
 }
