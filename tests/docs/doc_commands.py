@@ -32,12 +32,14 @@ from dataclasses import dataclass, field
 
 # Programs that are not kerntime's and need no check: the docs use them around kerntime's.
 ALLOWED_PROGRAMS = {
-    "cd", "cp", "echo", "git", "mkdir", "nvidia-smi", "python", "python3", "true",
+    "cd", "cp", "echo", "git", "mkdir", "nvidia-smi", "pip", "python", "python3", "true",
     # a user's program that times with Session and writes its own report (docs/ci.md)
     "./build/my_app", "./my_app",
     # shell syntax of a loop (`for i in 1 2 3; do ...; done`)
     "for", "done",
 }
+# Profilers that run a program given after their own options: the program is checked.
+PROFILER_WRAPPERS = {"ncu", "nsys", "compute-sanitizer"}
 # User programs made with KERNTIME_BENCHMARK_MAIN(): they take the runner's options.
 RUNNER_PROGRAMS = {"sample_benchmarks", "my_bench", "my_benchmarks"}
 # ctest -R patterns that name a user's tests (kerntime_add_regression_test in docs/ci.md).
@@ -290,6 +292,11 @@ class Checker:
         words = command.words
         program = words[0]
         name = _program_name(program)
+        if name in PROFILER_WRAPPERS:
+            inner = next((i for i, w in enumerate(words) if i > 0 and _is_known_program(w)), None)
+            if inner is None:
+                return f"{name} runs no program this repository builds or documents"
+            return self.check(Command(command.source, command.text, command.kind, words[inner:]))
         if program.startswith(("build/", "./build/")):
             problem = self._check_build_path(program, name)
             if problem:
