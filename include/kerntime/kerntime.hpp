@@ -20,5 +20,6 @@
 #include <kerntime/throughput.hpp>
 #include <kerntime/trace.hpp>
 #include <kerntime/trace_format.hpp>
+#include <kerntime/trace_summaries.hpp>
 #include <kerntime/tracer.hpp>
 #include <kerntime/version.hpp>
