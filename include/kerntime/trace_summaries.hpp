@@ -42,7 +42,7 @@ std::vector<MemoryOperationSummary> summarize_memory_operations(const Trace& tra
 
 /// One host API function.
 struct ApiCallSummary {
-  std::string name;  ///< "cudaLaunchKernel", "cuMemcpyHtoDAsync_v2" (CUPTI's "_vNNNN" removed)
+  std::string name;  ///< "cudaLaunchKernel", "cuMemAlloc" (the trace's name: no "_vNNNN" suffix)
   double time_percent = 0.0;  ///< share of the summed time of every call summarized
   ValueSummary duration_ns;   ///< host time of one call
 };
