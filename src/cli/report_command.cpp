@@ -47,13 +47,15 @@ summary of the report's trace section instead of its entries, with nsys's column
 cuda_gpu_kern_sum, cuda_gpu_mem_time_sum, cuda_gpu_mem_size_sum, cuda_api_sum,
 cuda_kern_exec_sum, or all (repeatable; csv takes one).
 
-'-' reads a report from standard input; '-o -' writes to standard output.
+'-' reads a report from standard input; '-o -' writes to standard output. Without
+--format, '-o FILE' takes the format its extension names (.json, .md, .csv; else the
+table), as the benchmark runner's --output does.
 
 Exit status: 0 success; 2 bad usage or unreadable or malformed input.)";
 
 struct ReportSettings {
   std::vector<std::string> files;
-  std::string format = "table";
+  std::string format;  ///< empty: what the --output file's extension names, else table
   std::string output;
   bool aggregates_only = false;
   std::vector<std::string> trace_summaries;
@@ -117,7 +119,11 @@ std::string canonical_path(const std::string& path) {
 
 int run_report(const ReportSettings& s) {
   const bool gbench = s.format == kGbenchFormat;
-  const Format format = gbench ? Format::json : parse_format(s.format);
+  const bool to_file = !s.output.empty() && s.output != "-";
+  const Format format = gbench              ? Format::json
+                        : !s.format.empty() ? parse_format(s.format)
+                        : to_file           ? format_for_path(s.output)
+                                            : Format::table;
   if (s.aggregates_only && !gbench) {
     throw Error("--aggregates-only applies to --format gbench-json only");
   }
@@ -190,7 +196,8 @@ void add_report_command(CLI::App& app, int& exit_status) {
       ->required();
   command
       ->add_option("--format", settings->format,
-                   "table, md, csv, json or gbench-json (Google Benchmark's; default table)")
+                   "table, md, csv, json or gbench-json (Google Benchmark's; default: what the "
+                   "--output file's extension names (.json, .md, .csv), else table)")
       ->check(CLI::IsMember({"table", "md", "markdown", "csv", "json", kGbenchFormat}));
   command->add_flag("--aggregates-only", settings->aggregates_only,
                     "gbench-json: the mean, median, stddev and cv of each entry only");

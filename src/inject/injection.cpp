@@ -6,7 +6,7 @@
 // exit, so that a process killed without warning still leaves what it recorded.
 //
 // Everything here lives until the process ends on purpose: atexit handlers and static
-// destructors run in an order this library does not control (../shared/reference/injection.md).
+// destructors run in an order this library does not control.
 #include <atomic>
 #include <cerrno>
 #include <chrono>
