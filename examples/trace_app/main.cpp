@@ -5,10 +5,11 @@
 //
 //   trace_app [trace.json] [report.json]
 //
-// Prints the per-scope table (CUPTI's GPU time beside the scope's cudaEvent time) and the
-// per-kernel table, writes a Chrome/Perfetto timeline to trace.json (open it in
-// ui.perfetto.dev), and, when a second path is given, a kerntime-report/1 file with the
-// trace section. See docs/tracing.md.
+// Prints the per-scope table (CUPTI's GPU time beside the scope's cudaEvent time), the
+// per-kernel table and the other summaries of `nsys stats` (copies and memsets by time and by
+// size, API calls, kernel launch and queue times), writes a Chrome/Perfetto timeline to
+// trace.json (open it in ui.perfetto.dev), and, when a second path is given, a
+// kerntime-report/1 file with the trace section. See docs/tracing.md.
 //
 // The pattern to copy:
 //   1. Start the Tracer first, before CUDA creates a context or loads a module: enabling CUPTI
@@ -156,6 +157,15 @@ int run(kerntime::Tracer& tracer, const std::string& timeline_path,
              stdout);
   std::printf("\nPer kernel (CUPTI), largest total first\n\n");
   std::fputs(kerntime::render_kernel_summary(trace, kerntime::Format::table).c_str(), stdout);
+  // The rest of what `nsys stats` shows, with its report names and columns.
+  for (const kerntime::TraceSummaryKind kind :
+       {kerntime::TraceSummaryKind::memory_time, kerntime::TraceSummaryKind::memory_size,
+        kerntime::TraceSummaryKind::api_calls, kerntime::TraceSummaryKind::kernel_launches}) {
+    std::printf("\n ** %s (%s):\n\n", std::string{kerntime::summary_title(kind)}.c_str(),
+                std::string{kerntime::to_string(kind)}.c_str());
+    std::fputs(kerntime::render_trace_summary(trace, kind, kerntime::Format::table).c_str(),
+               stdout);
+  }
   print_copies(trace);
 
   kerntime::write_chrome_trace(trace, timeline_path);

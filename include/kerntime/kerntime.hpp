@@ -12,6 +12,7 @@
 #include <kerntime/measure.hpp>
 #include <kerntime/measurement.hpp>
 #include <kerntime/report.hpp>
+#include <kerntime/report_interop.hpp>
 #include <kerntime/report_json.hpp>
 #include <kerntime/report_transforms.hpp>
 #include <kerntime/session.hpp>
@@ -20,5 +21,6 @@
 #include <kerntime/throughput.hpp>
 #include <kerntime/trace.hpp>
 #include <kerntime/trace_format.hpp>
+#include <kerntime/trace_summaries.hpp>
 #include <kerntime/tracer.hpp>
 #include <kerntime/version.hpp>

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
-// The GPU activity records that the tracer, the trace model and the report share: one type per
-// concept, as plain values. A record is a GpuSpan (where and when it ran) plus the payload of its
-// kind (launch configuration, copy or memset details) plus what attribution found (the launch
-// call and the kerntime scope). Adding a field to a payload adds it everywhere at once.
+// The GPU activity records that the tracer, the trace model and the report share, and the host
+// API calls behind them: one type per concept, as plain values. A GPU record is a GpuSpan (where
+// and when it ran) plus the payload of its kind (launch configuration, copy or memset details)
+// plus what attribution found (the launch call and the kerntime scope). Adding a field to a
+// payload adds it everywhere at once.
 //
 // Times are nanoseconds on CUPTI's clock (CLOCK_REALTIME on Linux unless a tool changed it).
 #pragma once
@@ -111,10 +112,29 @@ struct LaunchCall {
   std::string_view name;  ///< e.g. "cudaLaunchKernel", "cuLaunchKernel", "cudaGraphLaunch"
   std::uint64_t start_ns = 0;
   std::uint64_t end_ns = 0;
-  std::uint32_t thread_id = 0;  ///< CUPTI's id of the calling thread
+  std::uint32_t thread_id = 0;   ///< CUPTI's id of the calling thread
+  std::uint32_t process_id = 0;  ///< the calling process (CUPTI's id); 0: not known
 
   /// Host enqueue time: how long the launch call took on the calling thread.
   std::uint64_t enqueue_ns() const { return end_ns - start_ns; }
+};
+
+/// One CUDA runtime or driver API call on a host thread (every call the tracer saw, not only
+/// those that enqueued GPU work).
+struct ApiCall {
+  ApiKind kind = ApiKind::runtime;
+  std::uint32_t callback_id = 0;  ///< CUPTI's id of the function within its API
+  std::string_view name;          ///< e.g. "cudaLaunchKernel" (CUPTI's "_v7000" suffix removed)
+  std::uint32_t correlation_id = 0;
+  std::uint64_t start_ns = 0;
+  std::uint64_t end_ns = 0;
+  std::uint32_t process_id = 0;
+  std::uint32_t thread_id = 0;     ///< CUPTI's id of the calling thread
+  std::uint32_t return_value = 0;  ///< cudaError_t or CUresult
+  std::uint64_t scope_id = 0;      ///< innermost kerntime scope around the call; 0: none
+  std::string_view scope_name;
+
+  std::uint64_t duration_ns() const { return end_ns - start_ns; }
 };
 
 /// What attribution found for a GPU activity: the call that enqueued it and the innermost

@@ -53,7 +53,7 @@ struct TraceCounts : TraceLosses {
 
 /// What a CUPTI trace adds to a report (attach_trace() in report_transforms.hpp fills it): the
 /// per-kernel summary, the records up to a limit, and the loss counts, which are always present
-/// so that no reader misses a loss.
+/// so that no reader misses a loss. A list shorter than its count is partial (the record limit).
 ///
 /// The records are the trace's own types with CUPTI times (the JSON counts them from
 /// `origin_ns`). Their string_views point into `strings`, shared by every copy of the section;
@@ -65,6 +65,9 @@ struct TraceSection {
   std::vector<KernelActivity> kernels;  ///< by start time
   std::vector<MemcpyActivity> memcpys;
   std::vector<MemsetActivity> memsets;
+  /// Host API calls, by start time: every runtime and driver call, also those that enqueued no
+  /// GPU work (reports written before they were listed have counts.api_calls but none here).
+  std::vector<ApiCall> api_calls;
   std::uint64_t omitted_records = 0;    ///< records counted above but not listed (record limit)
   std::shared_ptr<const void> strings;  ///< owns the text the records' string_views show
 };
@@ -75,7 +78,8 @@ struct Report {
   Environment environment;
   std::vector<Entry> entries;
   std::vector<std::string> warnings;  ///< things a reader must know before trusting numbers
-  /// Kernel, copy and memset records from a kerntime::Tracer; absent in reports without one.
+  /// Kernel, copy, memset and API call records from a kerntime::Tracer; absent in reports
+  /// without one.
   std::optional<TraceSection> trace;
 
   /// The entry called `name`, or nullptr.

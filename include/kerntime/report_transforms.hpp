@@ -16,10 +16,13 @@ struct TraceReportOptions {
   /// The per-kernel summary (summarize_kernels() with these options).
   bool kernel_summary = true;
   KernelSummaryOptions summary;
-  /// Raw kernel, copy and memset records listed, at most this many of each kind (the earliest);
-  /// the rest are counted in TraceSection::omitted_records. 0 lists none. A kernel record takes
-  /// up to 1 KB of the written JSON.
+  /// Raw kernel, copy, memset and API call records listed, at most this many of each kind (the
+  /// earliest); the rest are counted in TraceSection::omitted_records. 0 lists none. A kernel
+  /// record takes up to 1 KB of the written JSON, an API call about 200 bytes.
   std::size_t max_records_per_kind = 100'000;
+  /// List the API call records too (what cuda_api_sum of a report needs); they are counted in
+  /// any case.
+  bool api_calls = true;
 };
 
 /// Sets `report.trace` from `trace` (replacing any earlier one) and appends the trace's

@@ -17,23 +17,6 @@
 
 namespace kerntime {
 
-/// One CUDA runtime or driver API call on a host thread.
-struct ApiCall {
-  ApiKind kind = ApiKind::runtime;
-  std::uint32_t callback_id = 0;  ///< CUPTI's id of the function within its API
-  std::string_view name;          ///< e.g. "cudaLaunchKernel" (CUPTI's "_v7000" suffix removed)
-  std::uint32_t correlation_id = 0;
-  std::uint64_t start_ns = 0;
-  std::uint64_t end_ns = 0;
-  std::uint32_t process_id = 0;
-  std::uint32_t thread_id = 0;     ///< CUPTI's id of the calling thread
-  std::uint32_t return_value = 0;  ///< cudaError_t or CUresult
-  std::uint64_t scope_id = 0;      ///< innermost kerntime scope around the call; 0: none
-  std::string_view scope_name;
-
-  std::uint64_t duration_ns() const { return end_ns - start_ns; }
-};
-
 /// What a host thread waited for.
 enum class SynchronizationKind : std::uint8_t {
   unknown,

@@ -1,9 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0
-// Views of a Trace: the per-kernel and per-scope tables and a timeline for ui.perfetto.dev.
+// Views of a Trace: the per-kernel and per-scope tables, the nsys-style summaries of copies,
+// API calls and kernel launches, and a timeline for ui.perfetto.dev.
 #pragma once
 
+#include <array>
 #include <cstddef>
 #include <string>
+#include <string_view>
 
 #include <kerntime/format.hpp>
 #include <kerntime/report.hpp>
@@ -24,6 +27,39 @@ std::string render_kernel_summary(const Trace& trace, Format format,
 /// The same table from a report's trace section (`kerntime run` and reports with attach_trace),
 /// with the report's warnings in the footer. Throws kerntime::Error when it has none.
 std::string render_kernel_summary(const Report& report, Format format);
+
+/// The summaries of `nsys stats` that kerntime makes from a trace (docs/tracing.md).
+enum class TraceSummaryKind {
+  kernels,          ///< cuda_gpu_kern_sum: render_kernel_summary()
+  memory_time,      ///< cuda_gpu_mem_time_sum: copies and memsets by operation, by GPU time
+  memory_size,      ///< cuda_gpu_mem_size_sum: the same operations by size
+  api_calls,        ///< cuda_api_sum: host API calls by function
+  kernel_launches,  ///< cuda_kern_exec_sum: launch call, queue and execution per kernel
+};
+
+/// Every kind, in the order above.
+inline constexpr std::array<TraceSummaryKind, 5> kTraceSummaryKinds{
+    TraceSummaryKind::kernels, TraceSummaryKind::memory_time, TraceSummaryKind::memory_size,
+    TraceSummaryKind::api_calls, TraceSummaryKind::kernel_launches};
+
+/// nsys's report name: "cuda_gpu_mem_time_sum", ...
+std::string_view to_string(TraceSummaryKind kind);
+/// nsys's title of the report: "CUDA GPU MemOps Summary (by Time)", ...
+std::string_view summary_title(TraceSummaryKind kind);
+/// The kind nsys's report `name` names; throws kerntime::Error listing the names.
+TraceSummaryKind parse_trace_summary_kind(std::string_view name);
+
+/// One summary with nsys's columns in nsys's order (cuda_gpu_mem_size_sum in MB of 10^6 bytes),
+/// largest first; durations carry their unit in table and Markdown, plain ns in CSV (whose
+/// titles say "(ns)"). Table and Markdown end with the record counts and warnings (the API
+/// table also says how many driver calls inside runtime calls it did not count again); CSV
+/// holds rows only; JSON is an object of the rows, "counts" and "warnings".
+std::string render_trace_summary(const Trace& trace, TraceSummaryKind kind, Format format);
+
+/// The same from a report's trace section. The counts are exact; the records it lists may stop
+/// at the record limit, and then a warning says the summary covers the listed records only.
+/// Throws kerntime::Error when the report has no trace section.
+std::string render_trace_summary(const Report& report, TraceSummaryKind kind, Format format);
 
 /// The per-scope summary: openings, kernels (nested scopes included), the sum of their
 /// durations, the median GPU span of one opening, and, when `events` holds an entry of the same

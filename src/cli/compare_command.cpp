@@ -44,7 +44,9 @@ judged from its per-run medians, at the noise between processes that each entry
 shows. With one run per side that noise is unseen and an allowance (400 ns or 1.5 %,
 the larger) stands in for it; the output says so above the table.
 
-Input and output: '-' as BASELINE or CANDIDATE reads standard input; '-o -' writes the
+Input and output: BASELINE and CANDIDATE are kerntime reports, Google Benchmark JSON or
+NVBench JSON (its --jsonbin sample files read from beside it), told apart by content.
+'-' as BASELINE or CANDIDATE reads standard input; '-o -' writes the
 chosen format to stdout. Without --output the chosen format goes to stdout; with
 --output FILE it goes to FILE and the table goes to stdout for the log. Without --format,
 FILE's extension chooses (.json, .md, .xml for junit; else the table), as for 'kerntime
@@ -199,9 +201,13 @@ void add_compare_command(CLI::App& app, int& exit_status) {
   CLI::App* command = app.add_subcommand(
       "compare", "Compare CANDIDATE with BASELINE entry by entry; exit 1 if anything regressed");
   command->footer(kFooter);
-  command->add_option("baseline", settings->baseline, "The baseline report (JSON; - for stdin)")
+  command
+      ->add_option("baseline", settings->baseline,
+                   "The baseline report (kerntime, Google Benchmark or NVBench JSON; - for stdin)")
       ->required();
-  command->add_option("candidate", settings->candidate, "The candidate report (JSON; - for stdin)")
+  command
+      ->add_option("candidate", settings->candidate,
+                   "The candidate report (kerntime, Google Benchmark or NVBench JSON; - for stdin)")
       ->required();
   command
       ->add_option("--threshold", settings->thresholds,

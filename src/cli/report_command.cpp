@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
-// `kerntime report FILE...`: re-renders reports, merging repeated runs into one.
+// `kerntime report FILE...`: re-renders reports (kerntime's, Google Benchmark's, NVBench's),
+// merging repeated runs into one; writes Google Benchmark JSON; shows the nsys-style summaries
+// of a report's trace section.
 #include <cstdlib>
 #include <memory>
 #include <string>
@@ -9,12 +11,15 @@
 
 #include <kerntime/error.hpp>
 #include <kerntime/format.hpp>
+#include <kerntime/report_interop.hpp>
 #include <kerntime/report_json.hpp>
 #include <kerntime/report_transforms.hpp>
+#include <kerntime/trace_format.hpp>
 
 #include "cli/commands.hpp"
 #include "cli/report_input.hpp"
 #include "io/file_writer.hpp"
+#include "io/json_text.hpp"
 
 namespace kerntime::cli {
 namespace {
@@ -31,6 +36,17 @@ Refused (exit status 2): the same file given twice (same path or the same bytes)
 reports measured on different GPU models or compute capabilities, an entry without
 samples, same-name entries whose unit or timer differ.
 
+Input: kerntime-report/1, Google Benchmark JSON (--benchmark_format=json) and NVBench
+JSON (--json, --jsonbin: its sample files are read from beside the file), told apart by
+content. A file of summaries only gives one sample per entry; a warning says so.
+
+Output: --format gbench-json writes Google Benchmark JSON (each sample one repetition, then
+the mean, median, stddev and cv aggregates), which github-action-benchmark, Bencher and
+conbench read; --aggregates-only writes the aggregates alone. --trace-summary NAME shows a
+summary of the report's trace section instead of its entries, with nsys's columns:
+cuda_gpu_kern_sum, cuda_gpu_mem_time_sum, cuda_gpu_mem_size_sum, cuda_api_sum,
+cuda_kern_exec_sum, or all (repeatable; csv takes one).
+
 '-' reads a report from standard input; '-o -' writes to standard output. Without
 --format, '-o FILE' takes the format its extension names (.json, .md, .csv; else the
 table), as the benchmark runner's --output does.
@@ -41,7 +57,59 @@ struct ReportSettings {
   std::vector<std::string> files;
   std::string format;  ///< empty: what the --output file's extension names, else table
   std::string output;
+  bool aggregates_only = false;
+  std::vector<std::string> trace_summaries;
 };
+
+constexpr const char* kGbenchFormat = "gbench-json";
+
+std::vector<TraceSummaryKind> summary_kinds(const std::vector<std::string>& names) {
+  std::vector<TraceSummaryKind> kinds;
+  for (const std::string& name : names) {
+    if (name == "all") {
+      kinds.insert(kinds.end(), kTraceSummaryKinds.begin(), kTraceSummaryKinds.end());
+    } else {
+      kinds.push_back(parse_trace_summary_kind(name));
+    }
+  }
+  return kinds;
+}
+
+// The summaries one after another: titled as `nsys stats` titles them in a table, as headings
+// in Markdown, one object keyed by report name in JSON; CSV holds one table only.
+std::string render_summaries(const Report& report, const std::vector<TraceSummaryKind>& kinds,
+                             Format format) {
+  if (format == Format::csv && kinds.size() != 1) {
+    throw Error("--format csv holds one table: give one --trace-summary, not " +
+                std::to_string(kinds.size()));
+  }
+  if (!report.trace) {
+    throw Error(
+        "--trace-summary: the report has no trace section (record with a "
+        "kerntime::Tracer and attach_trace); one report file, not several, keeps its own");
+  }
+  if (format == Format::csv) return render_trace_summary(report, kinds.front(), format);
+  std::string out;
+  if (format == Format::json) {
+    if (kinds.size() == 1) return render_trace_summary(report, kinds.front(), format);
+    out = "{";
+    for (std::size_t i = 0; i < kinds.size(); ++i) {
+      std::string one = render_trace_summary(report, kinds[i], format);
+      one.pop_back();  // its final newline
+      out += (i == 0 ? "\n  \"" : ",\n  \"") + std::string{to_string(kinds[i])} + "\": ";
+      out += io::nested_json(one, 1);
+    }
+    return out + "\n}\n";
+  }
+  for (std::size_t i = 0; i < kinds.size(); ++i) {
+    const std::string title =
+        std::string{summary_title(kinds[i])} + " (" + std::string{to_string(kinds[i])} + ")";
+    out += i == 0 ? "" : "\n";
+    out += format == Format::markdown ? "### " + title + "\n\n" : " ** " + title + ":\n\n";
+    out += render_trace_summary(report, kinds[i], format);
+  }
+  return out;
+}
 
 // The file itself, whatever path names it (./a.json, a link to it), when it exists.
 std::string canonical_path(const std::string& path) {
@@ -50,10 +118,21 @@ std::string canonical_path(const std::string& path) {
 }
 
 int run_report(const ReportSettings& s) {
+  const bool gbench = s.format == kGbenchFormat;
   const bool to_file = !s.output.empty() && s.output != "-";
-  const Format format = !s.format.empty() ? parse_format(s.format)
-                        : to_file         ? format_for_path(s.output)
-                                          : Format::table;
+  const Format format = gbench              ? Format::json
+                        : !s.format.empty() ? parse_format(s.format)
+                        : to_file           ? format_for_path(s.output)
+                                            : Format::table;
+  if (s.aggregates_only && !gbench) {
+    throw Error("--aggregates-only applies to --format gbench-json only");
+  }
+  if (gbench && !s.trace_summaries.empty()) {
+    throw Error(
+        "--trace-summary writes kerntime's summaries; --format gbench-json has no room "
+        "for them");
+  }
+  const std::vector<TraceSummaryKind> kinds = summary_kinds(s.trace_summaries);
   std::vector<Report> reports;
   std::vector<std::string> names;
   std::vector<std::string> paths;
@@ -77,13 +156,22 @@ int run_report(const ReportSettings& s) {
                     "run).");
       }
     }
-    reports.push_back(parse_report(text, name, statistics));
+    reports.push_back(parse_any_report(text, name, report_read_options(file, statistics)));
     names.push_back(name);
     paths.push_back(path);
     texts.push_back(std::move(text));
   }
   const Report merged = merge_reports(reports, names);
-  const std::string text = render(merged, format);
+  std::string text;
+  if (gbench) {
+    GoogleBenchmarkJsonOptions options;
+    options.aggregates_only = s.aggregates_only;
+    text = to_google_benchmark_json(merged, options);
+  } else if (!kinds.empty()) {
+    text = render_summaries(merged, kinds, format);
+  } else {
+    text = render(merged, format);
+  }
   if (s.output.empty() || s.output == "-") {
     io::write_standard_output(text);
   } else {
@@ -98,17 +186,26 @@ void add_report_command(CLI::App& app, int& exit_status) {
   auto settings = std::make_shared<ReportSettings>();
   CLI::App* command = app.add_subcommand(
       "report",
-      "Render reports as a table, Markdown, CSV or JSON; several files are merged as runs");
+      "Render reports (also Google Benchmark and NVBench JSON) as a table, Markdown, CSV, JSON or "
+      "Google Benchmark JSON; several files are merged as runs");
   command->footer(kFooter);
   command
       ->add_option("files", settings->files,
-                   "Report files (JSON; - for stdin); several are merged, one run each")
+                   "Report files (kerntime, Google Benchmark or NVBench JSON; - for stdin); "
+                   "several are merged, one run each")
       ->required();
   command
       ->add_option("--format", settings->format,
-                   "table, md, csv or json (default: what the --output file's extension names "
-                   "(.json, .md, .csv), else table)")
-      ->check(CLI::IsMember({"table", "md", "markdown", "csv", "json"}));
+                   "table, md, csv, json or gbench-json (Google Benchmark's; default: what the "
+                   "--output file's extension names (.json, .md, .csv), else table)")
+      ->check(CLI::IsMember({"table", "md", "markdown", "csv", "json", kGbenchFormat}));
+  command->add_flag("--aggregates-only", settings->aggregates_only,
+                    "gbench-json: the mean, median, stddev and cv of each entry only");
+  command
+      ->add_option("--trace-summary", settings->trace_summaries,
+                   "Show a summary of the trace section (nsys's name: cuda_gpu_mem_time_sum, "
+                   "cuda_api_sum, ..., or all) instead of the entries; repeatable")
+      ->allow_extra_args(false);
   command->add_option("--output,-o", settings->output,
                       "Write to FILE instead of stdout (- for stdout)");
   command->callback([settings, &exit_status] { exit_status = run_report(*settings); });

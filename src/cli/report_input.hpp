@@ -4,8 +4,10 @@
 // arguments hold the same bytes.
 #pragma once
 
+#include <filesystem>
 #include <string>
 
+#include <kerntime/report_interop.hpp>
 #include <kerntime/report_json.hpp>
 
 #include "io/file_reader.hpp"
@@ -30,11 +32,26 @@ inline std::string read_report_text(const std::string& path) {
   return io::read_file_bounded(path, report_display_name(path), kMaxReportFileBytes, "report");
 }
 
-/// The report at `path` (`-`: standard input); errors name the path. Statistics are computed
-/// with `statistics` (compare passes median_interval = false: it never shows the interval).
+/// How a report argument's text is read: any format parse_any_report() knows, NVBench's sample
+/// files looked for beside the file (not for standard input, which has no folder).
+inline ReportReadOptions report_read_options(const std::string& path,
+                                             const StatisticsOptions& statistics) {
+  ReportReadOptions options;
+  options.statistics = statistics;
+  if (path != "-") {
+    const std::filesystem::path folder = std::filesystem::path{path}.parent_path();
+    options.nvbench_directory = folder.empty() ? "." : folder.string();
+  }
+  return options;
+}
+
+/// The report at `path` (`-`: standard input) in kerntime's, Google Benchmark's or NVBench's
+/// JSON; errors name the path. Statistics are computed with `statistics` (compare passes
+/// median_interval = false: it never shows the interval).
 inline Report read_report_argument(const std::string& path,
                                    const StatisticsOptions& statistics = {}) {
-  return parse_report(read_report_text(path), report_display_name(path), statistics);
+  return parse_any_report(read_report_text(path), report_display_name(path),
+                          report_read_options(path, statistics));
 }
 
 }  // namespace kerntime::cli

@@ -232,6 +232,7 @@ Report RunRecorder::report(bool with_records) const {
     const Trace trace = timeline_.build(scopes);
     TraceReportOptions options;
     options.max_records_per_kind = settings_.timeline_records;
+    options.api_calls = false;  // the timeline keeps them for its launch arrows only
     attach_trace(report, trace, options);
   } else {
     report.trace.emplace();

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // A Trace as a report's trace section: the same record types, copied whole, sharing the trace's
-// string store; the origin is the earliest record, so the JSON's times stay readable.
+// string store; the origin is the earliest GPU record, so the JSON's times stay readable.
 #include <algorithm>
 #include <limits>
 #include <string>
@@ -45,6 +45,9 @@ void attach_trace(Report& report, const Trace& trace, const TraceReportOptions& 
   section.kernels = first_records(trace.kernels, limit, section.omitted_records);
   section.memcpys = first_records(trace.memcpys, limit, section.omitted_records);
   section.memsets = first_records(trace.memsets, limit, section.omitted_records);
+  if (options.api_calls) {
+    section.api_calls = first_records(trace.api_calls, limit, section.omitted_records);
+  }
   report.trace = std::move(section);
   for (const std::string& warning : trace.warnings) {
     if (std::find(report.warnings.begin(), report.warnings.end(), warning) ==

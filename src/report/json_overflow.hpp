@@ -13,6 +13,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "report/json_structure_sax.hpp"
+
 namespace kerntime::report_detail {
 
 struct JsonOverflow {
@@ -24,15 +26,8 @@ struct JsonOverflow {
 
 namespace json_overflow_detail {
 
-class Locator : public nlohmann::json_sax<nlohmann::json> {
+class Locator : public StructureSax {
  public:
-  bool null() override { return value(); }
-  bool boolean(bool) override { return value(); }
-  bool number_integer(number_integer_t) override { return value(); }
-  bool number_unsigned(number_unsigned_t) override { return value(); }
-  bool number_float(number_float_t, const string_t&) override { return value(); }
-  bool string(string_t&) override { return value(); }
-  bool binary(binary_t&) override { return value(); }
   bool start_object(std::size_t) override {
     frames_.push_back(Frame{false, 0, ""});
     return true;
@@ -74,7 +69,7 @@ class Locator : public nlohmann::json_sax<nlohmann::json> {
   };
 
   // A value ended: the next one in an array has the next index.
-  bool value() {
+  bool value() override {
     if (!frames_.empty() && frames_.back().array) ++frames_.back().count;
     return true;
   }

@@ -72,6 +72,8 @@ TraceSection merge_sections(const std::vector<const TraceSection*>& sections,
     merged.kernels.insert(merged.kernels.end(), section->kernels.begin(), section->kernels.end());
     merged.memcpys.insert(merged.memcpys.end(), section->memcpys.begin(), section->memcpys.end());
     merged.memsets.insert(merged.memsets.end(), section->memsets.begin(), section->memsets.end());
+    merged.api_calls.insert(merged.api_calls.end(), section->api_calls.begin(),
+                            section->api_calls.end());
     strings->parts.push_back(section->strings);
     for (const KernelSummary& row : section->kernel_summary) {
       const auto [it, inserted] = rows.emplace(row.name, merged.kernel_summary.size());
@@ -87,6 +89,7 @@ TraceSection merge_sections(const std::vector<const TraceSection*>& sections,
   std::stable_sort(merged.kernels.begin(), merged.kernels.end(), by_start);
   std::stable_sort(merged.memcpys.begin(), merged.memcpys.end(), by_start);
   std::stable_sort(merged.memsets.begin(), merged.memsets.end(), by_start);
+  std::stable_sort(merged.api_calls.begin(), merged.api_calls.end(), by_start);
   std::uint64_t all_ns = 0;
   for (const KernelSummary& row : merged.kernel_summary)
     all_ns += row.total_ns;

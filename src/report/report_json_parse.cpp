@@ -18,9 +18,9 @@
 #include <kerntime/version.hpp>
 
 #include "report/cuda_version.hpp"
-#include "report/json_overflow.hpp"
 #include "report/json_position.hpp"
 #include "report/json_reader.hpp"
+#include "report/json_text_errors.hpp"
 #include "report/trace_section_parse.hpp"
 
 namespace kerntime {
@@ -379,29 +379,6 @@ class StreamingReader {
   std::unique_ptr<report_detail::TraceSectionParser> trace_;
 };
 
-// nlohmann counts bytes from 1 and reports the last byte it read; people want line:column.
-std::pair<std::size_t, std::size_t> line_and_column(std::string_view text, std::size_t byte) {
-  const std::size_t offset = std::min(byte == 0 ? 0 : byte - 1, text.size());
-  std::size_t line = 1;
-  std::size_t line_start = 0;
-  for (std::size_t i = 0; i < offset; ++i) {
-    if (text[i] == '\n') {
-      ++line;
-      line_start = i + 1;
-    }
-  }
-  return {line, offset - line_start + 1};
-}
-
-// nlohmann's message without its "[json.exception.parse_error.101] parse error at ...: " prefix.
-std::string parse_error_reason(const std::string& what) {
-  const auto column = what.find("column ");
-  const auto colon = column == std::string::npos ? column : what.find(": ", column);
-  if (colon != std::string::npos) return what.substr(colon + 2);
-  const auto bracket = what.find("] ");
-  return bracket == std::string::npos ? what : what.substr(bracket + 2);
-}
-
 }  // namespace
 
 Report parse_report(std::string_view json_text, const std::string& source,
@@ -417,19 +394,8 @@ Report parse_report(std::string_view json_text, const std::string& source,
                        [&reader](int depth, Json::parse_event_t event, Json& parsed) {
                          return reader.on_event(depth, event, parsed);
                        });
-  } catch (const Json::parse_error& e) {
-    const auto [line, column] = line_and_column(json_text, e.byte);
-    throw Error(source + ": line " + std::to_string(line) + ", column " + std::to_string(column) +
-                ": invalid JSON: " + parse_error_reason(e.what()));
   } catch (const Json::exception& e) {
-    const report_detail::JsonOverflow overflow = report_detail::find_json_overflow(json_text);
-    if (overflow.found) {
-      const auto [line, column] = line_and_column(json_text, overflow.byte);
-      throw Error(source + ": line " + std::to_string(line) + ", column " + std::to_string(column) +
-                  ": " + overflow.path + ": expected a finite number, got " + overflow.number +
-                  " (too large for a double)");
-    }
-    throw Error(source + ": invalid JSON: " + parse_error_reason(e.what()));
+    report_detail::throw_json_text_error(json_text, source, e);
   }
   return reader.report(root);
 }

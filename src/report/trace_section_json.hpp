@@ -31,6 +31,8 @@ TraceJson kernel_summary_json(const KernelSummary& row, const std::string& path)
 TraceJson kernel_json(const KernelActivity& kernel, std::uint64_t origin_ns);
 TraceJson memcpy_json(const MemcpyActivity& copy, std::uint64_t origin_ns);
 TraceJson memset_json(const MemsetActivity& set, std::uint64_t origin_ns);
+/// An API call; its start_ns is signed (calls often precede the earliest GPU record).
+TraceJson api_call_json(const ApiCall& call, std::uint64_t origin_ns);
 
 /// The section as JSON; throws kerntime::Error ("cannot write report: trace...") for what the
 /// reader would reject.

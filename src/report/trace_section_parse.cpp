@@ -1,13 +1,15 @@
 // SPDX-License-Identifier: Apache-2.0
 // Reads a report's trace section: lenient about what is absent (every field but a record's
-// name, start and duration has a default), strict about the type of what is present. The
-// records are read one at a time while the file is parsed (trace_section_parse.hpp).
+// name, start and duration has a default; API calls' start_ns are signed), strict about the type of
+// what is present. The records are read one at a time while the file is parsed
+// (trace_section_parse.hpp).
 #include "report/trace_section_parse.hpp"
 
 #include <limits>
 #include <memory>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <unordered_map>
 #include <utility>
 #include <vector>
@@ -52,13 +54,14 @@ class TraceSectionParser::SectionReader {
   SectionReader(const JsonReader& reader, std::string path) : r_(reader), path_(std::move(path)) {}
 
   static bool is_record_list(const std::string& key) {
-    return key == "kernels" || key == "memcpys" || key == "memsets";
+    return key == "kernels" || key == "memcpys" || key == "memsets" || key == "api_calls";
   }
 
   void start_list(const std::string& key) {
     if (key == "kernels") kernels_ = {};
     if (key == "memcpys") memcpys_ = {};
     if (key == "memsets") memsets_ = {};
+    if (key == "api_calls") api_calls_ = {};
   }
 
   // Times are read as if the origin were 0 and moved once the section's "origin_ns" is known
@@ -75,6 +78,9 @@ class TraceSectionParser::SectionReader {
       add(memsets_, key, index, value, [&](const Json& m, const std::string& record_path) {
         return memset_record(m, record_path, 0);
       });
+    } else if (key == "api_calls") {
+      add(api_calls_, key, index, value,
+          [&](const Json& a, const std::string& record_path) { return api_call(a, record_path); });
     }
   }
 
@@ -99,6 +105,7 @@ class TraceSectionParser::SectionReader {
     settle(kernels_, value, "kernels", t.origin_ns, t.kernels);
     settle(memcpys_, value, "memcpys", t.origin_ns, t.memcpys);
     settle(memsets_, value, "memsets", t.origin_ns, t.memsets);
+    settle(api_calls_, value, "api_calls", t.origin_ns, t.api_calls);
     if (const Json* omitted = member(value, "omitted_records")) {
       t.omitted_records = r_.uint64_value(*omitted, path_ + ".omitted_records");
     }
@@ -142,11 +149,13 @@ class TraceSectionParser::SectionReader {
       Record& record = list.records[i];
       record.start_ns += origin;
       record.end_ns += origin;
-      if (!record.launch) continue;
-      record.launch->start_ns += origin;
-      record.launch->end_ns += origin;
-      if (list.launch_given[i] && record.launch->end_ns < record.launch->start_ns) {
-        r_.fail(index_path(list_path, i) + ".launch.end_ns", "the call ends before it starts");
+      if constexpr (!std::is_same_v<Record, ApiCall>) {  // an API call has no launch
+        if (!record.launch) continue;
+        record.launch->start_ns += origin;
+        record.launch->end_ns += origin;
+        if (list.launch_given[i] && record.launch->end_ns < record.launch->start_ns) {
+          r_.fail(index_path(list_path, i) + ".launch.end_ns", "the call ends before it starts");
+        }
       }
     }
     if (!list.error.empty()) throw Error(list.error);
@@ -206,6 +215,7 @@ class TraceSectionParser::SectionReader {
     }
     if (const Json* v = member(*launch, "name")) call.name = text(*v, p + ".name");
     u32(*launch, "thread_id", p, call.thread_id);
+    u32(*launch, "process_id", p, call.process_id);
     call.start_ns = origin + static_cast<std::uint64_t>(i64(*launch, "start_ns", p));
     call.end_ns = origin + static_cast<std::uint64_t>(i64(*launch, "end_ns", p));
     a.launch = call;
@@ -320,6 +330,24 @@ class TraceSectionParser::SectionReader {
     return m;
   }
 
+  // An API call's start_ns is signed (calls often precede the origin); read as if the origin
+  // were 0, like the GPU records, and moved in settle().
+  ApiCall api_call(const Json& value, const std::string& path) {
+    ApiCall call;
+    call.name = text(required(value, "name", path), path + ".name");
+    if (const Json* v = member(value, "api")) {
+      call.kind = r_.string(*v, path + ".api") == "driver" ? ApiKind::driver : ApiKind::runtime;
+    }
+    u32(value, "thread_id", path, call.thread_id);
+    u32(value, "process_id", path, call.process_id);
+    call.start_ns = static_cast<std::uint64_t>(i64(value, "start_ns", path));
+    call.end_ns = call.start_ns +
+                  r_.uint64_value(required(value, "duration_ns", path), path + ".duration_ns");
+    u32(value, "return_value", path, call.return_value);
+    if (const Json* v = member(value, "scope")) call.scope_name = text(*v, path + ".scope");
+    return call;
+  }
+
   MemoryKind memory_kind(const Json& value, const char* key, const std::string& path) const {
     const Json* v = member(value, key);
     if (v == nullptr) return MemoryKind::unknown;
@@ -332,6 +360,7 @@ class TraceSectionParser::SectionReader {
   RecordList<KernelActivity> kernels_;
   RecordList<MemcpyActivity> memcpys_;
   RecordList<MemsetActivity> memsets_;
+  RecordList<ApiCall> api_calls_;
 };
 
 TraceSectionParser::TraceSectionParser(const JsonReader& reader, std::string path)

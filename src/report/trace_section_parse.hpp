@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 // Reads a report's "trace" section while the file is parsed: each record of "kernels",
-// "memcpys" and "memsets" becomes a model record as soon as it is read, so the parser can drop
-// its DOM; the rest of the section (counts, summary rows, origin) is small and read from the
-// DOM at the end. The first mistake reported is the one a reader of the whole DOM would
-// report: the checks run in the section's field order whatever order the file has.
+// "memcpys", "memsets" and "api_calls" becomes a model record as soon as it is read, so the parser
+// can drop its DOM; the rest of the section (counts, summary rows, origin) is small and read from
+// the DOM at the end. The first mistake reported is the one a reader of the whole DOM would report:
+// the checks run in the section's field order whatever order the file has.
 #pragma once
 
 #include <cstddef>

@@ -32,6 +32,10 @@ std::int64_t relative(std::uint64_t time, std::uint64_t origin) {
   return static_cast<std::int64_t>(time - origin);
 }
 
+const char* api_kind(ApiKind kind) {
+  return kind == ApiKind::driver ? "driver" : "runtime";
+}
+
 void put_span(Out& json, const GpuSpan& span) {
   json["device"] = span.device;
   json["stream"] = span.stream;
@@ -54,11 +58,12 @@ void put_graph(Out& json, const GpuSpan& span) {
 // written back as if it were known).
 void put_attribution(Out& json, const Attribution& a, std::uint64_t origin) {
   if (a.launch && !a.launch->name.empty()) {
-    json["launch"] = Out{{"api", a.launch->kind == ApiKind::driver ? "driver" : "runtime"},
+    json["launch"] = Out{{"api", api_kind(a.launch->kind)},
                          {"name", std::string{a.launch->name}},
-                         {"thread_id", a.launch->thread_id},
-                         {"start_ns", relative(a.launch->start_ns, origin)},
-                         {"end_ns", relative(a.launch->end_ns, origin)}};
+                         {"thread_id", a.launch->thread_id}};
+    if (a.launch->process_id != 0) json["launch"]["process_id"] = a.launch->process_id;
+    json["launch"]["start_ns"] = relative(a.launch->start_ns, origin);
+    json["launch"]["end_ns"] = relative(a.launch->end_ns, origin);
   }
   if (!a.scope_name.empty()) json["scope"] = std::string{a.scope_name};
 }
@@ -152,6 +157,18 @@ Out memset_json(const MemsetActivity& m, std::uint64_t origin) {
   return json;
 }
 
+Out api_call_json(const ApiCall& call, std::uint64_t origin) {
+  Out json{{"name", std::string{call.name}},
+           {"api", api_kind(call.kind)},
+           {"thread_id", call.thread_id}};
+  if (call.process_id != 0) json["process_id"] = call.process_id;
+  json["start_ns"] = relative(call.start_ns, origin);
+  json["duration_ns"] = call.duration_ns();
+  if (call.return_value != 0) json["return_value"] = call.return_value;
+  if (!call.scope_name.empty()) json["scope"] = std::string{call.scope_name};
+  return json;
+}
+
 namespace {
 
 // The format's start_ns are unsigned offsets from origin_ns.
@@ -184,6 +201,13 @@ Out trace_section_json(const TraceSection& trace) {
   json["kernels"] = records_json(trace.kernels, "kernels", trace.origin_ns, kernel_json);
   json["memcpys"] = records_json(trace.memcpys, "memcpys", trace.origin_ns, memcpy_json);
   json["memsets"] = records_json(trace.memsets, "memsets", trace.origin_ns, memset_json);
+  // API calls often precede the first GPU record: their start_ns are signed, like a launch's.
+  if (!trace.api_calls.empty()) {
+    Out calls = Out::array();
+    for (const ApiCall& call : trace.api_calls)
+      calls.push_back(api_call_json(call, trace.origin_ns));
+    json["api_calls"] = std::move(calls);
+  }
   json["omitted_records"] = trace.omitted_records;
   return json;
 }

@@ -160,8 +160,9 @@ Trace TraceBuilder::build(const ScopeSnapshot& snapshot) {
     const RawApi* found = launch_of.get(correlation_id);
     if (found == nullptr) return false;
     const RawApi& call = *found;
-    LaunchCall launch{call.kind, api_name(call.kind, call.callback_id), call.start, call.end,
-                      call.thread_id};
+    LaunchCall launch{call.kind,      api_name(call.kind, call.callback_id),
+                      call.start,     call.end,
+                      call.thread_id, call.process_id};
     if constexpr (std::is_same_v<std::decay_t<decltype(activity)>, SynchronizationActivity>) {
       activity.call = launch;
     } else {

@@ -75,13 +75,19 @@ TEST(TraceReport, RecordLimitCountsWhatIsLeftOut) {
   attach_trace(report, trace, options);
   EXPECT_EQ(report.trace->kernels.size(), 2u);
   EXPECT_EQ(report.trace->memcpys.size(), 1u);
-  EXPECT_EQ(report.trace->omitted_records, trace.kernels.size() - 2);
+  EXPECT_EQ(report.trace->api_calls.size(), 2u);
+  ASSERT_EQ(trace.api_calls.size(), 6u);
+  EXPECT_EQ(report.trace->omitted_records, trace.kernels.size() - 2 + 4);
   EXPECT_EQ(report.trace->counts.kernels, trace.kernels.size());
   options.max_records_per_kind = 0;
   options.kernel_summary = false;
   attach_trace(report, trace, options);
   EXPECT_TRUE(report.trace->kernels.empty());
   EXPECT_TRUE(report.trace->kernel_summary.empty());
+  EXPECT_EQ(report.trace->omitted_records, trace.kernels.size() + 2 + 6);
+  options.api_calls = false;  // counted, never listed: not among the omitted
+  attach_trace(report, trace, options);
+  EXPECT_TRUE(report.trace->api_calls.empty());
   EXPECT_EQ(report.trace->omitted_records, trace.kernels.size() + 2);
 }
 
@@ -95,6 +101,19 @@ TEST(TraceReport, SurvivesAJsonRoundTrip) {
   ASSERT_TRUE(read.trace.has_value());
   EXPECT_EQ(read.trace->kernels.size(), report.trace->kernels.size());
   EXPECT_EQ(read.trace->counts.dropped_records, 2u);
+  // API calls (the first precedes every GPU record: a negative offset) and the launch's process.
+  ASSERT_EQ(read.trace->api_calls.size(), 6u);
+  const ApiCall& first = read.trace->api_calls.front();
+  EXPECT_EQ(first.name, "cudaLaunchKernel");
+  EXPECT_EQ(first.process_id, 1000u);
+  EXPECT_EQ(first.thread_id, 7001u);
+  EXPECT_EQ(first.start_ns, report.trace->api_calls.front().start_ns);
+  EXPECT_LT(first.start_ns, read.trace->origin_ns);
+  EXPECT_EQ(first.duration_ns(), 4'250u);
+  EXPECT_EQ(first.scope_name, "step");
+  EXPECT_EQ(read.trace->api_calls[4].name, "cudaMemcpyAsync");
+  ASSERT_TRUE(read.trace->kernels.front().launch.has_value());
+  EXPECT_EQ(read.trace->kernels.front().launch->process_id, 1000u);
   EXPECT_EQ(to_json(read), json);
 }
 

@@ -11,6 +11,7 @@
 #include <kerntime/compare.hpp>
 #include <kerntime/error.hpp>
 #include <kerntime/format.hpp>
+#include <kerntime/report_interop.hpp>
 #include <kerntime/report_json.hpp>
 #include <kerntime/report_transforms.hpp>
 
@@ -70,7 +71,7 @@ void must_succeed(const std::string& name, Step&& step) {
 std::optional<Report> read(std::string_view text, const char* source) {
   std::optional<Report> report;
   run_step(std::string("parse_report(") + source + ")", {source},
-           [&] { report = parse_report(text, source); });
+           [&] { report = parse_any_report(text, source); });
   return report;
 }
 
@@ -95,6 +96,41 @@ void check_round_trip(const Report& report, const char* source) {
     require(again.trace.has_value() == report.trace.has_value(),
             "round trip lost or invented the trace section");
   });
+}
+
+// Written as Google Benchmark JSON and read back, a report keeps every entry that has samples,
+// with its samples, runs, timer and device, and its warnings; with aggregates only, an entry of
+// several samples keeps their median.
+void check_google_benchmark_round_trip(const Report& report, const char* source) {
+  for (const bool aggregates_only : {false, true}) {
+    must_succeed(std::string("Google Benchmark JSON round trip of ") + source, [&] {
+      GoogleBenchmarkJsonOptions options;
+      options.aggregates_only = aggregates_only;
+      const std::string written = to_google_benchmark_json(report, options);
+      require(detect_report_format(written) == ReportFileFormat::google_benchmark,
+              "Google Benchmark JSON is not detected as such");
+      const Report again = parse_any_report(written, source);
+      std::size_t read = 0;
+      for (const Entry& a : report.entries) {
+        if (a.samples.empty()) continue;
+        require(read < again.entries.size(), "Google Benchmark round trip lost " + a.name);
+        const Entry& b = again.entries[read++];
+        require(a.name == b.name && a.timer == b.timer && a.device == b.device,
+                "Google Benchmark round trip changed the name, timer or device of " + a.name);
+        if (!aggregates_only || a.samples.size() == 1) {
+          require(a.samples == b.samples && a.run_sizes == b.run_sizes,
+                  "Google Benchmark round trip changed the samples of " + a.name);
+        } else {
+          require(b.samples.size() == 1 && b.samples[0] == a.statistics.median,
+                  "Google Benchmark aggregates of " + a.name + " do not read back as its median");
+        }
+      }
+      require(read == again.entries.size(), "Google Benchmark round trip invented entries");
+      std::vector<std::string> warnings = again.warnings;
+      if (aggregates_only && warnings.size() > report.warnings.size()) warnings.pop_back();
+      require(warnings == report.warnings, "Google Benchmark round trip changed the warnings");
+    });
+  }
 }
 
 void check_report_formats(const Report& report, const char* source) {
@@ -134,6 +170,7 @@ void check_self_comparison(const Report& report, const char* source) {
 
 void check_accepted(const Report& report, const char* source) {
   check_round_trip(report, source);
+  check_google_benchmark_round_trip(report, source);
   check_report_formats(report, source);
   check_self_comparison(report, source);
   // `kerntime report FILE` merges even a single file.

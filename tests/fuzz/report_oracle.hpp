@@ -26,6 +26,8 @@ class OracleFailure : public std::logic_error {
 ///   - every error is a kerntime::Error whose message is one line and names the source;
 ///   - an accepted report round-trips: read, write JSON, read again gives the same report on
 ///     every field the writer writes (the written JSON of both is identical);
+///   - an accepted report (of any format parse_any_report() reads) written as Google Benchmark
+///     JSON reads back with the same entries, samples, runs, timers, devices and warnings;
 ///   - every report format renders an accepted report, and Format::json is to_json();
 ///   - compare(r, r) succeeds and every comparison format renders it; so does the comparison
 ///     of an accepted baseline and candidate, or it fails with a kerntime::Error as above;

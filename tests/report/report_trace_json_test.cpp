@@ -66,7 +66,7 @@ TEST(ReportTraceJson, RoundTripKeepsEveryField) {
   EXPECT_EQ(t.counts.kernels_before_launch, 1u);
   EXPECT_EQ(t.counts.unknown_records, 0u);
   EXPECT_EQ(t.origin_ns, 1'700'000'000'000'009'000ULL);
-  EXPECT_EQ(t.omitted_records, 0u);
+  EXPECT_EQ(t.omitted_records, 3u);
 
   ASSERT_EQ(t.kernel_summary.size(), 2u);
   const KernelSummary& gemm = t.kernel_summary[0];
@@ -109,6 +109,7 @@ TEST(ReportTraceJson, RoundTripKeepsEveryField) {
       EXPECT_EQ(a.launch->start_ns, b.launch->start_ns);
       EXPECT_EQ(a.launch->end_ns, b.launch->end_ns);
       EXPECT_EQ(a.launch->thread_id, b.launch->thread_id);
+      EXPECT_EQ(a.launch->process_id, b.launch->process_id);
     }
     EXPECT_EQ(a.graph_id, b.graph_id);
     EXPECT_EQ(a.graph_node_id, b.graph_node_id);
@@ -140,6 +141,25 @@ TEST(ReportTraceJson, RoundTripKeepsEveryField) {
   EXPECT_EQ(t.memsets[0].bytes, 1u << 20);
   EXPECT_EQ(t.memsets[0].memory_kind, MemoryKind::device);
   EXPECT_EQ(t.memsets[0].duration_ns(), 900u);
+
+  EXPECT_EQ(t.kernels[0].launch->process_id, 4242u);
+  ASSERT_EQ(t.api_calls.size(), 2u);
+  for (std::size_t i = 0; i < t.api_calls.size(); ++i) {
+    SCOPED_TRACE(i);
+    const ApiCall& a = t.api_calls[i];
+    const ApiCall& b = original.api_calls[i];
+    EXPECT_EQ(a.name, b.name);
+    EXPECT_EQ(a.kind, b.kind);
+    EXPECT_EQ(a.start_ns, b.start_ns);
+    EXPECT_EQ(a.end_ns, b.end_ns);
+    EXPECT_EQ(a.thread_id, b.thread_id);
+    EXPECT_EQ(a.process_id, b.process_id);
+    EXPECT_EQ(a.return_value, b.return_value);
+    EXPECT_EQ(a.scope_name, b.scope_name);
+  }
+  EXPECT_EQ(t.api_calls[0].start_ns, t.origin_ns - 8'000u);  // before the origin
+  EXPECT_EQ(t.api_calls[0].return_value, 700u);
+  EXPECT_EQ(t.api_calls[1].process_id, 4242u);
 }
 
 TEST(ReportTraceJson, ReadingAndWritingAgainChangesNothing) {
@@ -233,6 +253,14 @@ TEST(ReportTraceJsonReader, NamesThePathOfEveryMistake) {
   EXPECT_EQ(error_of(with_trace(R"({"kernels": [{"name": "k", "start_ns": 1, "duration_ns": 2,
                                     "launch": {"start_ns": -5}}]})")),
             "t.json: trace.kernels[0].launch.end_ns: missing; every trace record has one");
+  EXPECT_EQ(error_of(with_trace(R"({"api_calls": [{"name": "cudaFree", "start_ns": -4}]})")),
+            "t.json: trace.api_calls[0].duration_ns: missing; every trace record has one");
+  EXPECT_EQ(error_of(with_trace(R"({"api_calls": [{"start_ns": 1, "duration_ns": 2}]})")),
+            "t.json: trace.api_calls[0].name: missing; every trace record has one");
+  EXPECT_EQ(
+      error_of(with_trace(R"({"api_calls": [{"name": "f", "start_ns": 1.5, "duration_ns": 2}]})")),
+      "t.json: trace.api_calls[0].start_ns: expected an integer from "
+      "-9223372036854775808 to 9223372036854775807, got 1.5");
 }
 
 TEST(ReportTraceJsonWriter, RefusesANonFiniteSummaryValue) {

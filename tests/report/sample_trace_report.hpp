@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // The golden report plus a trace section with one of everything the section holds: a summary
 // row with a fixed and one with a mixed launch configuration, a kernel from a CUDA graph, one
-// without a launch record or scope, a copy, a memset, and loss counts that are not zero. The
+// without a launch record or scope, a copy, a memset, API calls (some of them omitted), and loss
+// counts that are not zero. The
 // strings are literals, which outlive the section (TraceSection::strings stays empty).
 #pragma once
 
@@ -61,8 +62,12 @@ inline TraceSection sample_trace_section() {
   first.start_ns = origin + 17'000;
   first.end_ns = first.start_ns + 100'500;
   // Called 6 us before the kernel started, enqueued in 4.25 us.
-  first.launch = LaunchCall{ApiKind::runtime, "cudaLaunchKernel", first.start_ns - 6'000,
-                            first.start_ns - 6'000 + 4'250, 7};
+  first.launch = LaunchCall{ApiKind::runtime,
+                            "cudaLaunchKernel",
+                            first.start_ns - 6'000,
+                            first.start_ns - 6'000 + 4'250,
+                            7,
+                            4242};
   first.scope_name = "gemm";
   KernelActivity replayed = first;
   replayed.start_ns = origin + 221'000;
@@ -96,7 +101,7 @@ inline TraceSection sample_trace_section() {
   copy.start_ns = origin + 51'000;
   copy.end_ns = copy.start_ns + 2'000;
   copy.launch =
-      LaunchCall{ApiKind::driver, "cuMemcpyHtoDAsync_v2", origin - 3'000, origin + 2'000, 8};
+      LaunchCall{ApiKind::driver, "cuMemcpyHtoDAsync_v2", origin - 3'000, origin + 2'000, 8, 0};
   copy.scope_name = "upload";
   t.memcpys = {copy};
 
@@ -109,7 +114,26 @@ inline TraceSection sample_trace_section() {
   set.start_ns = origin + 71'000;
   set.end_ns = set.start_ns + 900;
   t.memsets = {set};
-  t.omitted_records = 0;
+
+  // Two of the five API calls listed: the kernel's launch and a failed synchronize; the other
+  // three are counted only (the record limit), which omitted_records says.
+  ApiCall launch;
+  launch.kind = ApiKind::runtime;
+  launch.name = "cudaLaunchKernel";
+  launch.start_ns = first.launch->start_ns;
+  launch.end_ns = first.launch->end_ns;
+  launch.thread_id = 7;
+  launch.process_id = 4242;
+  launch.scope_name = "gemm";
+  ApiCall sync;
+  sync.kind = ApiKind::runtime;
+  sync.name = "cudaStreamSynchronize";
+  sync.start_ns = origin - 8'000;
+  sync.end_ns = origin + 1'000;
+  sync.thread_id = 8;
+  sync.return_value = 700;  // cudaErrorIllegalAddress
+  t.api_calls = {sync, launch};
+  t.omitted_records = 3;
   return t;
 }
 

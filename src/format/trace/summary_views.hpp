@@ -1,0 +1,40 @@
+// SPDX-License-Identifier: Apache-2.0
+// The nsys-style summaries beyond kernels, each rendered from the records of a Trace with the
+// counts and warnings of its source: the Trace itself, or a report's trace section, whose
+// counts are exact while its lists may be cut at the record limit.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include <kerntime/format.hpp>
+#include <kerntime/report.hpp>
+#include <kerntime/trace.hpp>
+
+namespace kerntime::format_detail {
+
+struct SummaryInput {
+  const Trace& records;
+  TraceCounts counts;
+  std::vector<std::string> warnings;  ///< the source's, and what a partial list means
+};
+
+/// cuda_gpu_mem_time_sum and cuda_gpu_mem_size_sum.
+std::string render_memory_time_summary(const SummaryInput& input, Format format);
+std::string render_memory_size_summary(const SummaryInput& input, Format format);
+/// cuda_api_sum.
+std::string render_api_summary(const SummaryInput& input, Format format);
+/// cuda_kern_exec_sum.
+std::string render_kernel_launch_summary(const SummaryInput& input, Format format);
+
+/// The table or Markdown footer (counts, then `extra` lines, then warnings); CSV has none.
+std::string summary_footer(const SummaryInput& input, Format format,
+                           const std::vector<std::string>& extra = {});
+
+/// {key: rows, "counts": ..., "warnings": [...]} as text, plus `extra` members before counts.
+std::string summary_json(const char* key, nlohmann::ordered_json rows, const SummaryInput& input,
+                         nlohmann::ordered_json extra = nlohmann::ordered_json::object());
+
+}  // namespace kerntime::format_detail

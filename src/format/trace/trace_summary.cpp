@@ -1,0 +1,174 @@
+// SPDX-License-Identifier: Apache-2.0
+// The nsys-style summaries by name, from a Trace or from a report's trace section (whose lists
+// may stop at the record limit while its counts are exact), and what every one of them ends with.
+#include <fmt/format.h>
+
+#include <kerntime/error.hpp>
+#include <kerntime/trace_format.hpp>
+
+#include "format/trace/summary_views.hpp"
+#include "format/trace/trace_text.hpp"
+#include "io/json_text.hpp"
+#include "report/trace_section_json.hpp"
+
+namespace kerntime {
+namespace format_detail {
+namespace {
+
+std::string render(const SummaryInput& input, TraceSummaryKind kind, Format format) {
+  switch (kind) {
+    case TraceSummaryKind::memory_time:
+      return render_memory_time_summary(input, format);
+    case TraceSummaryKind::memory_size:
+      return render_memory_size_summary(input, format);
+    case TraceSummaryKind::api_calls:
+      return render_api_summary(input, format);
+    case TraceSummaryKind::kernel_launches:
+      return render_kernel_launch_summary(input, format);
+    case TraceSummaryKind::kernels:
+      break;
+  }
+  throw Error("render_trace_summary: the per-kernel summary is render_kernel_summary()");
+}
+
+// The section's records as a Trace, so one summary code serves both sources.
+Trace records_of(const TraceSection& section) {
+  Trace trace;
+  trace.kernels = section.kernels;
+  trace.memcpys = section.memcpys;
+  trace.memsets = section.memsets;
+  trace.api_calls = section.api_calls;
+  trace.strings = section.strings;
+  return trace;
+}
+
+std::string listed(std::size_t shown, std::uint64_t counted, const char* what) {
+  return fmt::format("{} of {} {}", shown, counted, what);
+}
+
+// What a reader must know when the lists a summary reads are shorter than their counts.
+std::vector<std::string> partial_lists(const TraceSection& s, TraceSummaryKind kind) {
+  constexpr const char* kCovers =
+      " (the record limit when the report was written): this summary covers the listed records, "
+      "the counts below are of all";
+  std::vector<std::string> notes;
+  switch (kind) {
+    case TraceSummaryKind::memory_time:
+    case TraceSummaryKind::memory_size:
+      if (s.memcpys.size() < s.counts.memcpys || s.memsets.size() < s.counts.memsets) {
+        notes.push_back("the report lists " + listed(s.memcpys.size(), s.counts.memcpys, "copies") +
+                        " and " + listed(s.memsets.size(), s.counts.memsets, "memsets") + kCovers);
+      }
+      break;
+    case TraceSummaryKind::api_calls:
+      if (s.api_calls.empty() && s.counts.api_calls > 0) {
+        notes.push_back(fmt::format(
+            "the report counts {} API calls but lists none (kerntime run's reports, and those of "
+            "kerntime before API call records were listed, count them only): no API summary",
+            s.counts.api_calls));
+      } else if (s.api_calls.size() < s.counts.api_calls) {
+        notes.push_back("the report lists " +
+                        listed(s.api_calls.size(), s.counts.api_calls, "API calls") + kCovers);
+      }
+      break;
+    case TraceSummaryKind::kernel_launches:
+      if (s.kernels.size() < s.counts.kernels) {
+        notes.push_back("the report lists " +
+                        listed(s.kernels.size(), s.counts.kernels, "kernels") + kCovers);
+      }
+      break;
+    case TraceSummaryKind::kernels:
+      break;
+  }
+  return notes;
+}
+
+}  // namespace
+
+std::string summary_footer(const SummaryInput& input, Format format,
+                           const std::vector<std::string>& extra) {
+  if (format == Format::csv) return "";
+  std::string footer = counts_footer(input.counts, {}, format);
+  const std::string end = format == Format::markdown ? "  \n" : "\n";
+  for (const std::string& line : extra)
+    footer += line + end;
+  for (const std::string& warning : input.warnings)
+    footer += "warning: " + warning + end;
+  return footer;
+}
+
+std::string summary_json(const char* key, nlohmann::ordered_json rows, const SummaryInput& input,
+                         nlohmann::ordered_json extra) {
+  nlohmann::ordered_json out;
+  out[key] = std::move(rows);
+  for (auto& [name, value] : extra.items())
+    out[name] = std::move(value);
+  out["counts"] = report_detail::counts_json(input.counts);
+  out["warnings"] = input.warnings;
+  return io::dump_json(out, 2) + "\n";
+}
+
+}  // namespace format_detail
+
+std::string_view to_string(TraceSummaryKind kind) {
+  switch (kind) {
+    case TraceSummaryKind::kernels:
+      return "cuda_gpu_kern_sum";
+    case TraceSummaryKind::memory_time:
+      return "cuda_gpu_mem_time_sum";
+    case TraceSummaryKind::memory_size:
+      return "cuda_gpu_mem_size_sum";
+    case TraceSummaryKind::api_calls:
+      return "cuda_api_sum";
+    case TraceSummaryKind::kernel_launches:
+      return "cuda_kern_exec_sum";
+  }
+  return "unknown";
+}
+
+std::string_view summary_title(TraceSummaryKind kind) {
+  switch (kind) {
+    case TraceSummaryKind::kernels:
+      return "CUDA GPU Kernel Summary";
+    case TraceSummaryKind::memory_time:
+      return "CUDA GPU MemOps Summary (by Time)";
+    case TraceSummaryKind::memory_size:
+      return "CUDA GPU MemOps Summary (by Size)";
+    case TraceSummaryKind::api_calls:
+      return "CUDA API Summary";
+    case TraceSummaryKind::kernel_launches:
+      return "CUDA Kernel Launch & Exec Time Summary";
+  }
+  return "unknown";
+}
+
+TraceSummaryKind parse_trace_summary_kind(std::string_view name) {
+  std::string names;
+  for (const TraceSummaryKind kind : kTraceSummaryKinds) {
+    if (to_string(kind) == name) return kind;
+    names += (names.empty() ? "" : ", ") + std::string{to_string(kind)};
+  }
+  throw Error("unknown trace summary \"" + std::string{name} + "\": choose " + names);
+}
+
+std::string render_trace_summary(const Trace& trace, TraceSummaryKind kind, Format format) {
+  if (kind == TraceSummaryKind::kernels) return render_kernel_summary(trace, format);
+  const format_detail::SummaryInput input{trace, report_detail::trace_counts(trace),
+                                          trace.warnings};
+  return format_detail::render(input, kind, format);
+}
+
+std::string render_trace_summary(const Report& report, TraceSummaryKind kind, Format format) {
+  if (kind == TraceSummaryKind::kernels) return render_kernel_summary(report, format);
+  if (!report.trace) {
+    throw Error("the report has no trace section, so no " + std::string{to_string(kind)} +
+                ": record with a kerntime::Tracer (attach_trace)");
+  }
+  const Trace records = format_detail::records_of(*report.trace);
+  format_detail::SummaryInput input{records, report.trace->counts, report.warnings};
+  for (std::string& note : format_detail::partial_lists(*report.trace, kind))
+    input.warnings.push_back(std::move(note));
+  return format_detail::render(input, kind, format);
+}
+
+}  // namespace kerntime
