@@ -279,3 +279,24 @@ def test_a_measurement_report_is_gated_by_kerntime_compare(tmp_path, cupy_spin):
                           capture_output=True, text=True)
     assert done.returncode == 0, done.stdout + done.stderr
     assert "spin/10us" in m.render("table")
+
+
+def test_kerntime_after_torch_started_cuda():
+    # PyTorch loads its C++ runtime and starts CUDA first, then kerntime is imported: kerntime's
+    # own C++ runtime code (std::regex in the driver-release probe, the engine) must not mix
+    # with PyTorch's. Run in a fresh process, so a crash fails this test instead of pytest.
+    import subprocess
+    import sys
+
+    pytest.importorskip("torch")
+    script = (
+        "import torch\n"
+        "a = torch.ones(1 << 20, device='cuda')\n"
+        "import kerntime\n"
+        "assert kerntime.gpu_status().usable\n"
+        "m = kerntime.measure(lambda: a.mul_(1.0), name='mul')\n"
+        "print('ok', m.headline_timer, m.median_ns)\n")
+    result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                            timeout=120)
+    assert result.returncode == 0, result.stderr[-2000:]
+    assert result.stdout.startswith("ok "), result.stdout
