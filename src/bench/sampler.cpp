@@ -73,6 +73,7 @@ Measurement run_measurement(SampleSource& source, const MeasureOptions& options,
   m.device = device;
   m.work = options.work;
   m.warmup_samples = options.warmup_samples;
+  m.peak_bandwidth_gb_per_s = peak_gb_per_s > 0.0 ? peak_gb_per_s : 0.0;
 
   const double start = source.now_s();
   source.warm_up(options.warmup_samples);
