@@ -66,6 +66,13 @@ struct MeasureOptions {
   /// headline. The engine reads and then clears the tracer's records after each round, so
   /// give it a Tracer that nothing else reads while measuring.
   Tracer* tracer = nullptr;
+  /// Cold mode without an active Tracer: the events-only headline adds back an empty kernel's
+  /// own GPU time, which only CUPTI sees; the engine takes it from an earlier calibration with
+  /// CUPTI (this process, or the cache file of docs/benchmarks.md). When none has it and this
+  /// is true, the engine starts CUPTI for its calibration alone, once per device, if nothing
+  /// else in the process may be using CUPTI (it never takes another tool's records); false
+  /// keeps CUPTI out of the process (the runner's --no-cupti).
+  bool borrow_cupti = true;
   /// How long the blocking kernel holds the stream before it gives up, marks the sample
   /// invalid and lets the stream run (a launcher that synchronizes would otherwise deadlock).
   double blocking_timeout_s = 1.0;

@@ -23,6 +23,7 @@ struct CudaSourceSettings {
   std::string scope_name;    ///< the CUPTI scope of each sample's launcher calls
   Tracer* tracer = nullptr;  ///< active, or nullptr for events only
   double floor_ns = 0.0;     ///< calibrated launch floor (0 while calibrating)
+  FixedCost fixed_cost;      ///< the floor kernel's own GPU time, where known
 };
 
 class CudaSampleSource final : public SampleSource {
@@ -39,6 +40,9 @@ class CudaSampleSource final : public SampleSource {
   bool cupti() const override { return tracer_ != nullptr; }
   double event_floor_ns() const override {
     return settings_.mode == MeasureMode::cold ? settings_.floor_ns : 0.0;
+  }
+  FixedCost kernel_fixed_cost() const override {
+    return settings_.mode == MeasureMode::cold ? settings_.fixed_cost : FixedCost{};
   }
   double normal_clock_mhz() const override { return res_.normal_clock_mhz(); }
   std::size_t batch_size() const override { return batch_; }

@@ -136,8 +136,10 @@ class Measurer {
     if (o.cupti) {
       tracer_ = std::make_unique<Tracer>();  // before any warm-up (docs/benchmarks.md)
       if (!tracer_->active()) {
-        header_.warnings.push_back("CUPTI is unavailable (" + tracer_->unavailable_reason() +
-                                   "): headlines are event times minus the launch floor");
+        header_.warnings.push_back(
+            "CUPTI is unavailable (" + tracer_->unavailable_reason() +
+            "): cold headlines are event times minus the launch floor, plus an empty kernel's "
+            "GPU time where an earlier CUPTI calibration of the GPU is known");
       }
     }
   }
@@ -160,6 +162,7 @@ class Measurer {
     options.l2_flush = o_.l2_flush;
     options.stopping = o_.stopping;
     options.warmup_samples = o_.warmup_samples;
+    options.borrow_cupti = o_.cupti;  // --no-cupti keeps CUPTI out of the process
     // An inactive Tracer would add its reason to every configuration; the header has it once.
     options.tracer = tracer_ && tracer_->active() ? tracer_.get() : nullptr;
     options.on_progress = [this, index, total](const MeasureProgress& p) {
