@@ -335,6 +335,6 @@ int main(int argc, char** argv) {
     return run();
   } catch (const std::exception& e) {
     std::fprintf(stderr, "bench_accuracy: %s\n", e.what());
-    return 2;
+    return 2;  // kerntime::kNoGpuExitStatus without a GPU, and for every other error
   }
 }

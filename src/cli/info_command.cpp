@@ -73,7 +73,7 @@ int run_info() {
     fmt::format_to(std::back_inserter(out), "devices      none usable\n");
     io::write_standard_output(out);
     fmt::print(stderr, "kerntime: {}\n", status.message);
-    return 2;
+    return kNoGpuExitStatus;
   }
   fmt::format_to(std::back_inserter(out), "devices      {}\n", status.device_count);
   // What is known so far is shown even when describing a device fails.

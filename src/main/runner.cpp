@@ -298,7 +298,10 @@ int benchmark_main(int argc, const char* const* argv, const BenchmarkRegistry& r
       throw Error("no configuration matches --filter '" + o.filter + "'; --list shows them");
     }
     const GpuStatus gpu = query_gpu_status();
-    if (!gpu.usable()) throw Error(gpu.message);
+    if (!gpu.usable()) {
+      std::fprintf(stderr, "%s: %s\n", program.c_str(), gpu.message.c_str());
+      return kNoGpuExitStatus;
+    }
     const std::vector<int> devices = chosen_devices(o);
     const std::vector<Task> tasks = tasks_of(o, selected, devices);
     if (o.worker) return run_as_worker(o, tasks, devices);
