@@ -18,6 +18,7 @@
 #include "io/file_writer.hpp"
 #include "main/process_runs.hpp"
 #include "main/processes.hpp"
+#include "main/progress_line.hpp"
 #include "main/runner_options.hpp"
 #include "main/worker_results.hpp"
 
@@ -70,26 +71,6 @@ std::vector<int> chosen_devices(const RunnerOptions& o) {
   return devices;
 }
 
-class Progress {
- public:
-  Progress(bool on, std::string prefix) : on_(on), prefix_(std::move(prefix)) {}
-  void show(std::size_t index, std::size_t total, const MeasureProgress& p) {
-    if (!on_) return;
-    std::fprintf(stderr, "\r\033[K%s[%zu/%zu] %s: %zu samples, %.1f s", prefix_.c_str(), index,
-                 total, p.name->c_str(), p.samples, p.elapsed_s);
-    std::fflush(stderr);
-  }
-  void clear() {
-    if (!on_) return;
-    std::fputs("\r\033[K", stderr);
-    std::fflush(stderr);
-  }
-
- private:
-  bool on_;
-  std::string prefix_;
-};
-
 // One configuration on one device.
 struct Task {
   const Configuration* configuration = nullptr;
@@ -131,7 +112,9 @@ bool context_is_lost() {
 class Measurer {
  public:
   Measurer(const RunnerOptions& o, const std::vector<int>& devices, std::string progress_prefix)
-      : o_(o), progress_{!o.quiet && isatty(fileno(stderr)) == 1, std::move(progress_prefix)} {
+      : o_(o),
+        progress_{stderr, bench::ProgressLine::wanted(o.quiet, stderr),
+                  std::move(progress_prefix)} {
     header_.environment = current_environment(devices);
     if (o.cupti) {
       tracer_ = std::make_unique<Tracer>();  // before any warm-up (docs/benchmarks.md)
@@ -213,7 +196,7 @@ class Measurer {
 
  private:
   const RunnerOptions& o_;
-  Progress progress_;
+  bench::ProgressLine progress_;
   Report header_;
   std::unique_ptr<Tracer> tracer_;
   Engine engine_;
