@@ -13,6 +13,7 @@
 #include <kerntime/measure.hpp>
 #include <kerntime/tracer.hpp>
 
+#include "bench/fixed_cost.hpp"
 #include "kernels/device_copy.hpp"
 #include "kernels/spin.hpp"
 #include "spin_reference.hpp"
@@ -52,11 +53,12 @@ TEST_F(EngineCold, CuptiHeadlineMatchesTheKernelDurationFrom2usTo100us) {
   }
 }
 
-// Each test runs in a process of its own (gtest_discover_tests); the cache file stays out of
-// the user's home, and off where a test needs nothing remembered.
-void isolate_cache(bool off) {
+// The cache file stays out of the user's home and off, and what an earlier test of this
+// process measured is forgotten (ctest runs each test alone, the binary runs them together).
+void isolate_cache() {
   ::setenv("KERNTIME_CACHE_DIR", (::testing::TempDir() + "kerntime_engine_cold_cache").c_str(), 1);
-  if (off) ::setenv("KERNTIME_NO_CACHE", "1", 1);
+  ::setenv("KERNTIME_NO_CACHE", "1", 1);
+  bench::forget_remembered_fixed_costs();
 }
 
 bool mentions(const std::vector<std::string>& warnings, const std::string& text) {
@@ -69,7 +71,7 @@ bool mentions(const std::vector<std::string>& warnings, const std::string& text)
 // No Tracer and nothing remembered: the engine borrows CUPTI once for its calibration, so the
 // events-only headline meets the CUPTI target.
 TEST_F(EngineCold, EventsOnlyHeadlineBorrowsCuptiForTheFixedCost) {
-  isolate_cache(true);
+  isolate_cache();
   Engine engine;
   std::vector<Measurement> results;
   for (std::uint64_t ns : {2'000u, 100'000u}) {
@@ -96,7 +98,7 @@ TEST_F(EngineCold, EventsOnlyHeadlineBorrowsCuptiForTheFixedCost) {
 // Nothing known and borrowing off (--no-cupti): the floor alone, within the old events target,
 // and the measurement says it may read low and why.
 TEST_F(EngineCold, WithoutAFixedCostTheHeadlineSaysItMayReadLow) {
-  isolate_cache(true);
+  isolate_cache();
   Engine engine;
   MeasureOptions options;
   options.name = "spin/10000";
@@ -118,7 +120,7 @@ TEST_F(EngineCold, WithoutAFixedCostTheHeadlineSaysItMayReadLow) {
 // A calibration with the user's Tracer measures the fixed cost; a later engine without CUPTI
 // (the Tracer stopped: another tool could hold CUPTI now) uses it, from the process's memory.
 TEST_F(EngineCold, ATracersCalibrationIsRememberedForLaterEventsOnlyMeasurements) {
-  isolate_cache(true);
+  isolate_cache();
   double truth = 0.0;
   double fixed = 0.0;
   {
@@ -149,7 +151,7 @@ TEST_F(EngineCold, ATracersCalibrationIsRememberedForLaterEventsOnlyMeasurements
 // Another CUPTI subscriber holds CUPTI (as compute-sanitizer or Nsight do): the engine does
 // not take it, and says why the fixed cost is unknown.
 TEST_F(EngineCold, ACuptiHeldByAnotherSubscriberIsNotBorrowed) {
-  isolate_cache(true);
+  isolate_cache();
   Tracer holder;  // the other client: while it is active, CUPTI is not free
   ASSERT_TRUE(holder.active()) << holder.unavailable_reason();
   Engine engine;
