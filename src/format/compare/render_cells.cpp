@@ -25,6 +25,8 @@ EntryCells cells_of(const EntryComparison& entry) {
                                   : "-";
   cells.p = entry.p_value ? format_p(*entry.p_value) : "-";
   cells.threshold = format_percent(entry.threshold);
+  cells.baseline_rate = rate_cell(entry.baseline);
+  cells.candidate_rate = rate_cell(entry.candidate);
   cells.runs = entry.baseline && entry.candidate
                    ? fmt::format("{}+{}", entry.baseline->runs, entry.candidate->runs)
                    : "-";
@@ -32,6 +34,29 @@ EntryCells cells_of(const EntryComparison& entry) {
   cells.verdict = std::string(to_string(entry.verdict));
   cells.reason = printable(entry.reason);
   return cells;
+}
+
+std::string rate_cell(const std::optional<SampleSummary>& side) {
+  if (!side) return "-";
+  const Throughput& t = side->throughput;
+  std::string cell;
+  if (t.gb_per_s) {
+    cell = fmt::format("{:.1f} GB/s", *t.gb_per_s);
+    if (t.peak_bandwidth_percent) cell += fmt::format(" ({:.1f}%)", *t.peak_bandwidth_percent);
+  }
+  if (t.tflop_per_s) {
+    cell += (cell.empty() ? "" : ", ") + fmt::format("{:.3f} TFLOP/s", *t.tflop_per_s);
+  }
+  return cell.empty() ? "-" : cell;
+}
+
+bool shows_rates(const Comparison& comparison) {
+  for (const EntryComparison& entry : comparison.entries) {
+    for (const auto* side : {&entry.baseline, &entry.candidate}) {
+      if (*side && ((*side)->throughput.gb_per_s || (*side)->throughput.tflop_per_s)) return true;
+    }
+  }
+  return false;
 }
 
 bool shows_runs(const Comparison& comparison) {

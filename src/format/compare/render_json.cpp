@@ -22,6 +22,16 @@ Json side(const std::optional<SampleSummary>& summary) {
   out["unit"] = summary->unit;
   out["timer"] = summary->timer;
   out["runs"] = summary->runs;
+  // The declared work's rates at the median (an engine report's entries); null without.
+  const Throughput& t = summary->throughput;
+  const auto value = [](const std::optional<double>& v) { return v ? Json(*v) : Json(nullptr); };
+  if (t.gb_per_s || t.tflop_per_s) {
+    out["throughput"] = Json{{"gb_per_s", value(t.gb_per_s)},
+                             {"tflop_per_s", value(t.tflop_per_s)},
+                             {"peak_bandwidth_percent", value(t.peak_bandwidth_percent)}};
+  } else {
+    out["throughput"] = nullptr;
+  }
   return out;
 }
 

@@ -1,0 +1,141 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "format/report/measurement_details.hpp"
+
+#include <optional>
+
+#include <fmt/format.h>
+
+#include <kerntime/duration.hpp>
+
+namespace kerntime::format_detail {
+namespace {
+
+std::string yes_no(bool value) {
+  return value ? "yes" : "no";
+}
+
+std::string or_dash(const std::string& text) {
+  return text.empty() ? "-" : text;
+}
+
+std::string rate(const std::optional<double>& value, const char* pattern) {
+  return value ? fmt::format(fmt::runtime(pattern), *value) : std::string{"-"};
+}
+
+// Shortest text that reads back as the same double, for CSV.
+std::string number(double value) {
+  return fmt::format("{}", value);
+}
+
+std::string optional_number(const std::optional<double>& value) {
+  return value ? number(*value) : std::string{};
+}
+
+// The floor and the fixed cost only mean something in cold mode, where the events-only
+// headline is corrected with them.
+bool corrects_events(const MeasurementInfo& m) {
+  return m.event_floor_ns > 0.0;
+}
+
+}  // namespace
+
+bool has_measurements(const Report& report) {
+  for (const Entry& entry : report.entries) {
+    if (entry.measurement) return true;
+  }
+  return false;
+}
+
+Grid measurement_grid(const Report& report, bool markdown) {
+  Grid grid;
+  grid.columns = {{"Name", false},
+                  {"Mode", false},
+                  {"Timer", false},
+                  {"Invalid"},
+                  {"Throttled"},
+                  {"Warm-up"},
+                  {"Batch"},
+                  {"L2 flush", false},
+                  {"Blocking", false},
+                  {"Floor"},
+                  {"Fixed cost"},
+                  {"SM MHz"},
+                  {"GB/s"},
+                  {"% peak"},
+                  {"TFLOP/s"},
+                  {"Stop", false},
+                  {"Stop detail", false}};
+  for (const Entry& entry : report.entries) {
+    if (!entry.measurement) continue;
+    const MeasurementInfo& m = *entry.measurement;
+    std::string fixed_cost = "-";
+    if (m.kernel_fixed_cost_ns) {
+      fixed_cost = format_duration(*m.kernel_fixed_cost_ns);
+      if (!m.kernel_fixed_cost_source.empty())
+        fixed_cost += " (" + m.kernel_fixed_cost_source + ")";
+    } else if (corrects_events(m)) {
+      fixed_cost = "unknown";
+    }
+    const std::string name = markdown ? markdown_escape(entry.name) : printable(entry.name);
+    const auto text = [markdown](const std::string& value) {
+      return markdown ? markdown_escape(value) : printable(value);
+    };
+    grid.rows.push_back(
+        {name, text(or_dash(m.mode)), text(or_dash(entry.timer)), std::to_string(m.invalid_samples),
+         std::to_string(m.throttled_samples), std::to_string(m.warmup_samples),
+         std::to_string(m.batch_size), yes_no(m.l2_flushed), yes_no(m.blocking_kernel),
+         corrects_events(m) ? format_duration(m.event_floor_ns) : "-", text(fixed_cost),
+         rate(m.median_sm_clock_mhz, "{:.0f}"), rate(m.throughput.gb_per_s, "{:.1f}"),
+         rate(m.throughput.peak_bandwidth_percent, "{:.1f}%"),
+         rate(m.throughput.tflop_per_s, "{:.3f}"), text(or_dash(m.stop_reason)),
+         text(or_dash(m.stop_detail))});
+  }
+  return grid;
+}
+
+std::vector<std::string> measurement_csv_titles() {
+  return {"mode",
+          "stop_reason",
+          "stop_detail",
+          "warmup_samples",
+          "invalid_samples",
+          "throttled_samples",
+          "batch_size",
+          "l2_flushed",
+          "blocking_kernel",
+          "event_floor_ns",
+          "kernel_fixed_cost_ns",
+          "kernel_fixed_cost_source",
+          "median_sm_clock_mhz",
+          "work_bytes",
+          "work_flops",
+          "gb_per_s",
+          "tflop_per_s",
+          "peak_bandwidth_percent"};
+}
+
+std::vector<std::string> measurement_csv_cells(const Entry& entry) {
+  if (!entry.measurement) return std::vector<std::string>(measurement_csv_titles().size());
+  const MeasurementInfo& m = *entry.measurement;
+  const auto declared = [](double value) { return value != 0.0 ? number(value) : std::string{}; };
+  return {m.mode,
+          m.stop_reason,
+          m.stop_detail,
+          std::to_string(m.warmup_samples),
+          std::to_string(m.invalid_samples),
+          std::to_string(m.throttled_samples),
+          std::to_string(m.batch_size),
+          m.l2_flushed ? "true" : "false",
+          m.blocking_kernel ? "true" : "false",
+          number(m.event_floor_ns),
+          optional_number(m.kernel_fixed_cost_ns),
+          m.kernel_fixed_cost_source,
+          optional_number(m.median_sm_clock_mhz),
+          declared(m.work.bytes),
+          declared(m.work.flops),
+          optional_number(m.throughput.gb_per_s),
+          optional_number(m.throughput.tflop_per_s),
+          optional_number(m.throughput.peak_bandwidth_percent)};
+}
+
+}  // namespace kerntime::format_detail
