@@ -106,8 +106,8 @@ struct Measurement {
 };
 
 /// What a report entry keeps of `m` beside its samples: mode, stop reason, excluded samples,
-/// warm-up, batch, L2 flush, blocking kernel, floor and fixed cost, SM clock, work and
-/// throughput.
+/// warm-up, batch, L2 flush, blocking kernel, floor and fixed cost, SM clock, work, throughput
+/// and counters.
 MeasurementInfo measurement_info(const Measurement& m);
 
 /// Appends `m` to `report`: an entry named `m.name` with the headline samples (timer

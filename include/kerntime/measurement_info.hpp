@@ -4,7 +4,9 @@
 #include <cstddef>
 #include <optional>
 #include <string>
+#include <vector>
 
+#include <kerntime/counter.hpp>
 #include <kerntime/throughput.hpp>
 
 namespace kerntime {
@@ -45,6 +47,9 @@ struct MeasurementInfo {
   /// Rates of `work` at the entry's median; a reader recomputes them from its samples.
   Throughput throughput;
   double peak_bandwidth_gb_per_s = 0.0;  ///< what the % of peak is against; 0: unknown
+  /// Custom columns as declared (names unique); counter_result() at the entry's median gives
+  /// what each shows.
+  std::vector<Counter> counters;
 };
 
 }  // namespace kerntime

@@ -59,6 +59,7 @@ MeasurementInfo measurement_info(const Measurement& m) {
   info.work = m.work;
   info.throughput = m.throughput;
   info.peak_bandwidth_gb_per_s = m.peak_bandwidth_gb_per_s;
+  info.counters = m.counters;
   return info;
 }
 

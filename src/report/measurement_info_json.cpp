@@ -2,7 +2,10 @@
 #include "report/measurement_info_json.hpp"
 
 #include <cmath>
+#include <cstddef>
 #include <optional>
+#include <string>
+#include <vector>
 
 #include <kerntime/error.hpp>
 
@@ -33,7 +36,68 @@ OrderedJson rates_json(const Throughput& t, const std::string& path) {
     json["peak_bandwidth_percent"] =
         amount(*t.peak_bandwidth_percent, path + ".peak_bandwidth_percent");
   }
+  if (t.elements_per_s) {
+    json["elements_per_s"] = amount(*t.elements_per_s, path + ".elements_per_s");
+  }
   return json;
+}
+
+// A counter's kind as the file spells it.
+const char* kind_name(CounterKind kind) {
+  return kind == CounterKind::rate ? "rate" : "value";
+}
+
+OrderedJson counters_json(const std::vector<Counter>& counters, const std::string& path) {
+  OrderedJson json = OrderedJson::array();
+  for (std::size_t i = 0; i < counters.size(); ++i) {
+    const Counter& c = counters[i];
+    const std::string at = path + "[" + std::to_string(i) + "]";
+    if (c.name.empty()) fail(at + ".name", "expected a non-empty name");
+    // Any sign: a counter is the benchmark's own figure, not a time or an amount.
+    if (!std::isfinite(c.value)) {
+      fail(at + ".value", "expected a finite number, got " + std::to_string(c.value));
+    }
+    json.push_back({{"name", c.name}, {"value", c.value}, {"kind", kind_name(c.kind)}});
+  }
+  return json;
+}
+
+// Each counter needs a name, unique in the entry, and a finite value; its kind is "value"
+// (also when absent) or "rate". A kind a later kerntime adds is refused rather than shown as
+// something it is not.
+std::vector<Counter> read_counters(const JsonReader& r, const Json& value,
+                                   const std::string& path) {
+  r.array(value, path);
+  std::vector<Counter> counters;
+  for (std::size_t i = 0; i < value.size(); ++i) {
+    const Json& item = value[i];
+    const std::string at = path + "[" + std::to_string(i) + "]";
+    r.object(item, at);
+    Counter c;
+    const Json* name = member(item, "name");
+    if (name == nullptr) r.fail(at, "a counter needs a \"name\"");
+    c.name = r.string(*name, at + ".name");
+    if (c.name.empty()) r.fail(at + ".name", "expected a non-empty name");
+    for (const Counter& earlier : counters) {
+      if (earlier.name == c.name) r.fail(at + ".name", "a second counter named \"" + c.name + "\"");
+    }
+    const Json* number = member(item, "value");
+    if (number == nullptr) r.fail(at, "a counter needs a \"value\"");
+    if (!number->is_number() || !std::isfinite(number->get<double>())) {
+      r.fail(at + ".value", "expected a finite number, got " + describe(*number));
+    }
+    c.value = number->get<double>();
+    if (const Json* kind = member(item, "kind")) {
+      const std::string k = r.string(*kind, at + ".kind");
+      if (k == "rate") {
+        c.kind = CounterKind::rate;
+      } else if (k != "value") {
+        r.fail(at + ".kind", "expected \"value\" or \"rate\", got " + describe(*kind));
+      }
+    }
+    counters.push_back(std::move(c));
+  }
+  return counters;
 }
 
 }  // namespace
@@ -68,12 +132,17 @@ OrderedJson measurement_info_json(const MeasurementInfo& info, const std::string
   OrderedJson work = OrderedJson::object();
   if (info.work.bytes != 0.0) work["bytes"] = amount(info.work.bytes, path + ".work.bytes");
   if (info.work.flops != 0.0) work["flops"] = amount(info.work.flops, path + ".work.flops");
+  if (info.work.elements != 0.0) {
+    work["elements"] = amount(info.work.elements, path + ".work.elements");
+  }
   json["work"] = std::move(work);
   json["throughput"] = rates_json(info.throughput, path + ".throughput");
   if (info.peak_bandwidth_gb_per_s > 0.0) {
     json["peak_bandwidth_gb_per_s"] =
         amount(info.peak_bandwidth_gb_per_s, path + ".peak_bandwidth_gb_per_s");
   }
+  // Only when declared, so a report without counters is written as before they existed.
+  if (!info.counters.empty()) json["counters"] = counters_json(info.counters, path + ".counters");
   return json;
 }
 
@@ -119,9 +188,13 @@ MeasurementInfo read_measurement_info(const JsonReader& r, const Json& value,
     r.object(*work, work_path);
     info.work.bytes = number(*work, work_path, "bytes").value_or(0.0);
     info.work.flops = number(*work, work_path, "flops").value_or(0.0);
+    info.work.elements = number(*work, work_path, "elements").value_or(0.0);
   }
   if (const Json* rates = member(value, "throughput")) r.object(*rates, path + ".throughput");
   info.peak_bandwidth_gb_per_s = number(value, path, "peak_bandwidth_gb_per_s").value_or(0.0);
+  if (const Json* counters = member(value, "counters")) {
+    info.counters = read_counters(r, *counters, path + ".counters");
+  }
   // Like the statistics: derived figures in a file are never trusted.
   refresh_throughput(info, statistics);
   return info;

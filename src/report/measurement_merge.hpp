@@ -16,9 +16,9 @@ namespace kerntime::report_detail {
 void refresh_throughput(MeasurementInfo& info, const Statistics& statistics);
 
 /// One measurement for the runs `parts` (null: a run without one) of an entry whose merged
-/// samples have `statistics`: the first run's settings (mode, batch, work, peak), the excluded
-/// samples summed, the L2 flush and the blocking kernel only if every run had them, the floor,
-/// fixed cost and SM clock the median of the runs', the stop reason the least settled one
+/// samples have `statistics`: the first run's settings (mode, batch, work, counters, peak), the
+/// excluded samples summed, the L2 flush and the blocking kernel only if every run had them, the
+/// floor, fixed cost and SM clock the median of the runs', the stop reason the least settled one
 /// (timeout, max-samples, noise, stable, fixed-count; an unknown one is less settled than all),
 /// and the rates at the merged median. Null when no run has one.
 std::shared_ptr<const MeasurementInfo> merge_measurements(

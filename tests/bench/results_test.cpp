@@ -86,6 +86,29 @@ TEST(AddToReport, TheHeadlineEntryKeepsHowItWasMeasuredAndTheEventsTwinDoesNot) 
   EXPECT_EQ(report.entries[1].measurement, nullptr);
 }
 
+TEST(AddToReport, TheHeadlineEntryKeepsTheElementsAndTheCounters) {
+  Report report;
+  Measurement m = sample_measurement("sort/n=1048576/cold");
+  m.work.elements = 1048576.0;
+  m.throughput = compute_throughput(m.work, m.headline.median, m.peak_bandwidth_gb_per_s);
+  m.counters = {{"segments/s", 32768.0, CounterKind::rate}, {"bytes/elem", 4.0}};
+  add_to_report(report, m);
+  const MeasurementInfo& info = *report.entries[0].measurement;
+  EXPECT_EQ(info.work.elements, 1048576.0);
+  ASSERT_TRUE(info.throughput.elements_per_s.has_value());
+  EXPECT_DOUBLE_EQ(*info.throughput.elements_per_s, 1048576.0 / m.headline.median * 1e9);
+  ASSERT_EQ(info.counters.size(), 2u);
+  EXPECT_EQ(info.counters[0].name, "segments/s");
+  EXPECT_EQ(info.counters[0].kind, CounterKind::rate);
+  EXPECT_EQ(info.counters[1].name, "bytes/elem");
+  EXPECT_EQ(info.counters[1].value, 4.0);
+  // Through the report's JSON and back, as kerntime report reads the file.
+  const Report read = parse_report(to_json(report));
+  ASSERT_NE(read.entries[0].measurement, nullptr);
+  EXPECT_EQ(read.entries[0].measurement->counters.size(), 2u);
+  EXPECT_EQ(read.entries[0].measurement->work.elements, 1048576.0);
+}
+
 TEST(AddToReport, WarningsCarryTheName) {
   Report report;
   Measurement m = sample_measurement("spin");

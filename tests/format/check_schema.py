@@ -53,6 +53,17 @@ def main(schema_path, report_path):
         "negative floor": {"schema": "kerntime-report/1",
                            "entries": [{"name": "a", "samples": [],
                                         "measurement": {"event_floor_ns": -1}}]},
+        "counter without a value": {"schema": "kerntime-report/1",
+                                    "entries": [{"name": "a", "samples": [],
+                                                 "measurement": {"counters": [{"name": "c"}]}}]},
+        "counter of another kind": {"schema": "kerntime-report/1",
+                                    "entries": [{"name": "a", "samples": [],
+                                                 "measurement": {"counters": [
+                                                     {"name": "c", "value": 1,
+                                                      "kind": "average"}]}}]},
+        "negative elements": {"schema": "kerntime-report/1",
+                              "entries": [{"name": "a", "samples": [],
+                                           "measurement": {"work": {"elements": -1}}}]},
     }
     failures = []
     for name, document in accepted.items():
