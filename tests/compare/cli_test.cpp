@@ -505,13 +505,18 @@ TEST(CompareCli, ReportShowsHowTheEngineMeasuredEachEntry) {
   const CommandResult table = kerntime("report '" + kEngineReport + "'");
   ASSERT_EQ(table.exit_status, 0) << table.err;
   EXPECT_TRUE(contains(table.out, "How the benchmark engine measured each entry:")) << table.out;
-  EXPECT_TRUE(contains(table.out, "device_copy/bytes=67108864/cold  cold  cupti-kernel"))
+  EXPECT_TRUE(contains(table.out, "device_copy/bytes=67108864/cold      cold  cupti-kernel"))
       << table.out;
   EXPECT_TRUE(contains(table.out, "608.0 ns (cache)")) << table.out;
   EXPECT_TRUE(contains(table.out, "3909.0   79.5%")) << table.out;
+  // The sort's elements and counters, read from the file: items/s and segments/s at its median
+  // of 812.5 us, bytes/elem as declared.
+  EXPECT_TRUE(contains(table.out, "TFLOP/s  Items/s  segments/s  bytes/elem  Stop")) << table.out;
+  EXPECT_TRUE(contains(table.out, "-   1.291G      40.33M           4  stable")) << table.out;
   const CommandResult csv = kerntime("report '" + kEngineReport + "' --format csv");
   ASSERT_EQ(csv.exit_status, 0) << csv.err;
   EXPECT_TRUE(contains(csv.out, ",kernel_fixed_cost_source,")) << csv.out;
+  EXPECT_TRUE(contains(csv.out, ",work_elements,items_per_s,segments/s,bytes/elem\n")) << csv.out;
   const CommandResult json = kerntime("report '" + kEngineReport + "' --format json");
   ASSERT_EQ(json.exit_status, 0) << json.err;
   const nlohmann::json out = nlohmann::json::parse(json.out);

@@ -90,6 +90,14 @@ TEST(FormatGolden, EngineJsonGoldenReadsBack) {
     EXPECT_EQ(a.kernel_fixed_cost_source, b.kernel_fixed_cost_source);
     EXPECT_EQ(a.throughput.gb_per_s, b.throughput.gb_per_s);
     EXPECT_EQ(a.throughput.tflop_per_s, b.throughput.tflop_per_s);
+    EXPECT_EQ(a.work.elements, b.work.elements);
+    EXPECT_EQ(a.throughput.elements_per_s, b.throughput.elements_per_s);
+    ASSERT_EQ(a.counters.size(), b.counters.size());
+    for (std::size_t c = 0; c < a.counters.size(); ++c) {
+      EXPECT_EQ(a.counters[c].name, b.counters[c].name);
+      EXPECT_EQ(a.counters[c].value, b.counters[c].value);
+      EXPECT_EQ(a.counters[c].kind, b.counters[c].kind);
+    }
   }
   EXPECT_EQ(render(read, Format::table), render(expected, Format::table));
 }

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 // A fixed report as the benchmark engine writes one: headline entries with their measurement
 // (a CUPTI copy with declared bytes, a hot sgemm with bytes and flops, an events-only spin
-// with a fixed cost from the cache and one without) and their /events twins, on the
-// environment of sample_report(). For golden files of the views and the JSON.
+// with a fixed cost from the cache, a sort with elements and custom counters, and a spin
+// without a fixed cost) and their /events twins, on the environment of sample_report(). For
+// golden files of the views and the JSON.
 #pragma once
 
 #include <memory>
@@ -10,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include <kerntime/counter.hpp>
 #include <kerntime/report.hpp>
 #include <kerntime/statistics.hpp>
 #include <kerntime/throughput.hpp>
@@ -78,6 +80,15 @@ inline Report sample_engine_report() {
   spin.kernel_fixed_cost_source = kFixedCostFromCache;
   report.entries.push_back(sample_engine_entry("spin/ns=2000/cold", "cuda-event-corrected",
                                                {2560, 2592, 2592, 2624}, spin));
+
+  // Elements (items/s) and custom counters: a rate and a value.
+  MeasurementInfo sort = sample_measurement_info("cold", {2.0 * 4 * 1048576, 0.0, 1048576.0});
+  sort.kernel_fixed_cost_ns = 608.0;
+  sort.kernel_fixed_cost_source = kFixedCostFromTracer;
+  sort.counters = {{"segments/s", 32768.0, CounterKind::rate}, {"bytes/elem", 4.0}};
+  report.entries.push_back(sample_engine_entry("segment_sort/T=float/n=1048576/cold",
+                                               "cupti-kernel", {812000, 815000, 810000, 813000},
+                                               sort));
 
   MeasurementInfo unknown = sample_measurement_info("cold", {});
   unknown.invalid_samples = 2;

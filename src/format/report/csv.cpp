@@ -32,8 +32,9 @@ std::string render_csv(const Report& report) {
   }
   // Only reports with engine measurements get their columns, so other CSV stays as it was.
   const bool measurements = has_measurements(report);
+  const CounterColumns extra = measurement_counter_columns(report);
   if (measurements) {
-    for (const std::string& title : measurement_csv_titles())
+    for (const std::string& title : measurement_csv_titles(extra))
       grid.columns.push_back({title});
   }
   for (const Entry& entry : report.entries) {
@@ -48,7 +49,7 @@ std::string render_csv(const Report& report) {
          s.median_ci ? number(s.median_ci_level) : "", stat(s.q1), stat(s.q3), stat(s.p95),
          stat(s.p99), stat(s.mad)});
     if (measurements) {
-      for (std::string& cell : measurement_csv_cells(entry))
+      for (std::string& cell : measurement_csv_cells(entry, extra))
         grid.rows.back().push_back(std::move(cell));
     }
   }

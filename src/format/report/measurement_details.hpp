@@ -9,6 +9,7 @@
 
 #include <kerntime/report.hpp>
 
+#include "format/counter_columns.hpp"
 #include "format/text_grid.hpp"
 
 namespace kerntime::format_detail {
@@ -19,13 +20,18 @@ inline constexpr const char* kMeasurementTitle = "How the benchmark engine measu
 /// True when some entry has a measurement.
 bool has_measurements(const Report& report);
 
+/// The Items/s and counter columns that the measured entries of `report` need.
+CounterColumns measurement_counter_columns(const Report& report);
+
 /// One row per entry with a measurement: mode, timer, samples left out, warm-up, batch, L2
-/// flush, blocking kernel, floor, fixed cost, SM clock, rates, stop reason and its detail.
-/// Names are passed through printable(), or markdown_escape() when `markdown`.
+/// flush, blocking kernel, floor, fixed cost, SM clock, rates (Items/s and the counters when
+/// some entry has them), stop reason and its detail. Names are passed through printable(), or
+/// markdown_escape() when `markdown`.
 Grid measurement_grid(const Report& report, bool markdown);
 
-/// The CSV columns of a measurement, and their cells for `entry` (empty fields without one).
-std::vector<std::string> measurement_csv_titles();
-std::vector<std::string> measurement_csv_cells(const Entry& entry);
+/// The CSV columns of a measurement (with `extra`'s: work_elements and items_per_s, then each
+/// counter by its name), and their cells for `entry` (empty fields without one).
+std::vector<std::string> measurement_csv_titles(const CounterColumns& extra);
+std::vector<std::string> measurement_csv_cells(const Entry& entry, const CounterColumns& extra);
 
 }  // namespace kerntime::format_detail
