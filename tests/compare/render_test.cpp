@@ -157,6 +157,14 @@ Comparison comparison_with_rates() {
   return c;
 }
 
+// A side whose benchmark declares elements: items per second after the other rates.
+Comparison comparison_with_items() {
+  Comparison c = sample_comparison();
+  c.entries[0].baseline->throughput = {4025.6, std::nullopt, std::nullopt, 1.2906e9};
+  c.entries[0].candidate->throughput.elements_per_s = 1.17e9;
+  return c;
+}
+
 TEST(CompareRender, RatesBesideTheTimesInTheTable) {
   const std::string table = render(comparison_with_rates(), CompareFormat::table);
   EXPECT_TRUE(contains(table,
@@ -198,6 +206,25 @@ TEST(CompareRender, RatesInMarkdownAndJson) {
   EXPECT_DOUBLE_EQ(base["peak_bandwidth_percent"].get<double>(), 81.875);
   EXPECT_TRUE(j["entries"][0]["candidate"]["throughput"]["peak_bandwidth_percent"].is_null());
   EXPECT_TRUE(j["entries"][1]["baseline"]["throughput"].is_null());
+}
+
+TEST(CompareRender, ItemsPerSecondBesideTheOtherRates) {
+  const std::string table = render(comparison_with_items(), CompareFormat::table);
+  EXPECT_TRUE(contains(table, "4025.6 GB/s, 1.291G items/s   1.17G items/s  +10.2%")) << table;
+  const std::string md = render(comparison_with_items(), CompareFormat::markdown);
+  EXPECT_TRUE(contains(md, "| 4025.6 GB/s, 1.291G items/s | 1.17G items/s |")) << md;
+  const nlohmann::json j =
+      nlohmann::json::parse(render(comparison_with_items(), CompareFormat::json));
+  EXPECT_DOUBLE_EQ(j["entries"][0]["baseline"]["throughput"]["elements_per_s"].get<double>(),
+                   1.2906e9);
+  // Items alone are a rate: the side gets its throughput object.
+  const auto& candidate = j["entries"][0]["candidate"]["throughput"];
+  EXPECT_DOUBLE_EQ(candidate["elements_per_s"].get<double>(), 1.17e9);
+  EXPECT_TRUE(candidate["gb_per_s"].is_null());
+  // Without elements the field is there and null.
+  const nlohmann::json r =
+      nlohmann::json::parse(render(comparison_with_rates(), CompareFormat::json));
+  EXPECT_TRUE(r["entries"][0]["baseline"]["throughput"]["elements_per_s"].is_null());
 }
 
 TEST(CompareRender, JunitIsWellFormedWithOneCasePerEntry) {

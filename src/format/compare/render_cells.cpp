@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "format/text_grid.hpp"
+#include "text/numbers.hpp"
 
 namespace kerntime::format_detail {
 
@@ -47,13 +48,20 @@ std::string rate_cell(const std::optional<SampleSummary>& side) {
   if (t.tflop_per_s) {
     cell += (cell.empty() ? "" : ", ") + fmt::format("{:.3f} TFLOP/s", *t.tflop_per_s);
   }
+  if (t.elements_per_s) {
+    cell += (cell.empty() ? "" : ", ") + detail::format_si(*t.elements_per_s) + " items/s";
+  }
   return cell.empty() ? "-" : cell;
+}
+
+bool has_rate(const Throughput& t) {
+  return t.gb_per_s || t.tflop_per_s || t.elements_per_s;
 }
 
 bool shows_rates(const Comparison& comparison) {
   for (const EntryComparison& entry : comparison.entries) {
     for (const auto* side : {&entry.baseline, &entry.candidate}) {
-      if (*side && ((*side)->throughput.gb_per_s || (*side)->throughput.tflop_per_s)) return true;
+      if (*side && has_rate((*side)->throughput)) return true;
     }
   }
   return false;

@@ -30,7 +30,8 @@ struct EntryCells {
   std::string interval;        ///< "[+8.1%, +12.3%]"
   std::string p;               ///< "0.003", "4.1e-09"
   std::string threshold;       ///< "5%"
-  std::string baseline_rate;   ///< "4025.6 GB/s (81.9%)", "10.838 TFLOP/s"; "-" without one
+  std::string baseline_rate;   ///< "4025.6 GB/s (81.9%)", "10.838 TFLOP/s", "1.291G items/s"; "-"
+                               ///< without one
   std::string candidate_rate;  ///< the same for the candidate
   std::string runs;            ///< runs per side, "5+5"; "-" for an added or removed entry
   std::string spread;          ///< largest spread of the per-run medians, "5.6%"; "-" for one run
@@ -41,8 +42,11 @@ struct EntryCells {
 EntryCells cells_of(const EntryComparison& entry);
 
 /// The rates of one side's declared work at its median, as a cell: GB/s with the share of
-/// the peak, then TFLOP/s; "-" when the side has none.
+/// the peak, then TFLOP/s, then items/s with an SI prefix; "-" when the side has none.
 std::string rate_cell(const std::optional<SampleSummary>& side);
+
+/// True when `t` holds any rate.
+bool has_rate(const Throughput& t);
 
 /// True when some side of some entry has a rate: then the renderings show the rate columns
 /// beside the times (reports without engine measurements look as before).

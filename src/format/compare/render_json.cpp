@@ -6,6 +6,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "format/compare/render_cells.hpp"
 #include "format/compare/renderers.hpp"
 #include "io/json_text.hpp"
 
@@ -25,10 +26,11 @@ Json side(const std::optional<SampleSummary>& summary) {
   // The declared work's rates at the median (an engine report's entries); null without.
   const Throughput& t = summary->throughput;
   const auto value = [](const std::optional<double>& v) { return v ? Json(*v) : Json(nullptr); };
-  if (t.gb_per_s || t.tflop_per_s) {
+  if (has_rate(t)) {
     out["throughput"] = Json{{"gb_per_s", value(t.gb_per_s)},
                              {"tflop_per_s", value(t.tflop_per_s)},
-                             {"peak_bandwidth_percent", value(t.peak_bandwidth_percent)}};
+                             {"peak_bandwidth_percent", value(t.peak_bandwidth_percent)},
+                             {"elements_per_s", value(t.elements_per_s)}};
   } else {
     out["throughput"] = nullptr;
   }
