@@ -191,6 +191,7 @@ int main(int argc, char** argv) {
     return run(tracer, timeline_path, report_path);
   } catch (const kerntime::Error& error) {  // no GPU, a failed CUDA call: one line, the cause
     std::fprintf(stderr, "trace_app: %s\n", error.what());
+    return kerntime::query_gpu_status().usable() ? 1 : kerntime::kNoGpuExitStatus;
   } catch (const std::exception& error) {
     std::fprintf(stderr, "trace_app: unexpected failure: %s\n", error.what());
   }

@@ -125,6 +125,7 @@ int main(int argc, char** argv) {
   } catch (const kerntime::Error& error) {
     std::fprintf(stderr, "trace_bench: %s\n", error.what());
     if (child) std::printf("error %s\n", error.what());  // the parent reads only stdout
+    return kerntime::query_gpu_status().usable() ? 1 : kerntime::kNoGpuExitStatus;
   } catch (const std::exception& error) {
     std::fprintf(stderr, "trace_bench: unexpected failure: %s\n", error.what());
   }

@@ -29,6 +29,7 @@
 #include <kerntime/report.hpp>
 #include <kerntime/statistics.hpp>
 #include <kerntime/text_sink.hpp>
+#include <kerntime/throughput.hpp>
 
 namespace kerntime {
 
@@ -98,6 +99,9 @@ struct SampleSummary {
   std::string unit;      ///< the entry's unit, e.g. "ns"
   std::string timer;     ///< what produced the samples, e.g. "cuda-event"; may be empty
   std::size_t runs = 1;  ///< how many runs (processes) the samples come from
+  /// Rates of the work the side's measurement declares (Entry::measurement) at `median`;
+  /// empty for entries without one. Shown beside the time, never judged.
+  Throughput throughput{};
 };
 
 /// The comparison of one entry name.

@@ -16,7 +16,8 @@ enum class CounterKind {
 };
 
 /// One named column: set with State::set_counter or MeasureOptions::counters, kept in the
-/// Measurement and shown in the runner's tables.
+/// Measurement and its report entry (MeasurementInfo::counters), shown in the runner's tables
+/// and by `kerntime report`.
 struct Counter {
   std::string name;
   double value = 0.0;

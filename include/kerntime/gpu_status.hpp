@@ -40,6 +40,13 @@ GpuStatus query_gpu_status();
 /// Throws kerntime::Error with GpuStatus::message when no GPU can be used.
 void require_gpu();
 
+/// The exit status of every program kerntime ships (the `kerntime` command's GPU commands, the
+/// benchmark runner, the examples) when no GPU can be used, after one line on standard error
+/// naming the cause: 2, as for any input the program cannot work with (docs/ci.md, "Exit
+/// status of kerntime's programs"). A program of your own can do the same: exit with it when
+/// query_gpu_status() is not usable.
+inline constexpr int kNoGpuExitStatus = 2;
+
 /// Throws kerntime::Error unless `error` is cudaSuccess. The message names `call`, CUDA's
 /// error and what to do ("cudaSetDevice(3) failed: cudaErrorInvalidDevice (invalid device
 /// ordinal). The device index is not one of the visible devices; ..."), and when CUDA cannot

@@ -11,6 +11,7 @@
 #include <kerntime/gpu_status.hpp>
 #include <kerntime/measure.hpp>
 #include <kerntime/measurement.hpp>
+#include <kerntime/measurement_info.hpp>
 #include <kerntime/report.hpp>
 #include <kerntime/report_interop.hpp>
 #include <kerntime/report_json.hpp>

@@ -75,6 +75,13 @@ struct MeasureOptions {
   /// headline. The engine reads and then clears the tracer's records after each round, so
   /// give it a Tracer that nothing else reads while measuring.
   Tracer* tracer = nullptr;
+  /// Cold mode without an active Tracer: the events-only headline adds back an empty kernel's
+  /// own GPU time, which only CUPTI sees; the engine takes it from an earlier calibration with
+  /// CUPTI (this process, or the cache file of docs/benchmarks.md). When none has it and this
+  /// is true, the engine starts CUPTI for its calibration alone, once per device, if nothing
+  /// else in the process may be using CUPTI (it never takes another tool's records); false
+  /// keeps CUPTI out of the process (the runner's --no-cupti).
+  bool borrow_cupti = true;
   /// How long the blocking kernel holds the stream before it gives up, marks the sample
   /// invalid and lets the stream run (a launcher that synchronizes would otherwise deadlock).
   double blocking_timeout_s = 1.0;
@@ -99,13 +106,13 @@ struct MeasureOptions {
   /// False: samples are queued without the blocking kernel and the clock check, so the engine
   /// launches no kernel of its own while measuring (for a profiler such as Nsight Compute).
   /// Event times then include the host's launch gaps, no SM clock is read (no throttle check),
-  /// there is no launch-floor calibration, and the events-only headline is the raw event time
-  /// (timer "cuda-event").
+  /// there is no calibration (no launch floor subtracted, no fixed cost added back, no CUPTI
+  /// borrowed), and the events-only headline is the raw event time (timer "cuda-event").
   bool blocking_kernel = true;
   /// True: exactly one sample and no warm-up (batch of one in hot and graph modes, no
-  /// calibration): for running under a profiler (NVBench's --run-once). With the blocking kernel
-  /// the launcher's first call still runs before the sample, unblocked (module loading); without
-  /// it the sample is the launcher's only call (with its setup).
+  /// calibration, so no CUPTI borrowed): for running under a profiler (NVBench's --run-once).
+  /// With the blocking kernel the launcher's first call still runs before the sample, unblocked
+  /// (module loading); without it the sample is the launcher's only call (with its setup).
   bool run_once = false;
   /// Called after each round (for a progress line); may be empty.
   std::function<void(const MeasureProgress&)> on_progress;

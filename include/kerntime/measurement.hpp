@@ -78,8 +78,15 @@ struct Measurement {
   bool blocking_kernel = true;  ///< false after a timeout: launch gaps are inside the events
   bool l2_flushed = false;
   /// Cold mode: the median event time of an empty kernel behind the blocking kernel on this
-  /// device, subtracted from event times to form the events-only headline.
+  /// device. The events-only headline is event time - event_floor_ns + kernel_fixed_cost_ns.
   double event_floor_ns = 0.0;
+  /// Cold mode: the empty kernel's own GPU time by CUPTI, which every kernel has and which the
+  /// floor therefore must not remove (docs/benchmarks.md); empty when no CUPTI calibration of
+  /// the device is known, and then an events-only headline reads low by about that much.
+  std::optional<double> kernel_fixed_cost_ns;
+  /// Where kernel_fixed_cost_ns came from: one of the kFixedCostFrom... names of
+  /// measurement_info.hpp; empty when it is not known.
+  std::string kernel_fixed_cost_source;
   double normal_sm_clock_mhz = 0.0;  ///< the device's peak SM clock, the throttle reference
   std::optional<double> median_sm_clock_mhz;
 
@@ -92,14 +99,21 @@ struct Measurement {
   double host_overhead_ns = 0.0;  ///< median host time per sample outside the launcher
 
   Work work;
-  Throughput throughput;          ///< of the headline median
-  std::vector<Counter> counters;  ///< as declared; counter_result() gives what each shows
+  Throughput throughput;                 ///< of the headline median
+  double peak_bandwidth_gb_per_s = 0.0;  ///< the device's, for the % of peak; 0: unknown
+  std::vector<Counter> counters;         ///< as declared; counter_result() gives what each shows
   std::vector<std::string> warnings;
 };
 
+/// What a report entry keeps of `m` beside its samples: mode, stop reason, excluded samples,
+/// warm-up, batch, L2 flush, blocking kernel, floor and fixed cost, SM clock, work, throughput
+/// and counters.
+MeasurementInfo measurement_info(const Measurement& m);
+
 /// Appends `m` to `report`: an entry named `m.name` with the headline samples (timer
-/// `m.headline_timer`), an entry `m.name + "/events"` with the raw event times of the same
-/// samples (timer "cuda-event"), and every warning prefixed with the name.
+/// `m.headline_timer`) and measurement_info(m), an entry `m.name + "/events"` with the raw
+/// event times of the same samples (timer "cuda-event", no `measurement`: the headline entry's
+/// describes both), and every warning prefixed with the name.
 void add_to_report(Report& report, const Measurement& m);
 
 }  // namespace kerntime

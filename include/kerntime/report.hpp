@@ -9,6 +9,7 @@
 #include <vector>
 
 #include <kerntime/environment.hpp>
+#include <kerntime/measurement_info.hpp>
 #include <kerntime/records.hpp>
 #include <kerntime/statistics.hpp>
 
@@ -34,6 +35,12 @@ struct Entry {
   /// means one run holding every sample (every report of one process). Last and with `{}`, so
   /// that aggregate initializers written before it existed compile without warnings.
   std::vector<std::size_t> run_sizes{};
+  /// How the benchmark engine measured the entry (its mode, stop reason, floor, work and
+  /// throughput); null for entries of a Session, of `kerntime run` and for the engine's
+  /// `/events` twins. Shared and immutable rather than held by value: a report of a million
+  /// entries without it would otherwise carry 300 bytes more per entry (docs/hardening.md),
+  /// and copies of an entry (merges) share it. Last and with `{}`, like run_sizes.
+  std::shared_ptr<const MeasurementInfo> measurement{};
 
   /// How many runs the samples come from (1 when run_sizes is empty).
   std::size_t run_count() const;

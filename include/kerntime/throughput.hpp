@@ -3,13 +3,15 @@
 
 #include <optional>
 
-#include <kerntime/report.hpp>
+#include <kerntime/environment.hpp>
 
 namespace kerntime {
 
 /// What one call of a measured launcher does, as its author declares it: bytes read plus bytes
 /// written in device memory, floating-point operations, and elements processed (NVBench's
 /// add_element_count: the input's size, for items per second). Zero means "not declared".
+/// A report entry of the engine keeps it (MeasurementInfo::work), so what is added here is also
+/// written and read in its JSON (report/measurement_info_json.cpp).
 struct Work {
   double bytes = 0.0;
   double flops = 0.0;

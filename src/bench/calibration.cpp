@@ -6,6 +6,7 @@
 
 #include <kerntime/error.hpp>
 #include <kerntime/statistics.hpp>
+#include <kerntime/tracer.hpp>
 
 #include "bench/cuda_source.hpp"
 #include "cuda/cuda_check.hpp"
@@ -14,9 +15,15 @@ namespace kerntime::bench {
 namespace {
 constexpr std::size_t kWarmup = 5;
 constexpr std::size_t kSamples = 101;
+
+double median(std::vector<double> values) {
+  std::sort(values.begin(), values.end());
+  return quantile_sorted(values, 0.5);
+}
+
 }  // namespace
 
-double calibrate_floor(DeviceResources& resources) {
+Calibration calibrate(DeviceResources& resources, Tracer* tracer) {
   const Launcher empty = [](cudaStream_t stream) {
     detail::check_cuda(launch_floor_kernel(stream), "launching the floor kernel");
   };
@@ -24,19 +31,32 @@ double calibrate_floor(DeviceResources& resources) {
   settings.mode = MeasureMode::cold;
   settings.l2_flush = false;
   settings.scope_name = "kerntime.calibration";
-  CudaSampleSource source{resources, empty, settings};
-  source.warm_up(kWarmup);
-  std::vector<double> times;
-  for (const RawSample& s : source.take(kSamples)) {
-    if (s.valid) times.push_back(s.event_ns);
+  settings.tracer = tracer;
+  std::vector<double> events;
+  std::vector<double> spans;
+  {
+    CudaSampleSource source{resources, empty, settings};
+    source.warm_up(kWarmup);
+    for (const RawSample& s : source.take(kSamples)) {
+      if (!s.valid) continue;
+      events.push_back(s.event_ns);
+      if (s.cupti_ns) spans.push_back(*s.cupti_ns);
+    }
   }
-  if (times.empty()) {
+  if (events.empty()) {
     throw Error(
         "calibrating the launch floor failed: every sample of an empty kernel timed out "
         "behind the blocking kernel; another process may hold the GPU");
   }
-  std::sort(times.begin(), times.end());
-  return quantile_sorted(times, 0.5);
+  Calibration c;
+  c.floor_ns = median(events);
+  if (2 * spans.size() > events.size()) c.fixed_cost_ns = median(spans);
+  // The calibration's records must not land in the first round of a measurement's trace.
+  if (tracer != nullptr && tracer->active()) {
+    tracer->flush();
+    tracer->clear();
+  }
+  return c;
 }
 
 }  // namespace kerntime::bench

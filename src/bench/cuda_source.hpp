@@ -23,6 +23,7 @@ struct CudaSourceSettings {
   std::string scope_name;           ///< the CUPTI scope of each sample's launcher calls
   Tracer* tracer = nullptr;         ///< active, or nullptr for events only
   double floor_ns = 0.0;            ///< calibrated launch floor (0 while calibrating, or none)
+  FixedCost fixed_cost;             ///< the floor kernel's own GPU time, where known
   const Launcher* setup = nullptr;  ///< per-sample setup before the timed window, or none
   bool blocking_kernel = true;      ///< false: no blocking kernel and no clock check at all
   bool run_once = false;            ///< batch of one, no warm-up launches beyond the first call
@@ -42,6 +43,9 @@ class CudaSampleSource final : public SampleSource {
   bool cupti() const override { return tracer_ != nullptr; }
   double event_floor_ns() const override {
     return settings_.mode == MeasureMode::cold ? settings_.floor_ns : 0.0;
+  }
+  FixedCost kernel_fixed_cost() const override {
+    return settings_.mode == MeasureMode::cold ? settings_.fixed_cost : FixedCost{};
   }
   double normal_clock_mhz() const override { return res_.normal_clock_mhz(); }
   std::size_t batch_size() const override { return batch_; }

@@ -13,7 +13,8 @@ namespace kerntime::bench {
 
 using detail::check_cuda;
 
-DeviceResources::DeviceResources(int device) : device_(device), info_(query_device(device)) {
+DeviceResources::DeviceResources(int device)
+    : device_(device), info_(query_device(device)), key_(bench::fixed_cost_key(device)) {
   try {
     int l2 = 0;
     check_cuda(cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, device),

@@ -12,6 +12,7 @@
 #include <kerntime/report.hpp>
 
 #include "bench/engine_kernels.hpp"
+#include "bench/fixed_cost.hpp"
 #include "cuda/device_guard.hpp"
 
 namespace kerntime::bench {
@@ -58,12 +59,19 @@ class DeviceResources {
 
   /// The calibrated launch floor, per tracer state (CUPTI changes GPU-side timing a little).
   std::optional<double> floor_ns[2];
+  /// The floor kernel's own GPU time once known (a calibration with CUPTI, or remembered), or
+  /// why not; `fixed_cost_settled` once nothing more will be tried without a Tracer.
+  FixedCost fixed_cost;
+  bool fixed_cost_settled = false;
+  /// The GPU for remembering the fixed cost (fixed_cost.hpp).
+  const FixedCostKey& fixed_cost_key() const { return key_; }
 
  private:
   void free_all() noexcept;
 
   int device_ = 0;
   DeviceInfo info_;
+  FixedCostKey key_;
   cudaStream_t stream_ = nullptr;
   cudaEvent_t start_[kSlots] = {};
   cudaEvent_t stop_[kSlots] = {};

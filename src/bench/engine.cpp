@@ -9,11 +9,65 @@
 #include "bench/calibration.hpp"
 #include "bench/cuda_source.hpp"
 #include "bench/device_resources.hpp"
+#include "bench/fixed_cost.hpp"
 #include "bench/sampler.hpp"
 #include "bench/validate.hpp"
 #include "cuda/cuda_check.hpp"
+#include "cupti/cupti_library.hpp"
 
 namespace kerntime {
+namespace {
+
+// A value measured with CUPTI in this engine: the device's from now on, and remembered for
+// later engines and processes.
+void keep_fixed_cost(bench::DeviceResources& resources, double ns, const char* source) {
+  resources.fixed_cost = bench::FixedCost{ns, source, {}};
+  resources.fixed_cost_settled = true;
+  bench::remember_fixed_cost(resources.fixed_cost_key(), ns);
+}
+
+// Why CUPTI cannot be borrowed now, or "" when it may be (docs/benchmarks.md).
+std::string borrow_refusal(bool allowed) {
+  if (!allowed) return "MeasureOptions::borrow_cupti is off (--no-cupti)";
+  const std::string other = cupti::other_cupti_user();
+  if (!other.empty()) return "CUPTI may be in use by " + other + ", so the engine did not start it";
+  return {};
+}
+
+// Once per device and engine: a value from earlier, else a calibration with a Tracer of its
+// own, started only when nothing else may be using CUPTI and stopped right after. Where none
+// works, the reason stays with the device for the measurements' warnings.
+void find_fixed_cost(bench::DeviceResources& resources, bool borrow) {
+  if (resources.fixed_cost_settled) return;
+  bench::FixedCost known = bench::remembered_fixed_cost(resources.fixed_cost_key());
+  if (known.ns) {
+    resources.fixed_cost = known;
+    resources.fixed_cost_settled = true;
+    return;
+  }
+  std::string refusal = borrow_refusal(borrow);
+  if (refusal.empty()) {
+    Tracer borrowed;
+    if (borrowed.active()) {
+      const bench::Calibration c = bench::calibrate(resources, &borrowed);
+      if (!resources.floor_ns[1]) resources.floor_ns[1] = c.floor_ns;
+      borrowed.stop();
+      if (c.fixed_cost_ns) {
+        keep_fixed_cost(resources, *c.fixed_cost_ns, kFixedCostFromBorrowedCupti);
+        return;
+      }
+      refusal = borrowed.status() == TracerStatus::starved
+                    ? borrowed.unavailable_reason()
+                    : "CUPTI recorded too few of the calibration's kernels";
+    } else {
+      refusal = borrowed.unavailable_reason();
+    }
+  }
+  resources.fixed_cost = bench::FixedCost{std::nullopt, {}, refusal};
+  resources.fixed_cost_settled = true;
+}
+
+}  // namespace
 
 struct Engine::Impl {
   std::vector<std::unique_ptr<bench::DeviceResources>> devices;  // by device index
@@ -46,16 +100,27 @@ Measurement Engine::measure(const Launcher& launcher, const MeasureOptions& opti
   bench::DeviceResources& resources = impl_->resources(device);
 
   Tracer* tracer = options.tracer != nullptr && options.tracer->active() ? options.tracer : nullptr;
-  // The floor is measured behind the blocking kernel; without it (or for one sample, under a
-  // profiler) nothing is calibrated and nothing subtracted.
+  // The floor and the fixed cost are measured behind the blocking kernel; without it (or for
+  // one sample, under a profiler) nothing is calibrated, subtracted or added back.
   double floor_ns = 0.0;
+  bench::FixedCost fixed_cost;
   if (options.blocking_kernel && !options.run_once) {
+    // Without a Tracer, before the floor: a borrowed CUPTI must be gone again when the floor
+    // is calibrated, as it will be while sampling.
+    if (tracer == nullptr && options.mode == MeasureMode::cold) {
+      find_fixed_cost(resources, options.borrow_cupti);
+    }
     std::optional<double>& floor = resources.floor_ns[tracer != nullptr ? 1 : 0];
-    if (!floor) floor = bench::calibrate_floor(resources);
+    if (!floor) {
+      const bench::Calibration c = bench::calibrate(resources, tracer);
+      floor = c.floor_ns;
+      if (c.fixed_cost_ns) keep_fixed_cost(resources, *c.fixed_cost_ns, kFixedCostFromTracer);
+    }
     floor_ns = *floor;
+    fixed_cost = resources.fixed_cost;
   }
-  // Calibration's records (or any before this measurement) would otherwise land in the first
-  // round's trace.
+  // Records from before this measurement would otherwise land in the first round's trace
+  // (calibration clears its own).
   if (tracer != nullptr) {
     tracer->flush();
     tracer->clear();
@@ -70,6 +135,7 @@ Measurement Engine::measure(const Launcher& launcher, const MeasureOptions& opti
   settings.scope_name = options.name;
   settings.tracer = tracer;
   settings.floor_ns = floor_ns;
+  settings.fixed_cost = fixed_cost;
   settings.setup = &options.setup;
   settings.blocking_kernel = options.blocking_kernel;
   settings.run_once = options.run_once;

@@ -11,6 +11,8 @@
 
 #include <kerntime/measurement.hpp>
 
+#include "bench/fixed_cost.hpp"
+
 namespace kerntime::bench {
 
 /// One sample as a source delivers it: times per launcher call.
@@ -37,6 +39,9 @@ class SampleSource {
   virtual bool cupti() const = 0;
   /// Subtracted from event times for the events-only headline (cold mode); 0 otherwise.
   virtual double event_floor_ns() const = 0;
+  /// Added back to the events-only headline (cold mode): the empty kernel's own GPU time, which
+  /// the floor holds and every kernel has; unknown (with the reason) or not cold: no value.
+  virtual FixedCost kernel_fixed_cost() const = 0;
   /// The reference for throttling (the device's peak SM clock), MHz; 0: unknown.
   virtual double normal_clock_mhz() const = 0;
   /// Launcher calls per sample.

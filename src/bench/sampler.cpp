@@ -23,11 +23,15 @@ std::string headline_timer(const SampleSource& source, MeasureMode mode) {
 }
 
 // The headline of one sample, or nothing when it cannot count.
-std::optional<double> headline_of(const RawSample& s, const SampleSource& source,
-                                  MeasureMode mode) {
+// Cold, events only: the event time beyond the floor (an empty kernel between the events),
+// plus that empty kernel's own GPU time, which the floor holds and every kernel spends too.
+std::optional<double> headline_of(const RawSample& s, const SampleSource& source, MeasureMode mode,
+                                  double fixed_cost_ns) {
   if (!s.valid) return std::nullopt;
   if (source.cupti()) return s.cupti_ns;
-  if (mode == MeasureMode::cold) return std::max(s.event_ns - source.event_floor_ns(), 0.0);
+  if (mode == MeasureMode::cold) {
+    return std::max(s.event_ns - source.event_floor_ns() + fixed_cost_ns, 0.0);
+  }
   return s.event_ns;
 }
 
@@ -77,6 +81,7 @@ Measurement run_measurement(SampleSource& source, const MeasureOptions& options,
   m.work = options.work;
   m.counters = options.counters;
   m.warmup_samples = options.run_once ? 0 : options.warmup_samples;
+  m.peak_bandwidth_gb_per_s = peak_gb_per_s > 0.0 ? peak_gb_per_s : 0.0;
 
   const double start = source.now_s();
   source.warm_up(m.warmup_samples);
@@ -86,6 +91,9 @@ Measurement run_measurement(SampleSource& source, const MeasureOptions& options,
   std::vector<std::size_t> counted_index;
   std::size_t below_floor = 0;  // cold, events only: samples no longer than the launch floor
   m.event_floor_ns = source.event_floor_ns();
+  const FixedCost fixed = source.kernel_fixed_cost();
+  m.kernel_fixed_cost_ns = fixed.ns;
+  m.kernel_fixed_cost_source = fixed.ns ? fixed.source : std::string{};
   StopDecision decision;
   while (!decision.stop) {
     const double round_start = source.now_s();
@@ -110,7 +118,8 @@ Measurement run_measurement(SampleSource& source, const MeasureOptions& options,
       m.invalid_samples += raw.valid ? 0 : 1;
       m.throttled_samples += record.throttled ? 1 : 0;
       throttled_round = throttled_round || record.throttled;
-      const std::optional<double> headline = headline_of(raw, source, options.mode);
+      const std::optional<double> headline =
+          headline_of(raw, source, options.mode, fixed.ns.value_or(0.0));
       if (headline && !record.throttled) {
         counted_index.push_back(m.samples.size());
         m.headline_ns.push_back(*headline);
@@ -171,6 +180,14 @@ Measurement run_measurement(SampleSource& source, const MeasureOptions& options,
         "the events): the work's GPU time is below what events resolve; measure it with CUPTI "
         "or in graph mode",
         m.event_floor_ns / 1e3));
+  }
+  if (m.headline_timer == "cuda-event-corrected" && m.event_floor_ns > 0.0 && !fixed.ns) {
+    m.warnings.push_back(
+        "the events-only headline may read low by the GPU time of an empty kernel, which events "
+        "cannot see and no CUPTI calibration of this GPU has measured yet" +
+        (fixed.unknown_reason.empty() ? std::string{} : " (" + fixed.unknown_reason + ")") +
+        "; one measurement with CUPTI available (a Tracer, or none held by another tool) "
+        "remembers it for this GPU (docs/benchmarks.md)");
   }
   if (m.invalid_samples > 0) {
     m.warnings.push_back(fmt::format("{} of {} samples were invalid and left out",

@@ -73,9 +73,17 @@ int run_info() {
     fmt::format_to(std::back_inserter(out), "devices      none usable\n");
     io::write_standard_output(out);
     fmt::print(stderr, "kerntime: {}\n", status.message);
-    return 2;
+    return kNoGpuExitStatus;
   }
   fmt::format_to(std::back_inserter(out), "devices      {}\n", status.device_count);
+  if (cupti.loads) {
+    // Whether a Tracer can record here, or who holds CUPTI and what to do: starting one is
+    // the only way to know (one subscriber per process), and it stops again at once.
+    Tracer probe;
+    fmt::format_to(std::back_inserter(out), "tracing      {}\n",
+                   probe.active() ? "free: a kerntime::Tracer records kernels here"
+                                  : "off: " + probe.unavailable_reason());
+  }
   // What is known so far is shown even when describing a device fails.
   io::write_standard_output(out);
   out.clear();

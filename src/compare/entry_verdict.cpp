@@ -16,6 +16,7 @@
 
 #include <kerntime/error.hpp>
 #include <kerntime/statistics.hpp>
+#include <kerntime/throughput.hpp>
 
 #include "compare/rank_test.hpp"
 #include "compare/runs_rule.hpp"
@@ -63,8 +64,13 @@ Runs scaled_runs(const Entry& entry, double to_ns) {
 }  // namespace
 
 SampleSummary summarize_side(const Entry& entry) {
-  return SampleSummary{entry.samples.size(), median_of(entry.samples), entry.unit, entry.timer,
-                       entry.run_count()};
+  SampleSummary summary{entry.samples.size(), median_of(entry.samples), entry.unit, entry.timer,
+                        entry.run_count()};
+  if (entry.measurement && entry.unit == "ns" && !entry.samples.empty()) {
+    summary.throughput = compute_throughput(entry.measurement->work, summary.median,
+                                            entry.measurement->peak_bandwidth_gb_per_s);
+  }
+  return summary;
 }
 
 EntryComparison compare_entry(const Entry& baseline, const Entry& candidate, double threshold,

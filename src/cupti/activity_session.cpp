@@ -10,6 +10,7 @@
 #include <utility>
 
 #include "cupti/buffer_callbacks.hpp"
+#include "cupti/cupti_holder.hpp"
 #include "cupti/cupti_versions.hpp"
 #include "cupti/record_decoder.hpp"
 
@@ -56,12 +57,6 @@ std::string other_cupti_client() {
          "attached to it";
 }
 
-// What cuptiSubscribe_v2 says of a holder it cannot name: compute-sanitizer gives "<not
-// provided>", which reads like a template, not an answer.
-bool names_nobody(const std::string& holder) {
-  return holder.empty() || holder.find("<not provided>") != std::string::npos;
-}
-
 constexpr const char* kFallback =
     ": kernel tracing is off and GPU times come from cudaEvents (they include launch latency)";
 
@@ -89,11 +84,8 @@ std::string ActivitySession::start() {
   const CUptiResult subscribed = api_.subscribe("kerntime", holder);
   if (subscribed == CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED) {
     release();
-    return "CUPTI is held by " +
-           (names_nobody(holder) ? std::string{"another tool (Nsight Systems, Nsight Compute, "
-                                               "compute-sanitizer, cuda-gdb or another profiler)"}
-                                 : holder) +
-           kFallback;
+    const char* injection = std::getenv("CUDA_INJECTION64_PATH");
+    return held_reason(holder, injection != nullptr ? injection : "");
   }
   if (subscribed != CUPTI_SUCCESS) {
     release();
@@ -230,11 +222,7 @@ void ActivitySession::check_records_arrive() {
   api_.watch_launches(false);
   watching_launches_ = false;
   std::lock_guard lock{builder_mutex_};
-  starved_reason_ = "CUPTI saw " + std::to_string(launches) + " kernel launch" +
-                    (launches == 1 ? "" : "es") +
-                    " but delivered no kernel record after a forced flush: another CUPTI client "
-                    "in this process receives the activity records (" +
-                    other_cupti_client() + ")" + kFallback;
+  starved_reason_ = cupti::starved_reason(launches, other_cupti_client());
   builder_.add_warning(starved_reason_);
 }
 

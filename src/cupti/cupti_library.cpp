@@ -1,9 +1,13 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "cupti/cupti_library.hpp"
 
+#include <algorithm>
+#include <atomic>
 #include <cstdlib>
 #include <dlfcn.h>
+#include <fstream>
 #include <mutex>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -73,9 +77,18 @@ Loaded load() {
   return result;
 }
 
+std::atomic<bool> load_attempted{false};
+
 const Loaded& loaded() {
+  load_attempted = true;
   static const Loaded instance = load();
   return instance;
+}
+
+// The path of a mapping line ("... /usr/lib/libcupti.so.13"), or "" when it names no file.
+std::string_view mapped_path(std::string_view line) {
+  const auto slash = line.find('/');
+  return slash == std::string_view::npos ? std::string_view{} : line.substr(slash);
 }
 
 }  // namespace
@@ -86,6 +99,34 @@ CuptiProbe probe_cupti() {
 
 void* cupti_handle() {
   return loaded().handle;
+}
+
+std::string other_cupti_user(std::string_view maps, std::string_view injection,
+                             const std::string& own_path) {
+  if (!injection.empty()) {
+    return "the tool CUDA_INJECTION64_PATH loads (" + std::string{injection} + ")";
+  }
+  std::size_t start = 0;
+  while (start < maps.size()) {
+    const std::size_t end = std::min(maps.find('\n', start), maps.size());
+    const std::string_view path = mapped_path(maps.substr(start, end - start));
+    start = end + 1;
+    if (path.find("libcupti") == std::string_view::npos) continue;
+    if (!own_path.empty() && path == own_path) continue;
+    return "a CUPTI library kerntime did not load (" + std::string{path} +
+           "), as a profiler or a library using CUPTI loads";
+  }
+  return {};
+}
+
+std::string other_cupti_user() {
+  const char* injection = std::getenv("CUDA_INJECTION64_PATH");
+  std::ifstream in{"/proc/self/maps"};
+  std::ostringstream maps;
+  maps << in.rdbuf();
+  // Only what kerntime already loaded counts as its own: asking loaded() would load it now.
+  const std::string own = load_attempted.load() ? loaded().probe.path : std::string{};
+  return other_cupti_user(maps.str(), injection != nullptr ? injection : "", own);
 }
 
 }  // namespace kerntime::cupti

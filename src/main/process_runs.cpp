@@ -101,6 +101,14 @@ ProcessRuns run_processes(const std::string& executable, int argc, const char* c
   runs.report.warnings.insert(runs.report.warnings.end(), runs.failures.begin(),
                               runs.failures.end());
   runs.measurements = combine_measurements(measurements, runs.report);
+  // The merged entries keep the first child's measurement; the combined one covers them all.
+  for (const Measurement& m : runs.measurements) {
+    for (Entry& entry : runs.report.entries) {
+      if (entry.name == m.name) {
+        entry.measurement = std::make_shared<const MeasurementInfo>(measurement_info(m));
+      }
+    }
+  }
   return runs;
 }
 

@@ -20,6 +20,7 @@
 #include "io/file_writer.hpp"
 #include "main/process_runs.hpp"
 #include "main/processes.hpp"
+#include "main/progress_line.hpp"
 #include "main/repetitions.hpp"
 #include "main/run_order.hpp"
 #include "main/runner_options.hpp"
@@ -113,27 +114,6 @@ std::vector<int> chosen_devices(const RunnerOptions& o) {
   return devices;
 }
 
-class Progress {
- public:
-  Progress(bool on, std::string prefix) : on_(on), prefix_(std::move(prefix)) {}
-  void show(std::size_t index, std::size_t total, const std::string& repetition,
-            const MeasureProgress& p) {
-    if (!on_) return;
-    std::fprintf(stderr, "\r\033[K%s[%zu/%zu] %s%s: %zu samples, %.1f s", prefix_.c_str(), index,
-                 total, p.name->c_str(), repetition.c_str(), p.samples, p.elapsed_s);
-    std::fflush(stderr);
-  }
-  void clear() {
-    if (!on_) return;
-    std::fputs("\r\033[K", stderr);
-    std::fflush(stderr);
-  }
-
- private:
-  bool on_;
-  std::string prefix_;
-};
-
 // One configuration on one device.
 struct Task {
   const Configuration* configuration = nullptr;
@@ -197,13 +177,17 @@ bool context_is_lost() {
 class Measurer {
  public:
   Measurer(const RunnerOptions& o, const std::vector<int>& devices, std::string progress_prefix)
-      : o_(o), progress_{!o.quiet && isatty(fileno(stderr)) == 1, std::move(progress_prefix)} {
+      : o_(o),
+        progress_{stderr, bench::ProgressLine::wanted(o.quiet, stderr),
+                  std::move(progress_prefix)} {
     header_.environment = current_environment(devices);
     if (o.cupti) {
       tracer_ = std::make_unique<Tracer>();  // before any warm-up (docs/benchmarks.md)
       if (!tracer_->active()) {
-        header_.warnings.push_back("CUPTI is unavailable (" + tracer_->unavailable_reason() +
-                                   "): headlines are event times minus the launch floor");
+        header_.warnings.push_back(
+            "CUPTI is unavailable (" + tracer_->unavailable_reason() +
+            "): cold headlines are event times minus the launch floor, plus an empty kernel's "
+            "GPU time where an earlier CUPTI calibration of the GPU is known");
       }
     }
   }
@@ -231,13 +215,14 @@ class Measurer {
     options.throttle_recovery_s = o_.throttle_recovery_s;
     options.blocking_kernel = o_.blocking_kernel;
     options.run_once = o_.run_once;
+    options.borrow_cupti = o_.cupti;  // --no-cupti keeps CUPTI out of the process
     // An inactive Tracer would add its reason to every configuration; the header has it once.
     options.tracer = tracer_ && tracer_->active() ? tracer_.get() : nullptr;
     const std::string repetition_text =
         o_.repetitions > 1 ? fmt::format(" (repetition {}/{})", repetition + 1, o_.repetitions)
                            : std::string{};
     options.on_progress = [this, index, total, repetition_text](const MeasureProgress& p) {
-      progress_.show(index, total, repetition_text, p);
+      progress_.show(index, total, p, repetition_text);
     };
     State state{*task.configuration, engine_, options};
     try {
@@ -298,7 +283,7 @@ class Measurer {
 
  private:
   const RunnerOptions& o_;
-  Progress progress_;
+  bench::ProgressLine progress_;
   Report header_;
   std::unique_ptr<Tracer> tracer_;
   Engine engine_;
@@ -423,7 +408,10 @@ int benchmark_main(int argc, const char* const* argv, const BenchmarkRegistry& r
       return 0;
     }
     const GpuStatus gpu = query_gpu_status();
-    if (!gpu.usable()) throw Error(gpu.message);
+    if (!gpu.usable()) {
+      std::fprintf(stderr, "%s: %s\n", program.c_str(), gpu.message.c_str());
+      return kNoGpuExitStatus;
+    }
     const std::vector<int> devices = chosen_devices(o);
     if (devices != o.devices) selected = select(devices);
     const std::vector<Task> tasks = tasks_of(o, selected, devices);

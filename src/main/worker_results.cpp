@@ -55,8 +55,10 @@ Json measurement_json(const Measurement& m) {
             {"stop_detail", m.stop_detail},
             {"wall_time_s", m.wall_time_s},
             {"host_overhead_ns", m.host_overhead_ns},
-            {"has_cupti", m.cupti.has_value()}};
+            {"has_cupti", m.cupti.has_value()},
+            {"kernel_fixed_cost_source", m.kernel_fixed_cost_source}};
   if (m.median_sm_clock_mhz) json["median_sm_clock_mhz"] = *m.median_sm_clock_mhz;
+  if (m.kernel_fixed_cost_ns) json["kernel_fixed_cost_ns"] = *m.kernel_fixed_cost_ns;
   json["counters"] = Json::array();
   for (const Counter& c : m.counters) {
     json["counters"].push_back(
@@ -89,6 +91,10 @@ Measurement measurement_from(const Json& json) {
   if (json.at("has_cupti").get<bool>()) m.cupti = Statistics{};
   if (json.contains("median_sm_clock_mhz")) {
     m.median_sm_clock_mhz = json.at("median_sm_clock_mhz").get<double>();
+  }
+  m.kernel_fixed_cost_source = json.at("kernel_fixed_cost_source").get<std::string>();
+  if (json.contains("kernel_fixed_cost_ns")) {
+    m.kernel_fixed_cost_ns = json.at("kernel_fixed_cost_ns").get<double>();
   }
   for (const Json& c : json.at("counters")) {
     m.counters.push_back({c.at("name").get<std::string>(), c.at("value").get<double>(),
@@ -183,7 +189,8 @@ std::vector<Measurement> combine_measurements(
     if (const Entry* events = merged.find(m.name + "/events")) m.events = events->statistics;
     const bool cupti_headline = m.cupti && m.headline_timer == "cupti-kernel";
     m.cupti = cupti_headline ? std::optional<Statistics>{m.headline} : std::nullopt;
-    m.throughput = compute_throughput(m.work, m.headline.median, peak_of(merged, m.device));
+    m.peak_bandwidth_gb_per_s = peak_of(merged, m.device);
+    m.throughput = compute_throughput(m.work, m.headline.median, m.peak_bandwidth_gb_per_s);
   }
   return combined;
 }

@@ -14,6 +14,7 @@
 #include <kerntime/statistics.hpp>
 
 #include "report/entry_runs.hpp"
+#include "report/measurement_merge.hpp"
 
 namespace kerntime {
 namespace {
@@ -120,6 +121,7 @@ Report merge_process_reports(const std::vector<Report>& reports,
   merged.environment = reports.front().environment;
   std::unordered_map<std::string, std::size_t> index;
   std::vector<const TraceSection*> sections;
+  std::vector<std::vector<const MeasurementInfo*>> measurements;  // per merged entry, per run
   for (std::size_t r = 0; r < reports.size(); ++r) {
     const Report& report = reports[r];
     const std::string source = r < sources.size() ? sources[r] : "process " + std::to_string(r + 1);
@@ -140,18 +142,22 @@ Report merge_process_reports(const std::vector<Report>& reports,
         copy.run_sizes.clear();
         report_detail::append_runs(copy, entry);
         merged.entries.push_back(std::move(copy));
+        measurements.push_back({entry.measurement.get()});
         continue;
       }
       Entry& target = merged.entries[it->second];
       if (target.device != entry.device) target.device.reset();
       report_detail::append_runs(target, entry);
+      measurements[it->second].push_back(entry.measurement.get());
     }
   }
   StatisticsOptions statistics;
   statistics.median_interval = false;
-  for (Entry& entry : merged.entries) {
+  for (std::size_t i = 0; i < merged.entries.size(); ++i) {
+    Entry& entry = merged.entries[i];
     if (entry.run_sizes.size() == 1) entry.run_sizes.clear();
     entry.statistics = compute_statistics(entry.samples, statistics);
+    entry.measurement = report_detail::merge_measurements(measurements[i], entry.statistics);
   }
   if (!sections.empty()) merged.trace = merge_sections(sections, merged.entries);
   return merged;

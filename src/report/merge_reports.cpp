@@ -13,6 +13,7 @@
 
 #include "report/entry_runs.hpp"
 #include "report/environment_diff.hpp"
+#include "report/measurement_merge.hpp"
 
 namespace kerntime {
 namespace {
@@ -58,6 +59,8 @@ Report merge_reports(const std::vector<Report>& reports, const std::vector<std::
   merged.environment = reports.front().environment;
   std::unordered_map<std::string, std::size_t> index;
   std::vector<std::string> first_source;  // which report each merged entry came from first
+  // Each merged entry's measurement in every run (null: a run without one).
+  std::vector<std::vector<const MeasurementInfo*>> measurements;
 
   for (std::size_t r = 0; r < reports.size(); ++r) {
     const Report& report = reports[r];
@@ -99,6 +102,7 @@ Report merge_reports(const std::vector<Report>& reports, const std::vector<std::
         append_runs(copy, entry);
         merged.entries.push_back(std::move(copy));
         first_source.push_back(source);
+        measurements.push_back({entry.measurement.get()});
         continue;
       }
       Entry& target = merged.entries[found->second];
@@ -110,11 +114,14 @@ Report merge_reports(const std::vector<Report>& reports, const std::vector<std::
       }
       if (target.device != entry.device) target.device.reset();
       append_runs(target, entry);
+      measurements[found->second].push_back(entry.measurement.get());
     }
   }
-  for (Entry& entry : merged.entries) {
+  for (std::size_t i = 0; i < merged.entries.size(); ++i) {
+    Entry& entry = merged.entries[i];
     if (entry.run_sizes.size() == 1) entry.run_sizes.clear();  // one run
     entry.statistics = compute_statistics(entry.samples);
+    entry.measurement = report_detail::merge_measurements(measurements[i], entry.statistics);
   }
   return merged;
 }

@@ -14,6 +14,7 @@
 
 #include "io/json_text.hpp"
 #include "report/cuda_version.hpp"
+#include "report/measurement_info_json.hpp"
 #include "report/trace_section_json.hpp"
 
 namespace kerntime {
@@ -139,6 +140,11 @@ Json entry_json(const Entry& entry, const std::string& path) {
                              " samples, but there are " + std::to_string(entry.samples.size()));
   }
   json["statistics"] = statistics_json(entry.statistics, path + ".statistics");
+  // Only entries of the benchmark engine have it; without it the entry is as before.
+  if (entry.measurement) {
+    json["measurement"] =
+        report_detail::measurement_info_json(*entry.measurement, path + ".measurement");
+  }
   return json;
 }
 

@@ -21,6 +21,7 @@
 #include "report/json_position.hpp"
 #include "report/json_reader.hpp"
 #include "report/json_text_errors.hpp"
+#include "report/measurement_info_json.hpp"
 #include "report/trace_section_parse.hpp"
 
 namespace kerntime {
@@ -238,6 +239,10 @@ class Reader : public report_detail::JsonReader {
       } catch (const Error& error) {
         fail(path + ".samples", error.what());
       }
+    }
+    if (const Json* measurement = member(value, "measurement")) {
+      e.measurement = std::make_shared<const MeasurementInfo>(report_detail::read_measurement_info(
+          *this, *measurement, path + ".measurement", e.statistics));
     }
     return e;
   }

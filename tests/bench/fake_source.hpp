@@ -27,6 +27,7 @@ class FakeSource final : public SampleSource {
   double seconds_per_sample = 1e-3;
   bool with_cupti = false;
   double floor_ns = 0.0;
+  bench::FixedCost fixed_cost;
   double normal_mhz = 1980.0;
   std::size_t batch = 1;
   std::vector<std::string> pending_warnings;
@@ -51,6 +52,7 @@ class FakeSource final : public SampleSource {
   }
   bool cupti() const override { return with_cupti; }
   double event_floor_ns() const override { return floor_ns; }
+  bench::FixedCost kernel_fixed_cost() const override { return fixed_cost; }
   double normal_clock_mhz() const override { return normal_mhz; }
   std::size_t batch_size() const override { return batch; }
   bool blocking() const override { return true; }

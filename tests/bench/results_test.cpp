@@ -51,6 +51,64 @@ TEST(AddToReport, HeadlineAndEventEntriesWithTheirTimers) {
   EXPECT_THROW(add_to_report(report, m), Error);
 }
 
+TEST(AddToReport, TheHeadlineEntryKeepsHowItWasMeasuredAndTheEventsTwinDoesNot) {
+  Report report;
+  Measurement m = sample_measurement("copy/bytes=1048576/cold");
+  m.kernel_fixed_cost_ns = 608.0;
+  m.kernel_fixed_cost_source = kFixedCostFromTracer;
+  m.event_floor_ns = 3008.0;
+  m.invalid_samples = 1;
+  m.throttled_samples = 2;
+  add_to_report(report, m);
+  ASSERT_NE(report.entries[0].measurement, nullptr);
+  const MeasurementInfo& info = *report.entries[0].measurement;
+  EXPECT_EQ(info.mode, "cold");
+  EXPECT_EQ(info.stop_reason, "fixed-count");
+  EXPECT_EQ(info.stop_detail, m.stop_detail);
+  EXPECT_FALSE(info.stop_detail.empty());
+  EXPECT_EQ(info.warmup_samples, 2u);
+  EXPECT_EQ(info.invalid_samples, 1u);
+  EXPECT_EQ(info.throttled_samples, 2u);
+  EXPECT_EQ(info.batch_size, 1u);
+  EXPECT_TRUE(info.l2_flushed);
+  EXPECT_TRUE(info.blocking_kernel);
+  EXPECT_EQ(info.event_floor_ns, 3008.0);
+  EXPECT_EQ(info.kernel_fixed_cost_ns, 608.0);
+  EXPECT_EQ(info.kernel_fixed_cost_source, "tracer");
+  EXPECT_EQ(info.median_sm_clock_mhz, 1980.0);
+  EXPECT_EQ(info.normal_sm_clock_mhz, 1980.0);
+  EXPECT_EQ(info.work.bytes, 2.0 * 1024 * 1024);
+  EXPECT_EQ(info.peak_bandwidth_gb_per_s, 4916.736);
+  ASSERT_TRUE(info.throughput.gb_per_s.has_value());
+  // 2 MiB over the CUPTI median of 2600 or 2601 ns.
+  EXPECT_NEAR(*info.throughput.gb_per_s, 2.0 * 1024 * 1024 / m.headline.median, 1e-9);
+  EXPECT_EQ(info.throughput.peak_bandwidth_percent, m.throughput.peak_bandwidth_percent);
+  EXPECT_EQ(report.entries[1].measurement, nullptr);
+}
+
+TEST(AddToReport, TheHeadlineEntryKeepsTheElementsAndTheCounters) {
+  Report report;
+  Measurement m = sample_measurement("sort/n=1048576/cold");
+  m.work.elements = 1048576.0;
+  m.throughput = compute_throughput(m.work, m.headline.median, m.peak_bandwidth_gb_per_s);
+  m.counters = {{"segments/s", 32768.0, CounterKind::rate}, {"bytes/elem", 4.0}};
+  add_to_report(report, m);
+  const MeasurementInfo& info = *report.entries[0].measurement;
+  EXPECT_EQ(info.work.elements, 1048576.0);
+  ASSERT_TRUE(info.throughput.elements_per_s.has_value());
+  EXPECT_DOUBLE_EQ(*info.throughput.elements_per_s, 1048576.0 / m.headline.median * 1e9);
+  ASSERT_EQ(info.counters.size(), 2u);
+  EXPECT_EQ(info.counters[0].name, "segments/s");
+  EXPECT_EQ(info.counters[0].kind, CounterKind::rate);
+  EXPECT_EQ(info.counters[1].name, "bytes/elem");
+  EXPECT_EQ(info.counters[1].value, 4.0);
+  // Through the report's JSON and back, as kerntime report reads the file.
+  const Report read = parse_report(to_json(report));
+  ASSERT_NE(read.entries[0].measurement, nullptr);
+  EXPECT_EQ(read.entries[0].measurement->counters.size(), 2u);
+  EXPECT_EQ(read.entries[0].measurement->work.elements, 1048576.0);
+}
+
 TEST(AddToReport, WarningsCarryTheName) {
   Report report;
   Measurement m = sample_measurement("spin");

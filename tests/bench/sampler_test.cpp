@@ -112,6 +112,58 @@ TEST(Sampler, EventsOnlyColdSubtractsTheFloor) {
   EXPECT_DOUBLE_EQ(hot.headline.median, 4800.0);
 }
 
+// The floor is an empty kernel between the events, so it also removes that kernel's own GPU
+// time, which every kernel spends: the headline adds it back where CUPTI measured it.
+TEST(Sampler, EventsOnlyColdAddsBackTheKernelFixedCost) {
+  FakeSource source;
+  source.floor_ns = 3008.0;
+  source.fixed_cost = {608.0, "cache", ""};
+  source.make = [](std::size_t) { return sample(4960.0); };
+  const Measurement m = run_measurement(source, MeasureOptions{}, 0, 0.0);
+  EXPECT_EQ(m.headline_timer, "cuda-event-corrected");
+  EXPECT_DOUBLE_EQ(m.headline.median, 4960.0 - 3008.0 + 608.0);
+  EXPECT_EQ(m.kernel_fixed_cost_ns, 608.0);
+  EXPECT_EQ(m.kernel_fixed_cost_source, "cache");
+  EXPECT_FALSE(any_contains(m.warnings, "may read low")) << ::testing::PrintToString(m.warnings);
+  // The raw events of the same samples are kept as they were.
+  EXPECT_DOUBLE_EQ(m.events.median, 4960.0);
+}
+
+TEST(Sampler, AnUnknownFixedCostIsSaidWithItsReason) {
+  FakeSource source;
+  source.floor_ns = 3008.0;
+  source.fixed_cost.unknown_reason = "CUPTI is held by another tool";
+  source.make = [](std::size_t) { return sample(4960.0); };
+  const Measurement m = run_measurement(source, MeasureOptions{}, 0, 0.0);
+  EXPECT_DOUBLE_EQ(m.headline.median, 4960.0 - 3008.0);
+  EXPECT_FALSE(m.kernel_fixed_cost_ns.has_value());
+  EXPECT_EQ(m.kernel_fixed_cost_source, "");
+  EXPECT_TRUE(any_contains(m.warnings,
+                           "the events-only headline may read low by the GPU time of an empty "
+                           "kernel, which events cannot see and no CUPTI calibration of this GPU "
+                           "has measured yet (CUPTI is held by another tool)"))
+      << ::testing::PrintToString(m.warnings);
+}
+
+TEST(Sampler, TheFixedCostLeavesCuptiAndBatchHeadlinesAlone) {
+  FakeSource cupti;
+  cupti.with_cupti = true;
+  cupti.floor_ns = 3008.0;
+  cupti.fixed_cost = {608.0, "tracer", ""};
+  cupti.make = [](std::size_t) { return sample(4960.0, 2592.0); };
+  const Measurement c = run_measurement(cupti, MeasureOptions{}, 0, 0.0);
+  EXPECT_DOUBLE_EQ(c.headline.median, 2592.0);
+  EXPECT_EQ(c.kernel_fixed_cost_ns, 608.0);  // known, and reported, but not applied
+
+  FakeSource batch;
+  batch.make = [](std::size_t) { return sample(4800.0); };
+  MeasureOptions hot;
+  hot.mode = MeasureMode::hot;
+  const Measurement h = run_measurement(batch, hot, 0, 0.0);
+  EXPECT_DOUBLE_EQ(h.headline.median, 4800.0);
+  EXPECT_FALSE(any_contains(h.warnings, "may read low"));
+}
+
 TEST(Sampler, WorkBelowTheLaunchFloorIsClampedAndSaidSo) {
   FakeSource source;
   source.floor_ns = 2848.0;

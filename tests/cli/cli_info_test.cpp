@@ -67,6 +67,21 @@ TEST_F(CliGpuTest, InfoDescribesTheDevices) {
   EXPECT_TRUE(contains(r.out, "L2 cache")) << r.out;
   EXPECT_TRUE(contains(r.out, "supports CUDA up to")) << r.out;
   EXPECT_TRUE(contains(r.out, "CUPTI        loads")) << r.out;
+  EXPECT_TRUE(contains(r.out, "tracing      free: a kerntime::Tracer records kernels here"))
+      << r.out;
+}
+
+// A tool that holds CUPTI's subscription (the test's client, as Nsight or compute-sanitizer
+// would): info says who in words a user knows, and what to do.
+TEST_F(CliGpuTest, InfoSaysWhatHoldsCuptiAndWhatToDo) {
+  const auto r = run_command("CUDA_INJECTION64_PATH='" KERNTIME_OTHER_CLIENT
+                             "' KERNTIME_OTHER_CLIENT_SUBSCRIBES=1 " +
+                             cli + " info");
+  EXPECT_EQ(r.exit_status, 0) << r.err;
+  EXPECT_TRUE(contains(r.out, "tracing      off: CUPTI is held by ")) << r.out;
+  EXPECT_FALSE(contains(r.out, "<not provided>")) << r.out;
+  EXPECT_TRUE(contains(r.out, "To trace with kerntime, run the program without that tool"))
+      << r.out;
 }
 
 }  // namespace

@@ -497,5 +497,49 @@ TEST(CompareCli, ReportJsonKeepsTheTraceSection) {
   EXPECT_EQ(out["trace"], in["trace"]);
 }
 
+// A report of the benchmark engine (tests/format/golden/engine_report.json) keeps how each
+// entry was measured through `kerntime report`, and `kerntime compare` rates both sides.
+const std::string kEngineReport = KERNTIME_TEST_DATA_DIR "/../format/golden/engine_report.json";
+
+TEST(CompareCli, ReportShowsHowTheEngineMeasuredEachEntry) {
+  const CommandResult table = kerntime("report '" + kEngineReport + "'");
+  ASSERT_EQ(table.exit_status, 0) << table.err;
+  EXPECT_TRUE(contains(table.out, "How the benchmark engine measured each entry:")) << table.out;
+  EXPECT_TRUE(contains(table.out, "device_copy/bytes=67108864/cold      cold  cupti-kernel"))
+      << table.out;
+  EXPECT_TRUE(contains(table.out, "608.0 ns (cache)")) << table.out;
+  EXPECT_TRUE(contains(table.out, "3909.0   79.5%")) << table.out;
+  // The sort's elements and counters, read from the file: items/s and segments/s at its median
+  // of 812.5 us, bytes/elem as declared.
+  EXPECT_TRUE(contains(table.out, "TFLOP/s  Items/s  segments/s  bytes/elem  Stop")) << table.out;
+  EXPECT_TRUE(contains(table.out, "-   1.291G      40.33M           4  stable")) << table.out;
+  const CommandResult csv = kerntime("report '" + kEngineReport + "' --format csv");
+  ASSERT_EQ(csv.exit_status, 0) << csv.err;
+  EXPECT_TRUE(contains(csv.out, ",kernel_fixed_cost_source,")) << csv.out;
+  EXPECT_TRUE(contains(csv.out, ",work_elements,items_per_s,segments/s,bytes/elem\n")) << csv.out;
+  const CommandResult json = kerntime("report '" + kEngineReport + "' --format json");
+  ASSERT_EQ(json.exit_status, 0) << json.err;
+  const nlohmann::json out = nlohmann::json::parse(json.out);
+  const nlohmann::json in = nlohmann::json::parse(read_file(kEngineReport));
+  EXPECT_EQ(out["entries"][0]["measurement"], in["entries"][0]["measurement"]);
+  EXPECT_FALSE(out["entries"][1].contains("measurement"));  // the /events twin
+}
+
+TEST(CompareCli, CompareShowsBothSidesRates) {
+  const CommandResult r = kerntime("compare '" + kEngineReport + "' '" + kEngineReport + "'");
+  ASSERT_EQ(r.exit_status, 0) << r.out << r.err;
+  EXPECT_TRUE(contains(r.out, "Baseline rate")) << r.out;
+  EXPECT_TRUE(contains(r.out, "3909.0 GB/s (79.5%)                3909.0 GB/s (79.5%)")) << r.out;
+  EXPECT_TRUE(contains(r.out, "127.0 GB/s (2.6%), 10.838 TFLOP/s")) << r.out;
+  // The sort's declared elements, read from the file, at each side's median of 812.5 us.
+  EXPECT_TRUE(contains(r.out, "10.3 GB/s (0.2%), 1.291G items/s")) << r.out;
+  const CommandResult json =
+      kerntime("compare '" + kEngineReport + "' '" + kEngineReport + "' --format json");
+  ASSERT_EQ(json.exit_status, 0) << json.err;
+  const nlohmann::json j = nlohmann::json::parse(json.out);
+  EXPECT_NEAR(j["entries"][0]["candidate"]["throughput"]["gb_per_s"].get<double>(), 3909.0, 0.1);
+  EXPECT_TRUE(j["entries"][1]["baseline"]["throughput"].is_null());
+}
+
 }  // namespace
 }  // namespace kerntime

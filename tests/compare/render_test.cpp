@@ -148,6 +148,85 @@ TEST(CompareRender, JsonIsValidAndComplete) {
   EXPECT_DOUBLE_EQ(j["entries"][2]["threshold"].get<double>(), 0.1);
 }
 
+// Entries of engine reports carry their declared work; each side's rate sits beside its time.
+Comparison comparison_with_rates() {
+  Comparison c = sample_comparison();
+  c.entries[0].baseline->throughput = {4025.6, 16.431, 81.875, std::nullopt};
+  c.entries[0].candidate->throughput = {3652.25, 14.9, std::nullopt, std::nullopt};
+  c.entries[2].baseline->throughput.tflop_per_s = 0.5;
+  return c;
+}
+
+// A side whose benchmark declares elements: items per second after the other rates.
+Comparison comparison_with_items() {
+  Comparison c = sample_comparison();
+  c.entries[0].baseline->throughput = {4025.6, std::nullopt, std::nullopt, 1.2906e9};
+  c.entries[0].candidate->throughput.elements_per_s = 1.17e9;
+  return c;
+}
+
+TEST(CompareRender, RatesBesideTheTimesInTheTable) {
+  const std::string table = render(comparison_with_rates(), CompareFormat::table);
+  EXPECT_TRUE(contains(table,
+                       "Entry                 Baseline  Candidate                        "
+                       "Baseline rate               Candidate rate  Change"))
+      << table;
+  EXPECT_TRUE(contains(table,
+                       "gemm/fp16             1.234 ms   1.360 ms  4025.6 GB/s (81.9%), 16.431 "
+                       "TFLOP/s  3652.2 GB/s, 14.900 TFLOP/s  +10.2%"))
+      << table;
+  EXPECT_TRUE(contains(table,
+                       "old                   2.593 us          -                        "
+                       "0.500 TFLOP/s                            -       -"))
+      << table;
+  // Colour still lands on the change and the verdict when the rate columns are there.
+  const std::string coloured = render(comparison_with_rates(), CompareFormat::table, true);
+  EXPECT_TRUE(contains(coloured, "\x1b[1;31m+10.2%\x1b[0m")) << coloured;
+  EXPECT_EQ(strip_ansi(coloured), table);
+}
+
+TEST(CompareRender, NoRateColumnsWithoutRates) {
+  EXPECT_FALSE(contains(render(sample_comparison(), CompareFormat::table), "rate"));
+  EXPECT_FALSE(contains(render(sample_comparison(), CompareFormat::markdown), "rate"));
+}
+
+TEST(CompareRender, RatesInMarkdownAndJson) {
+  const std::string md = render(comparison_with_rates(), CompareFormat::markdown);
+  EXPECT_TRUE(contains(md, "| Baseline | Candidate | Baseline rate | Candidate rate | Reason |"))
+      << md;
+  EXPECT_TRUE(contains(md,
+                       "| 1.234 ms | 1.360 ms | 4025.6 GB/s (81.9%), 16.431 TFLOP/s | "
+                       "3652.2 GB/s, 14.900 TFLOP/s |"))
+      << md;
+  const nlohmann::json j =
+      nlohmann::json::parse(render(comparison_with_rates(), CompareFormat::json));
+  const auto& base = j["entries"][0]["baseline"]["throughput"];
+  EXPECT_DOUBLE_EQ(base["gb_per_s"].get<double>(), 4025.6);
+  EXPECT_DOUBLE_EQ(base["tflop_per_s"].get<double>(), 16.431);
+  EXPECT_DOUBLE_EQ(base["peak_bandwidth_percent"].get<double>(), 81.875);
+  EXPECT_TRUE(j["entries"][0]["candidate"]["throughput"]["peak_bandwidth_percent"].is_null());
+  EXPECT_TRUE(j["entries"][1]["baseline"]["throughput"].is_null());
+}
+
+TEST(CompareRender, ItemsPerSecondBesideTheOtherRates) {
+  const std::string table = render(comparison_with_items(), CompareFormat::table);
+  EXPECT_TRUE(contains(table, "4025.6 GB/s, 1.291G items/s   1.17G items/s  +10.2%")) << table;
+  const std::string md = render(comparison_with_items(), CompareFormat::markdown);
+  EXPECT_TRUE(contains(md, "| 4025.6 GB/s, 1.291G items/s | 1.17G items/s |")) << md;
+  const nlohmann::json j =
+      nlohmann::json::parse(render(comparison_with_items(), CompareFormat::json));
+  EXPECT_DOUBLE_EQ(j["entries"][0]["baseline"]["throughput"]["elements_per_s"].get<double>(),
+                   1.2906e9);
+  // Items alone are a rate: the side gets its throughput object.
+  const auto& candidate = j["entries"][0]["candidate"]["throughput"];
+  EXPECT_DOUBLE_EQ(candidate["elements_per_s"].get<double>(), 1.17e9);
+  EXPECT_TRUE(candidate["gb_per_s"].is_null());
+  // Without elements the field is there and null.
+  const nlohmann::json r =
+      nlohmann::json::parse(render(comparison_with_rates(), CompareFormat::json));
+  EXPECT_TRUE(r["entries"][0]["baseline"]["throughput"]["elements_per_s"].is_null());
+}
+
 TEST(CompareRender, JunitIsWellFormedWithOneCasePerEntry) {
   const std::string xml = render(sample_comparison(), CompareFormat::junit);
   EXPECT_EQ(testing::xml_problem(xml), "") << xml;

@@ -55,6 +55,29 @@ TEST(CompareVerdict, PlantedSlowdownRegresses) {
   EXPECT_TRUE(contains(e.reason, "slower")) << e.reason;
 }
 
+TEST(CompareVerdict, EachSideRatesItsDeclaredWorkAtItsOwnMedian) {
+  Entry a = make_entry("copy", {1000.0, 2000.0, 3000.0});
+  Entry b = make_entry("copy", {4000.0, 4000.0, 4000.0});
+  MeasurementInfo info;
+  info.work = {8000.0, 2.0e6, 1000.0};
+  info.peak_bandwidth_gb_per_s = 16.0;
+  a.measurement = std::make_shared<const MeasurementInfo>(info);
+  b.measurement = a.measurement;
+  Entry plain = make_entry("plain", {1000.0, 1000.0});
+  const Comparison c = compare(report_of({a, plain}), report_of({b, plain}));
+  ASSERT_EQ(c.entries.size(), 2u);
+  const SampleSummary& base = *c.entries[0].baseline;
+  const SampleSummary& cand = *c.entries[0].candidate;
+  EXPECT_EQ(base.throughput.gb_per_s, 4.0);  // 8000 bytes in 2000 ns
+  EXPECT_EQ(base.throughput.peak_bandwidth_percent, 25.0);
+  EXPECT_EQ(base.throughput.tflop_per_s, 1.0);  // 2e6 flops in 2000 ns
+  EXPECT_EQ(cand.throughput.gb_per_s, 2.0);
+  EXPECT_EQ(base.throughput.elements_per_s, 5e8);  // 1000 elements in 2000 ns
+  EXPECT_EQ(cand.throughput.elements_per_s, 2.5e8);
+  EXPECT_FALSE(c.entries[1].baseline->throughput.gb_per_s.has_value());
+  EXPECT_FALSE(c.entries[1].baseline->throughput.elements_per_s.has_value());
+}
+
 TEST(CompareVerdict, PlantedSpeedupImproves) {
   const EntryComparison e = compare_one(0.90);
   EXPECT_EQ(e.verdict, Verdict::improved) << e.reason;

@@ -7,6 +7,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
+#include <string_view>
 
 #include <cupti.h>
 
@@ -14,6 +15,9 @@ namespace {
 
 constexpr std::size_t kBufferBytes = std::size_t{1} << 20;
 std::atomic<unsigned long long> kernel_records{0};
+CUpti_SubscriberHandle subscriber = nullptr;
+
+void CUPTIAPI ignore_callback(void*, CUpti_CallbackDomain, CUpti_CallbackId, const void*) {}
 
 void CUPTIAPI buffer_requested(std::uint8_t** buffer, std::size_t* size, std::size_t* max_records) {
   *buffer = static_cast<std::uint8_t*>(std::aligned_alloc(8, kBufferBytes));
@@ -49,8 +53,15 @@ __attribute__((visibility("default"))) unsigned long long other_client_kernel_re
   return kernel_records.load();
 }
 
-/// CUDA's entry point for a library named by CUDA_INJECTION64_PATH.
+/// CUDA's entry point for a library named by CUDA_INJECTION64_PATH. With
+/// KERNTIME_OTHER_CLIENT_SUBSCRIBES=1 it also takes CUPTI's one subscription, as Nsight
+/// Systems, Nsight Compute and compute-sanitizer do, so that no Tracer can start.
 __attribute__((visibility("default"))) int InitializeInjection() {
+  const char* subscribes = std::getenv("KERNTIME_OTHER_CLIENT_SUBSCRIBES");
+  if (subscribes != nullptr && std::string_view{subscribes} == "1" &&
+      cuptiSubscribe(&subscriber, &ignore_callback, nullptr) != CUPTI_SUCCESS) {
+    return 0;
+  }
   return other_client_start();
 }
 

@@ -9,10 +9,10 @@
 namespace kerntime {
 namespace {
 
-TEST(TraceApp, WithoutAGpuExitsOneWithOneLineNamingTheCause) {
+TEST(TraceApp, WithoutAGpuExitsWithTheNoGpuStatusAndOneLineNamingTheCause) {
   const auto r = testing::run_command("CUDA_VISIBLE_DEVICES= " + std::string{KERNTIME_TRACE_APP} +
                                       " /nonexistent-dir/trace.json");
-  EXPECT_EQ(r.exit_status, 1);
+  EXPECT_EQ(r.exit_status, 2);  // kerntime::kNoGpuExitStatus, as every kerntime program
   EXPECT_EQ(testing::line_count(r.err), 1) << r.err;
   EXPECT_TRUE(r.err.find("trace_app: no NVIDIA driver found") != std::string::npos ||
               r.err.find("trace_app: no CUDA device is visible") != std::string::npos)

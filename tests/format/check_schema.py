@@ -44,6 +44,26 @@ def main(schema_path, report_path):
         "missing samples": {"schema": "kerntime-report/1", "entries": [{"name": "a"}]},
         "bad CUDA version": {"schema": "kerntime-report/1", "entries": [],
                              "environment": {"driver_version": "13"}},
+        "measurement not an object": {"schema": "kerntime-report/1",
+                                      "entries": [{"name": "a", "samples": [],
+                                                   "measurement": []}]},
+        "zero batch": {"schema": "kerntime-report/1",
+                       "entries": [{"name": "a", "samples": [],
+                                    "measurement": {"batch_size": 0}}]},
+        "negative floor": {"schema": "kerntime-report/1",
+                           "entries": [{"name": "a", "samples": [],
+                                        "measurement": {"event_floor_ns": -1}}]},
+        "counter without a value": {"schema": "kerntime-report/1",
+                                    "entries": [{"name": "a", "samples": [],
+                                                 "measurement": {"counters": [{"name": "c"}]}}]},
+        "counter of another kind": {"schema": "kerntime-report/1",
+                                    "entries": [{"name": "a", "samples": [],
+                                                 "measurement": {"counters": [
+                                                     {"name": "c", "value": 1,
+                                                      "kind": "average"}]}}]},
+        "negative elements": {"schema": "kerntime-report/1",
+                              "entries": [{"name": "a", "samples": [],
+                                           "measurement": {"work": {"elements": -1}}}]},
     }
     failures = []
     for name, document in accepted.items():

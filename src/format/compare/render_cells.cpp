@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "format/text_grid.hpp"
+#include "text/numbers.hpp"
 
 namespace kerntime::format_detail {
 
@@ -25,6 +26,8 @@ EntryCells cells_of(const EntryComparison& entry) {
                                   : "-";
   cells.p = entry.p_value ? format_p(*entry.p_value) : "-";
   cells.threshold = format_percent(entry.threshold);
+  cells.baseline_rate = rate_cell(entry.baseline);
+  cells.candidate_rate = rate_cell(entry.candidate);
   cells.runs = entry.baseline && entry.candidate
                    ? fmt::format("{}+{}", entry.baseline->runs, entry.candidate->runs)
                    : "-";
@@ -32,6 +35,36 @@ EntryCells cells_of(const EntryComparison& entry) {
   cells.verdict = std::string(to_string(entry.verdict));
   cells.reason = printable(entry.reason);
   return cells;
+}
+
+std::string rate_cell(const std::optional<SampleSummary>& side) {
+  if (!side) return "-";
+  const Throughput& t = side->throughput;
+  std::string cell;
+  if (t.gb_per_s) {
+    cell = fmt::format("{:.1f} GB/s", *t.gb_per_s);
+    if (t.peak_bandwidth_percent) cell += fmt::format(" ({:.1f}%)", *t.peak_bandwidth_percent);
+  }
+  if (t.tflop_per_s) {
+    cell += (cell.empty() ? "" : ", ") + fmt::format("{:.3f} TFLOP/s", *t.tflop_per_s);
+  }
+  if (t.elements_per_s) {
+    cell += (cell.empty() ? "" : ", ") + detail::format_si(*t.elements_per_s) + " items/s";
+  }
+  return cell.empty() ? "-" : cell;
+}
+
+bool has_rate(const Throughput& t) {
+  return t.gb_per_s || t.tflop_per_s || t.elements_per_s;
+}
+
+bool shows_rates(const Comparison& comparison) {
+  for (const EntryComparison& entry : comparison.entries) {
+    for (const auto* side : {&entry.baseline, &entry.candidate}) {
+      if (*side && has_rate((*side)->throughput)) return true;
+    }
+  }
+  return false;
 }
 
 bool shows_runs(const Comparison& comparison) {

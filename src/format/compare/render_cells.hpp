@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstddef>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -22,20 +23,34 @@ using detail::p_clause;
 
 /// The text cells of one entry; "-" where a value does not exist.
 struct EntryCells {
-  std::string name;       ///< passed through printable()
-  std::string baseline;   ///< median with unit
-  std::string candidate;  ///< median with unit
-  std::string change;     ///< "+10.2%"
-  std::string interval;   ///< "[+8.1%, +12.3%]"
-  std::string p;          ///< "0.003", "4.1e-09"
-  std::string threshold;  ///< "5%"
-  std::string runs;       ///< runs per side, "5+5"; "-" for an added or removed entry
-  std::string spread;     ///< largest spread of the per-run medians, "5.6%"; "-" for one run
-  std::string verdict;    ///< to_string(verdict)
-  std::string reason;     ///< passed through printable()
+  std::string name;            ///< passed through printable()
+  std::string baseline;        ///< median with unit
+  std::string candidate;       ///< median with unit
+  std::string change;          ///< "+10.2%"
+  std::string interval;        ///< "[+8.1%, +12.3%]"
+  std::string p;               ///< "0.003", "4.1e-09"
+  std::string threshold;       ///< "5%"
+  std::string baseline_rate;   ///< "4025.6 GB/s (81.9%)", "10.838 TFLOP/s", "1.291G items/s"; "-"
+                               ///< without one
+  std::string candidate_rate;  ///< the same for the candidate
+  std::string runs;            ///< runs per side, "5+5"; "-" for an added or removed entry
+  std::string spread;          ///< largest spread of the per-run medians, "5.6%"; "-" for one run
+  std::string verdict;         ///< to_string(verdict)
+  std::string reason;          ///< passed through printable()
 };
 
 EntryCells cells_of(const EntryComparison& entry);
+
+/// The rates of one side's declared work at its median, as a cell: GB/s with the share of
+/// the peak, then TFLOP/s, then items/s with an SI prefix; "-" when the side has none.
+std::string rate_cell(const std::optional<SampleSummary>& side);
+
+/// True when `t` holds any rate.
+bool has_rate(const Throughput& t);
+
+/// True when some side of some entry has a rate: then the renderings show the rate columns
+/// beside the times (reports without engine measurements look as before).
+bool shows_rates(const Comparison& comparison);
 
 /// True when an entry was judged from runs (a side had several): then the renderings show the
 /// runs and spread columns, which say nothing for one run per side.

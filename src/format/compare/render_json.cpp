@@ -6,6 +6,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "format/compare/render_cells.hpp"
 #include "format/compare/renderers.hpp"
 #include "io/json_text.hpp"
 
@@ -22,6 +23,17 @@ Json side(const std::optional<SampleSummary>& summary) {
   out["unit"] = summary->unit;
   out["timer"] = summary->timer;
   out["runs"] = summary->runs;
+  // The declared work's rates at the median (an engine report's entries); null without.
+  const Throughput& t = summary->throughput;
+  const auto value = [](const std::optional<double>& v) { return v ? Json(*v) : Json(nullptr); };
+  if (has_rate(t)) {
+    out["throughput"] = Json{{"gb_per_s", value(t.gb_per_s)},
+                             {"tflop_per_s", value(t.tflop_per_s)},
+                             {"peak_bandwidth_percent", value(t.peak_bandwidth_percent)},
+                             {"elements_per_s", value(t.elements_per_s)}};
+  } else {
+    out["throughput"] = nullptr;
+  }
   return out;
 }
 

@@ -21,6 +21,7 @@ std::string escape(const std::string& text) {
 void write_table(const Comparison& comparison, const std::vector<const EntryComparison*>& entries,
                  ChunkedText& out) {
   const bool runs = shows_runs(comparison);
+  const bool rates = shows_rates(comparison);
   std::vector<GridColumn> columns = {{"Entry", false},
                                      {"Verdict", false},
                                      {"Change"},
@@ -29,15 +30,17 @@ void write_table(const Comparison& comparison, const std::vector<const EntryComp
                                      {"Threshold"},
                                      {"Baseline"},
                                      {"Candidate"}};
+  if (rates) columns.insert(columns.end(), {{"Baseline rate"}, {"Candidate rate"}});
   if (runs) columns.insert(columns.end(), {{"Runs"}, {"Spread"}});
   columns.push_back({"Reason", false});
-  const auto row_cells = [&entries, runs](std::size_t i) {
+  const auto row_cells = [&entries, runs, rates](std::size_t i) {
     const EntryComparison& entry = *entries[i];
     EntryCells c = cells_of(entry);
     std::string verdict = entry.verdict == Verdict::same ? c.verdict : "**" + c.verdict + "**";
     std::vector<std::string> cells = {
         escape(entry.name), std::move(verdict),     std::move(c.change),   std::move(c.interval),
         std::move(c.p),     std::move(c.threshold), std::move(c.baseline), std::move(c.candidate)};
+    if (rates) cells.insert(cells.end(), {std::move(c.baseline_rate), std::move(c.candidate_rate)});
     if (runs) cells.insert(cells.end(), {std::move(c.runs), std::move(c.spread)});
     cells.push_back(escape(entry.reason));
     return cells;

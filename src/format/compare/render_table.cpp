@@ -59,7 +59,9 @@ void write_comparison_table(const Comparison& comparison, bool color, ChunkedTex
   // Runs and spread only when some entry has several runs: with one run per side they say
   // nothing the note above does not.
   const bool runs = shows_runs(comparison);
+  const bool rates = shows_rates(comparison);  // the declared work's rates beside each time
   std::vector<GridColumn> columns = {{"Entry", false}, {"Baseline"}, {"Candidate"}};
+  if (rates) columns.insert(columns.end(), {{"Baseline rate"}, {"Candidate rate"}});
   if (runs) columns.insert(columns.end(), {{"Runs"}, {"Spread"}});
   columns.insert(columns.end(), {{"Change"},
                                  {interval_title(comparison), false},
@@ -67,17 +69,18 @@ void write_comparison_table(const Comparison& comparison, bool color, ChunkedTex
                                  {"Threshold"},
                                  {"Verdict", false},
                                  {"Reason", false}});
-  const auto row_cells = [&comparison, runs](std::size_t i) {
+  const auto row_cells = [&comparison, runs, rates](std::size_t i) {
     EntryCells c = cells_of(comparison.entries[i]);
     std::vector<std::string> cells = {std::move(c.name), std::move(c.baseline),
                                       std::move(c.candidate)};
+    if (rates) cells.insert(cells.end(), {std::move(c.baseline_rate), std::move(c.candidate_rate)});
     if (runs) cells.insert(cells.end(), {std::move(c.runs), std::move(c.spread)});
     cells.insert(cells.end(), {std::move(c.change), std::move(c.interval), std::move(c.p),
                                std::move(c.threshold), std::move(c.verdict), std::move(c.reason)});
     return cells;
   };
   // The change and the verdict carry the verdict's colour.
-  const std::size_t change_column = runs ? 5 : 3;
+  const std::size_t change_column = 3 + (rates ? 2 : 0) + (runs ? 2 : 0);
   const std::size_t verdict_column = change_column + 4;
   const auto highlight = [&](std::size_t row, std::size_t column, const std::string& cell) {
     if (column != change_column && column != verdict_column) return cell;

@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include "format/report/measurement_details.hpp"
 #include "format/report/renderers.hpp"
 #include "format/text_grid.hpp"
 
@@ -29,6 +30,13 @@ std::string render_csv(const Report& report) {
         "q3_ns", "p95_ns", "p99_ns", "mad_ns"}) {
     grid.columns.push_back({title});
   }
+  // Only reports with engine measurements get their columns, so other CSV stays as it was.
+  const bool measurements = has_measurements(report);
+  const CounterColumns extra = measurement_counter_columns(report);
+  if (measurements) {
+    for (const std::string& title : measurement_csv_titles(extra))
+      grid.columns.push_back({title});
+  }
   for (const Entry& entry : report.entries) {
     const Statistics& s = entry.statistics;
     const bool any = s.count > 0;
@@ -40,6 +48,10 @@ std::string render_csv(const Report& report) {
          s.median_ci ? number(s.median_ci->low) : "", s.median_ci ? number(s.median_ci->high) : "",
          s.median_ci ? number(s.median_ci_level) : "", stat(s.q1), stat(s.q3), stat(s.p95),
          stat(s.p99), stat(s.mad)});
+    if (measurements) {
+      for (std::string& cell : measurement_csv_cells(entry, extra))
+        grid.rows.back().push_back(std::move(cell));
+    }
   }
   return grid_csv(grid);
 }

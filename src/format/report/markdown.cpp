@@ -2,6 +2,7 @@
 #include <string>
 #include <vector>
 
+#include "format/report/measurement_details.hpp"
 #include "format/report/renderers.hpp"
 #include "format/report/summary.hpp"
 #include "format/text_grid.hpp"
@@ -22,6 +23,10 @@ std::string render_markdown(const Report& report) {
 
   // `-` in a code span: a bare "- " at the start of a line would open a list.
   if (summary.has_missing) out += std::string("\n`") + kMissingCell + "`: " + kMissingLegend + "\n";
+  if (has_measurements(report)) {
+    out += std::string("\n") + kMeasurementTitle + "\n\n" +
+           grid_markdown(measurement_grid(report, true));
+  }
   for (const std::string& warning : report.warnings) {
     out += "\n**warning:** " + markdown_escape(warning) + "\n";
   }

@@ -2,6 +2,7 @@
 #include <string>
 #include <vector>
 
+#include "format/report/measurement_details.hpp"
 #include "format/report/renderers.hpp"
 #include "format/report/summary.hpp"
 #include "format/text_grid.hpp"
@@ -21,6 +22,10 @@ std::string render_table(const Report& report) {
   out += grid_text(summary.grid);
 
   if (summary.has_missing) out += std::string("\n") + kMissingCell + ": " + kMissingLegend + "\n";
+  if (has_measurements(report)) {
+    out +=
+        std::string("\n") + kMeasurementTitle + "\n\n" + grid_text(measurement_grid(report, false));
+  }
   if (!report.warnings.empty()) out += "\n";
   for (const std::string& warning : report.warnings)
     out += "warning: " + printable(warning) + "\n";

@@ -1,0 +1,75 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "report/measurement_merge.hpp"
+
+#include <algorithm>
+#include <iterator>
+#include <memory>
+#include <optional>
+#include <string>
+
+#include <kerntime/throughput.hpp>
+
+namespace kerntime::report_detail {
+namespace {
+
+// Most settled first; a reason not listed (from a later kerntime) counts as least settled.
+constexpr const char* kStopReasons[] = {"fixed-count", "stable", "noise", "max-samples", "timeout"};
+
+std::ptrdiff_t unsettledness(const std::string& reason) {
+  const auto found = std::find(std::begin(kStopReasons), std::end(kStopReasons), reason);
+  return found - std::begin(kStopReasons);
+}
+
+std::optional<double> median_of(std::vector<double> values) {
+  if (values.empty()) return std::nullopt;
+  std::sort(values.begin(), values.end());
+  const std::size_t n = values.size();
+  return n % 2 == 1 ? values[n / 2] : 0.5 * (values[n / 2 - 1] + values[n / 2]);
+}
+
+}  // namespace
+
+void refresh_throughput(MeasurementInfo& info, const Statistics& statistics) {
+  info.throughput = statistics.count > 0 ? compute_throughput(info.work, statistics.median,
+                                                              info.peak_bandwidth_gb_per_s)
+                                         : Throughput{};
+}
+
+std::shared_ptr<const MeasurementInfo> merge_measurements(
+    const std::vector<const MeasurementInfo*>& parts, const Statistics& statistics) {
+  const auto first = std::find_if(parts.begin(), parts.end(),
+                                  [](const MeasurementInfo* part) { return part != nullptr; });
+  if (first == parts.end()) return nullptr;
+  MeasurementInfo merged = **first;
+  merged.invalid_samples = 0;
+  merged.throttled_samples = 0;
+  std::vector<double> floors;
+  std::vector<double> fixed_costs;
+  std::vector<double> clocks;
+  for (const MeasurementInfo* part : parts) {
+    if (part == nullptr) continue;
+    merged.invalid_samples += part->invalid_samples;
+    merged.throttled_samples += part->throttled_samples;
+    merged.l2_flushed = merged.l2_flushed && part->l2_flushed;
+    merged.blocking_kernel = merged.blocking_kernel && part->blocking_kernel;
+    if (unsettledness(part->stop_reason) > unsettledness(merged.stop_reason)) {
+      merged.stop_reason = part->stop_reason;
+      merged.stop_detail = part->stop_detail;
+    }
+    floors.push_back(part->event_floor_ns);
+    if (part->kernel_fixed_cost_ns) {
+      fixed_costs.push_back(*part->kernel_fixed_cost_ns);
+      if (merged.kernel_fixed_cost_source.empty()) {
+        merged.kernel_fixed_cost_source = part->kernel_fixed_cost_source;
+      }
+    }
+    if (part->median_sm_clock_mhz) clocks.push_back(*part->median_sm_clock_mhz);
+  }
+  merged.event_floor_ns = median_of(floors).value_or(0.0);
+  merged.kernel_fixed_cost_ns = median_of(fixed_costs);
+  merged.median_sm_clock_mhz = median_of(clocks);
+  refresh_throughput(merged, statistics);
+  return std::make_shared<const MeasurementInfo>(std::move(merged));
+}
+
+}  // namespace kerntime::report_detail
