@@ -11,6 +11,7 @@
 
 #include "cupti/buffer_callbacks.hpp"
 #include "cupti/cupti_versions.hpp"
+#include "cupti/other_client.hpp"
 #include "cupti/record_decoder.hpp"
 
 namespace kerntime::cupti {
@@ -43,17 +44,6 @@ std::int64_t steady_now_ns() {
   return std::chrono::duration_cast<std::chrono::nanoseconds>(
              std::chrono::steady_clock::now().time_since_epoch())
       .count();
-}
-
-// The CUPTI client that takes the records when it is not kerntime, as far as the process can
-// tell: CUPTI names no activity client, only subscribers.
-std::string other_cupti_client() {
-  const char* injection = std::getenv("CUDA_INJECTION64_PATH");
-  if (injection != nullptr && *injection != '\0') {
-    return std::string{"the tool CUDA_INJECTION64_PATH loads, "} + injection;
-  }
-  return "a profiler the program started itself, such as torch.profiler, or a tool that "
-         "attached to it";
 }
 
 // What cuptiSubscribe_v2 says of a holder it cannot name: compute-sanitizer gives "<not
@@ -160,7 +150,7 @@ std::string ActivitySession::start() {
   // this session would be active and empty. Counting launches until records arrive shows it.
   watching_launches_ = api_.watch_launches(true) == CUPTI_SUCCESS;
   if (const char* injection = std::getenv("CUDA_INJECTION64_PATH");
-      injection != nullptr && *injection != '\0') {
+      injection != nullptr && other_tool_injected()) {
     builder_.add_warning(std::string{"a CUPTI tool is loaded through CUDA_INJECTION64_PATH ("} +
                          injection +
                          "); CUPTI gives activity records to one client per process, so that "
@@ -234,8 +224,15 @@ void ActivitySession::check_records_arrive() {
                     (launches == 1 ? "" : "es") +
                     " but delivered no kernel record after a forced flush: another CUPTI client "
                     "in this process receives the activity records (" +
-                    other_cupti_client() + ")" + kFallback;
+                    describe_other_cupti_client() + ")" + kFallback;
   builder_.add_warning(starved_reason_);
+}
+
+void ActivitySession::stop_watching_launches_if_records_arrive() {
+  std::lock_guard control{control_};
+  if (!watching_launches_ || kernels_received_.load() == 0) return;
+  api_.watch_launches(false);
+  watching_launches_ = false;
 }
 
 std::string ActivitySession::starved_reason() {

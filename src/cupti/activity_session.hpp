@@ -68,6 +68,10 @@ class ActivitySession {
   Trace trace();
   void clear();
 
+  /// Stops counting launches once kernel records have arrived (the watch has its answer), so
+  /// launches no longer pay for the callback: for a session that flushes only at its end.
+  void stop_watching_launches_if_records_arrive();
+
   /// Why CUPTI delivers no records to this session although launches happen (another CUPTI
   /// client in the process receives them), once a flush has shown it; empty otherwise.
   std::string starved_reason();
