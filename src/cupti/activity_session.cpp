@@ -62,7 +62,8 @@ ActivitySession::ActivitySession(CuptiApi& api, const TracerOptions& options,
     : api_(api),
       options_(options),
       synchronize_(std::move(synchronize)),
-      pool_(options.buffer_bytes, options.preallocated_buffers, options.max_buffers) {}
+      pool_(options.buffer_bytes, options.preallocated_buffers, options.max_buffers),
+      consequence_(kFallback) {}
 
 ActivitySession::~ActivitySession() {
   stop();
@@ -71,24 +72,24 @@ ActivitySession::~ActivitySession() {
 std::string ActivitySession::start() {
   std::lock_guard control{control_};
   if (!route_buffers_to(this)) {
-    return std::string{"another kerntime::Tracer is active in this process"} + kFallback;
+    return std::string{"another kerntime::Tracer is active in this process"} + consequence_;
   }
   claimed_ = true;
 
   std::string holder;
-  const CUptiResult subscribed = api_.subscribe("kerntime", holder);
+  const CUptiResult subscribed = api_.subscribe(subscriber_name_.c_str(), holder);
   if (subscribed == CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED) {
     release();
     return "CUPTI is held by " +
            (names_nobody(holder) ? std::string{"another tool (Nsight Systems, Nsight Compute, "
                                                "compute-sanitizer, cuda-gdb or another profiler)"}
                                  : holder) +
-           kFallback;
+           consequence_;
   }
   if (subscribed != CUPTI_SUCCESS) {
     release();
     return "CUPTI could not start (" + api_.describe(subscribed) +
-           "; often no NVIDIA driver, or a libcupti that does not match it)" + kFallback;
+           "; often no NVIDIA driver, or a libcupti that does not match it)" + consequence_;
   }
   subscribed_ = true;
   version_ = api_.version();
@@ -113,7 +114,7 @@ std::string ActivitySession::start() {
   if (const CUptiResult r = api_.register_callbacks(&on_buffer_requested, &on_buffer_completed);
       r != CUPTI_SUCCESS) {
     release();
-    return "CUPTI refused kerntime's activity buffers (" + api_.describe(r) + ")" + kFallback;
+    return "CUPTI refused kerntime's activity buffers (" + api_.describe(r) + ")" + consequence_;
   }
 
   // CONCURRENT_KERNEL, never KERNEL: KERNEL serializes every kernel in the process.
@@ -133,7 +134,7 @@ std::string ActivitySession::start() {
       enabled_.push_back(kind);
     } else if (kind == CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL) {
       release();
-      return "CUPTI could not enable kernel records (" + api_.describe(r) + ")" + kFallback;
+      return "CUPTI could not enable kernel records (" + api_.describe(r) + ")" + consequence_;
     } else {
       builder_.add_warning(std::string{"CUPTI could not enable "} + kind_name(kind) + " records (" +
                            api_.describe(r) + "); they are missing");
@@ -224,7 +225,7 @@ void ActivitySession::check_records_arrive() {
                     (launches == 1 ? "" : "es") +
                     " but delivered no kernel record after a forced flush: another CUPTI client "
                     "in this process receives the activity records (" +
-                    describe_other_cupti_client() + ")" + kFallback;
+                    describe_other_cupti_client() + ")" + consequence_;
   builder_.add_warning(starved_reason_);
 }
 

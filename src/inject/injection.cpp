@@ -236,6 +236,9 @@ extern "C" __attribute__((visibility("default"))) int InitializeInjection(void) 
   in->session = std::make_unique<kerntime::cupti::ActivitySession>(
       *in->api, options, &kerntime::detail::synchronize_active_devices);
   in->session->send_records_to(in->sink.get());
+  // A kerntime::Tracer in the program then reads "CUPTI is held by CUPTI for kerntime run".
+  in->session->set_subscriber_name("kerntime run");
+  in->session->set_unavailable_consequence(": kerntime run records nothing in this process");
   const std::string problem = in->session->start();
   if (!problem.empty()) {
     in->problem = problem;
