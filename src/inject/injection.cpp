@@ -151,9 +151,17 @@ void start_worker(Injection& in) {
     if (!in.session) return;
     // Completed buffers only: nothing the GPU still runs is cut short.
     in.api->flush_all(0);
-    if (!in.watching_launch_sites) in.session->stop_watching_launches_if_records_arrive();
     write_report(in, ReportKind::checkpoint);
   };
+  // Without the last launch, launches pay for CUPTI's callback only until the first kernel
+  // record shows that records arrive (the watch for another client has its answer).
+  if (in.session && !in.watching_launch_sites) {
+    jobs.tick = [&in] {
+      in.api->flush_all(0);
+      in.session->stop_watching_launches_if_records_arrive();
+      return in.recorder->kernels_received() == 0;
+    };
+  }
   jobs.terminate = [](int) { finish(); };
   jobs.crash_report = [&in](int) { write_report(in, ReportKind::crash); };
   jobs.crash_final = [](int) { finish(); };

@@ -17,9 +17,10 @@ constexpr std::uint8_t kGraph = 1;
 constexpr std::uint8_t kPerThreadStream = 2;
 constexpr std::uint8_t kTruncated = 4;
 
-// The launching thread's slot, found once per thread (and per LaunchSlots, for tests that
-// make several). nullptr with the owner set: every slot was taken.
-thread_local const LaunchSlots* t_owner = nullptr;
+// The launching thread's slot, found once per thread and LaunchSlots (tests make several, and a
+// new one may sit where an old one was). nullptr with the owner set: every slot was taken.
+std::atomic<std::uint64_t> next_instance{1};
+thread_local std::uint64_t t_owner = 0;
 thread_local void* t_slot = nullptr;
 
 std::string stream_text(std::uintptr_t stream, bool per_thread) {
@@ -34,9 +35,11 @@ std::string stream_text(std::uintptr_t stream, bool per_thread) {
 
 }  // namespace
 
+LaunchSlots::LaunchSlots() : id_(next_instance.fetch_add(1)) {}
+
 LaunchSlots::Slot* LaunchSlots::claim() noexcept {
-  if (t_owner == this) return static_cast<Slot*>(t_slot);
-  t_owner = this;
+  if (t_owner == id_) return static_cast<Slot*>(t_slot);
+  t_owner = id_;
   t_slot = nullptr;
   const std::size_t index = claimed_.fetch_add(1, std::memory_order_relaxed);
   if (index >= kThreads) {

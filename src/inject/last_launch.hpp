@@ -35,7 +35,7 @@ class LaunchSlots {
   static constexpr std::size_t kThreads = 256;
   static constexpr std::size_t kNameBytes = 256;
 
-  LaunchSlots() = default;
+  LaunchSlots();
   LaunchSlots(const LaunchSlots&) = delete;
   LaunchSlots& operator=(const LaunchSlots&) = delete;
 
@@ -64,6 +64,7 @@ class LaunchSlots {
   };
   Slot* claim() noexcept;
 
+  const std::uint64_t id_;  // the threads' cached slots belong to this instance only
   Slot slots_[kThreads];
   std::atomic<std::size_t> claimed_{0};
   std::atomic<std::uint64_t> left_out_{0};

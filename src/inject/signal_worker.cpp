@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "inject/signal_worker.hpp"
 
+#include <algorithm>
 #include <atomic>
 #include <cerrno>
+#include <chrono>
 #include <csignal>
 #include <ctime>
 #include <exception>
@@ -154,22 +156,45 @@ void run_job(const std::function<void(int)>& job, int signal) {
   }
 }
 
+// Milliseconds of the steady clock, for the worker's own timing (not a signal handler's).
+std::int64_t now_ms() {
+  return std::chrono::duration_cast<std::chrono::milliseconds>(
+             std::chrono::steady_clock::now().time_since_epoch())
+      .count();
+}
+
+template <class Job>
+void run_quietly(const Job& job) {
+  try {
+    job();
+  } catch (...) {
+    // A checkpoint or a tick that failed is tried again next time.
+  }
+}
+
 void work(Worker* worker) {
   worker->worker_thread.store(current_thread());
-  const std::uint64_t interval = worker->limits.checkpoint_interval_ms;
-  const int timeout =
-      interval == 0 ? -1 : static_cast<int>(std::min<std::uint64_t>(interval, INT_MAX));
+  const std::int64_t interval = static_cast<std::int64_t>(
+      std::min<std::uint64_t>(worker->limits.checkpoint_interval_ms, INT_MAX));
+  std::int64_t next_checkpoint = interval > 0 ? now_ms() + interval : -1;
+  bool ticking = static_cast<bool>(worker->jobs.tick) && worker->limits.tick_ms > 0;
   while (worker->running.load()) {
+    int timeout = next_checkpoint < 0
+                      ? -1
+                      : static_cast<int>(std::max<std::int64_t>(0, next_checkpoint - now_ms()));
+    if (ticking)
+      timeout = timeout < 0 ? worker->limits.tick_ms : std::min(timeout, worker->limits.tick_ms);
     pollfd wake{worker->wake[0], POLLIN, 0};
     const int ready = poll(&wake, 1, timeout);
     if (ready < 0 && errno == EINTR) continue;
     if (ready == 0) {
-      if (worker->jobs.checkpoint && worker->signal.load() == 0) {
-        try {
-          worker->jobs.checkpoint();
-        } catch (...) {
-          // The next checkpoint tries again.
-        }
+      if (worker->signal.load() != 0) continue;
+      if (ticking) {
+        run_quietly([&] { ticking = worker->jobs.tick(); });
+      }
+      if (next_checkpoint >= 0 && now_ms() >= next_checkpoint) {
+        if (worker->jobs.checkpoint) run_quietly(worker->jobs.checkpoint);
+        next_checkpoint = now_ms() + interval;
       }
       continue;
     }

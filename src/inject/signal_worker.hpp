@@ -23,6 +23,8 @@ namespace kerntime::inject {
 struct WorkerJobs {
   /// Every checkpoint interval while the program runs.
   std::function<void()> checkpoint;
+  /// Every tick while the program runs, until it returns false (short waits for something).
+  std::function<bool()> tick;
   /// A terminating signal: the final report.
   std::function<void(int signal)> terminate;
   /// A fatal signal, first: a report from memory, with no CUDA or CUPTI call.
@@ -33,7 +35,8 @@ struct WorkerJobs {
 
 struct WorkerLimits {
   std::uint64_t checkpoint_interval_ms = 0;  ///< 0: no checkpoints
-  int crash_report_ms = 5'000;               ///< how long a fatal signal waits for each report
+  int tick_ms = 100;
+  int crash_report_ms = 5'000;  ///< how long a fatal signal waits for each report
   int crash_final_ms = 10'000;
 };
 

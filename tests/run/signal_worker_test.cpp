@@ -209,6 +209,24 @@ TEST_F(SignalWorker, CheckpointsRunAtTheirIntervalUntilStopped) {
   EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << status;
 }
 
+TEST_F(SignalWorker, TicksRunUntilTheyAnswerFalseBesideTheCheckpoints) {
+  const int status = in_child([&] {
+    static std::atomic<int> ticks{0};
+    static std::atomic<int> checkpoints{0};
+    WorkerJobs jobs = writing_jobs();
+    jobs.tick = [] { return ++ticks < 4; };
+    jobs.checkpoint = [] { ++checkpoints; };
+    WorkerLimits limits;
+    limits.tick_ms = 10;
+    limits.checkpoint_interval_ms = 100;
+    if (!start_report_worker(std::move(jobs), limits)) _exit(3);
+    std::this_thread::sleep_for(std::chrono::milliseconds(450));
+    stop_report_worker();
+    _exit(ticks.load() == 4 && checkpoints.load() >= 3 && checkpoints.load() <= 5 ? 0 : 10);
+  });
+  EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << status;
+}
+
 TEST_F(SignalWorker, AfterStopASignalEndsTheProcessAtOnce) {
   const int status = in_child([&] {
     if (!start_report_worker(writing_jobs(), {})) _exit(3);
