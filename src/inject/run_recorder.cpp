@@ -11,6 +11,11 @@ namespace {
 // flight, and 16 MiB at most, so a graph launch whose kernels keep its entry cannot grow it.
 constexpr std::size_t kMaxPendingLaunches = std::size_t{1} << 20;
 
+// Kernels waiting for a tag that may come in a later buffer: a few buffers' worth (an 8 MiB
+// buffer holds about 38,000 kernel records), 6 MiB at most. Kernels outside every range pass
+// through and are forgotten.
+constexpr std::size_t kMaxUntaggedKernels = std::size_t{1} << 17;
+
 // How deep a range path is followed when a kernel is credited: deeper ranges are not credited.
 constexpr std::size_t kMaxRangeDepth = 64;
 
@@ -27,7 +32,10 @@ std::string range_display_name(std::string_view domain, std::string_view name) {
 }  // namespace
 
 RunRecorder::RunRecorder(const RunSettings& settings)
-    : settings_(settings), windows_(settings.capture == CaptureRange::whole_run) {
+    : settings_(settings),
+      windows_(settings.capture == CaptureRange::whole_run),
+      range_of_launch_(kMaxPendingLaunches),
+      untagged_(kMaxUntaggedKernels) {
   if (!settings_.kernel_filter.empty()) filter_.emplace(settings_.kernel_filter);
 }
 
@@ -62,17 +70,13 @@ void RunRecorder::append(trace::RecordBatch batch) {
   memsets_received_ += batch.memsets.size();
   if (!ranges_.empty()) {
     for (const trace::RawScopeTag& tag : batch.scope_tags) {
-      if (range_of_launch_.emplace(tag.correlation_id, tag.scope_id).second) {
-        launch_order_.push_back(tag.correlation_id);
+      if (UntaggedKernels* early = untagged_.find(tag.correlation_id)) {
+        attribute_to_ranges(tag.scope_id, early->kernels, early->duration_ns);
+        const bool graph = early->graph;
+        untagged_.erase(tag.correlation_id);
+        if (!graph) continue;  // a graph launch's other kernels may still come
       }
-    }
-    while (range_of_launch_.size() > kMaxPendingLaunches) {
-      range_of_launch_.erase(launch_order_[launch_order_head_++]);
-    }
-    if (launch_order_head_ > launch_order_.size() / 2) {
-      launch_order_.erase(launch_order_.begin(),
-                          launch_order_.begin() + static_cast<std::ptrdiff_t>(launch_order_head_));
-      launch_order_head_ = 0;
+      range_of_launch_.get(tag.correlation_id) = tag.scope_id;
     }
   }
 
@@ -101,11 +105,15 @@ void RunRecorder::append(trace::RecordBatch batch) {
     }
     add_kernel(kernel, name_id);
     keep(kernel);
-    if (const auto it = range_of_launch_.find(kernel.correlation_id);
-        it != range_of_launch_.end()) {
-      attribute_to_ranges(it->second, kernel.duration_ns());
+    if (const std::uint64_t* path = range_of_launch_.find(kernel.correlation_id)) {
+      attribute_to_ranges(*path, 1, kernel.duration_ns());
       // A graph launch has one correlation id for all its kernels; others have one kernel.
-      if (kernel.graph_id == 0) range_of_launch_.erase(it);
+      if (kernel.graph_id == 0) range_of_launch_.erase(kernel.correlation_id);
+    } else if (!ranges_.empty()) {
+      UntaggedKernels& early = untagged_.get(kernel.correlation_id);
+      ++early.kernels;
+      early.duration_ns += kernel.duration_ns();
+      early.graph = early.graph || kernel.graph_id != 0;
     }
   }
   batch.kernels = std::move(recorded);
@@ -114,10 +122,11 @@ void RunRecorder::append(trace::RecordBatch batch) {
 
 // The innermost range owns the kernel; every range of the path counts it once (a range nested in
 // one of its own name, recursion, must not count it twice).
-void RunRecorder::attribute_to_ranges(std::uint64_t path, std::uint64_t duration_ns) {
+void RunRecorder::attribute_to_ranges(std::uint64_t path, std::uint64_t kernels,
+                                      std::uint64_t duration_ns) {
   if (path == 0 || path > paths_.size()) return;
   RangeStats& innermost = ranges_[paths_[path - 1].range - 1];
-  ++innermost.self_kernels;
+  innermost.self_kernels += kernels;
   innermost.self_kernel_ns += duration_ns;
   std::uint64_t credited[kMaxRangeDepth];
   std::size_t depth = 0;
@@ -126,7 +135,7 @@ void RunRecorder::attribute_to_ranges(std::uint64_t path, std::uint64_t duration
     const std::uint64_t range = paths_[at - 1].range;
     if (std::find(credited, credited + depth, range) != credited + depth) continue;
     credited[depth++] = range;
-    ++ranges_[range - 1].kernels;
+    ranges_[range - 1].kernels += kernels;
     ranges_[range - 1].kernel_ns += duration_ns;
   }
 }

@@ -17,6 +17,7 @@
 
 #include "inject/capture_windows.hpp"
 #include "inject/kernel_aggregate.hpp"
+#include "inject/recent_map.hpp"
 #include "inject/run_settings.hpp"
 #include "trace/names.hpp"
 #include "trace/raw_records.hpp"
@@ -94,7 +95,7 @@ class RunRecorder {
   };
 
   bool selected(std::uint32_t name_id);
-  void attribute_to_ranges(std::uint64_t path, std::uint64_t duration_ns);
+  void attribute_to_ranges(std::uint64_t path, std::uint64_t kernels, std::uint64_t duration_ns);
   std::vector<RangeSummary> range_rows() const;
   void add_kernel(const trace::RawKernel& kernel, std::uint32_t name_id);
   void keep_for_timeline(trace::RecordBatch& batch);
@@ -115,11 +116,16 @@ class RunRecorder {
   std::vector<RangePath> paths_;                               // path id - 1
   std::unordered_map<std::uint64_t, std::uint64_t> path_ids_;  // (parent, range) -> path id
   std::uint64_t paths_folded_ = 0;
-  // Correlation id -> range id of launches made inside an NVTX range, until their kernel
-  // arrives (bounded: the oldest are forgotten first).
-  std::unordered_map<std::uint32_t, std::uint64_t> range_of_launch_;
-  std::vector<std::uint32_t> launch_order_;
-  std::size_t launch_order_head_ = 0;
+  // Correlation id -> range path of launches made inside NVTX ranges, until their kernel
+  // arrives; and, while ranges exist, kernels that arrived before any tag for them (CUPTI
+  // delivers buffers in no order), until their tag does. Both forget their oldest first.
+  struct UntaggedKernels {
+    std::uint64_t kernels = 0;
+    std::uint64_t duration_ns = 0;
+    bool graph = false;
+  };
+  RecentMap<std::uint64_t> range_of_launch_;
+  RecentMap<UntaggedKernels> untagged_;
   std::uint64_t kernels_received_ = 0;
   std::uint64_t api_calls_received_ = 0;
   std::uint64_t memcpys_received_ = 0;

@@ -244,6 +244,34 @@ TEST(RunRecorder, NestedRangesCountTheirKernelsOnceEachAndTheInnermostOwnsThem) 
   EXPECT_EQ(again.trace->range_summary[1].kernel_time_ns, 130u);
 }
 
+// CUPTI delivers its buffers in no order: a kernel can come before the tag of its launch, and a
+// graph launch's kernels on both sides of it.
+TEST(RunRecorder, AKernelThatArrivesBeforeItsTagStillCountsForItsRanges) {
+  RunRecorder recorder(settings());
+  const std::uint64_t step = recorder.range_path(0, recorder.range_id("", "step"));
+  recorder.add_range(1, 0, 5'000);
+  trace::RecordBatch kernels_first;
+  kernels_first.kernels.push_back(kernel("k", 100, 10, 1));
+  trace::RawKernel node = kernel("node", 200, 20, 2);
+  node.graph_id = 7;
+  kernels_first.kernels.push_back(node);
+  kernels_first.kernels.push_back(kernel("outside", 300, 40, 3));  // never tagged
+  recorder.append(std::move(kernels_first));
+  trace::RecordBatch tags;
+  tags.scope_tags = {{1, step}, {2, step}};
+  recorder.append(std::move(tags));
+  trace::RecordBatch later;
+  node.start_ns = 400;
+  node.end_ns = 480;
+  later.kernels.push_back(node);  // the same graph launch's next kernel
+  recorder.append(std::move(later));
+  const Report report = recorder.report();
+  ASSERT_EQ(report.trace->range_summary.size(), 1u);
+  EXPECT_EQ(report.trace->range_summary[0].kernels, 3u);
+  EXPECT_EQ(report.trace->range_summary[0].kernel_time_ns, 110u);
+  EXPECT_EQ(report.trace->range_summary[0].self_kernels, 3u);
+}
+
 TEST(RunRecorder, RangeNestingsPastTheCapCountForTheRangeAloneAndSaySo) {
   RunRecorder recorder(settings());
   const std::uint64_t deep = recorder.range_id("", "deep");
