@@ -13,6 +13,8 @@
 #include <cstdlib>
 #include <memory>
 #include <mutex>
+#include <pthread.h>
+#include <signal.h>
 #include <string>
 #include <unistd.h>
 
@@ -247,7 +249,16 @@ extern "C" __attribute__((visibility("default"))) int InitializeInjection(void) 
   // A kerntime::Tracer in the program then reads "CUPTI is held by CUPTI for kerntime run".
   in->session->set_subscriber_name("kerntime run");
   in->session->set_unavailable_consequence(": kerntime run records nothing in this process");
+  // The session's reader thread must not run a terminating signal's handler either: the
+  // handler waits for the final report, and writing it joins that thread.
+  sigset_t terminating;
+  sigset_t previous;
+  sigemptyset(&terminating);
+  for (const int signal : {SIGTERM, SIGINT, SIGHUP})
+    sigaddset(&terminating, signal);
+  pthread_sigmask(SIG_BLOCK, &terminating, &previous);
   const std::string problem = in->session->start();
+  pthread_sigmask(SIG_SETMASK, &previous, nullptr);
   if (!problem.empty()) {
     in->problem = problem;
     in->session.reset();
