@@ -15,6 +15,22 @@ namespace {
 // CUDA 13's <<<>>> goes through __cudaLaunchKernel, not cudaLaunchKernel.
 constexpr CUpti_CallbackId kRuntimeLaunchKernel13 = 505;      // __cudaLaunchKernel_v13000
 constexpr CUpti_CallbackId kRuntimeLaunchKernel13Ptsz = 506;  // __cudaLaunchKernel_ptsz_v13000
+// cudaStreamBeginCaptureToGraph and cuStreamBeginCaptureToGraph (CUDA 12.3), and _ptsz.
+constexpr CUpti_CallbackId kRuntimeCaptureToGraph = 452;
+constexpr CUpti_CallbackId kRuntimeCaptureToGraphPtsz = 453;
+constexpr CUpti_CallbackId kDriverCaptureToGraph = 720;
+constexpr CUpti_CallbackId kDriverCaptureToGraphPtsz = 721;
+#if CUPTI_API_VERSION >= 130000
+static_assert(
+    CUPTI_RUNTIME_TRACE_CBID___cudaLaunchKernel_v13000 == kRuntimeLaunchKernel13 &&
+        CUPTI_RUNTIME_TRACE_CBID___cudaLaunchKernel_ptsz_v13000 == kRuntimeLaunchKernel13Ptsz &&
+        CUPTI_RUNTIME_TRACE_CBID_cudaStreamBeginCaptureToGraph_v12030 == kRuntimeCaptureToGraph &&
+        CUPTI_RUNTIME_TRACE_CBID_cudaStreamBeginCaptureToGraph_ptsz_v12030 ==
+            kRuntimeCaptureToGraphPtsz &&
+        CUPTI_DRIVER_TRACE_CBID_cuStreamBeginCaptureToGraph == kDriverCaptureToGraph &&
+        CUPTI_DRIVER_TRACE_CBID_cuStreamBeginCaptureToGraph_ptsz == kDriverCaptureToGraphPtsz,
+    "CUPTI renumbered a callback id");
+#endif
 
 // __cudaLaunchKernel's parameters, which CUPTI's generated headers do not declare: the
 // function's arguments in order, as every generated parameter struct is (cudaKernel_t in place
@@ -54,8 +70,8 @@ Classified classify_runtime(CUpti_CallbackId id) {
       return {Call::graph_launch, true};
     case CUPTI_RUNTIME_TRACE_CBID_cudaStreamBeginCapture_v10000:
     case CUPTI_RUNTIME_TRACE_CBID_cudaStreamBeginCapture_ptsz_v10000:
-    case CUPTI_RUNTIME_TRACE_CBID_cudaStreamBeginCaptureToGraph_v12030:
-    case CUPTI_RUNTIME_TRACE_CBID_cudaStreamBeginCaptureToGraph_ptsz_v12030:
+    case kRuntimeCaptureToGraph:
+    case kRuntimeCaptureToGraphPtsz:
       return {Call::capture_begin, false};
     case CUPTI_RUNTIME_TRACE_CBID_cudaStreamEndCapture_v10000:
     case CUPTI_RUNTIME_TRACE_CBID_cudaStreamEndCapture_ptsz_v10000:
@@ -83,8 +99,8 @@ Classified classify_driver(CUpti_CallbackId id) {
     case CUPTI_DRIVER_TRACE_CBID_cuStreamBeginCapture_ptsz:
     case CUPTI_DRIVER_TRACE_CBID_cuStreamBeginCapture_v2:
     case CUPTI_DRIVER_TRACE_CBID_cuStreamBeginCapture_v2_ptsz:
-    case CUPTI_DRIVER_TRACE_CBID_cuStreamBeginCaptureToGraph:
-    case CUPTI_DRIVER_TRACE_CBID_cuStreamBeginCaptureToGraph_ptsz:
+    case kDriverCaptureToGraph:
+    case kDriverCaptureToGraphPtsz:
       return {Call::capture_begin, false};
     case CUPTI_DRIVER_TRACE_CBID_cuStreamEndCapture:
     case CUPTI_DRIVER_TRACE_CBID_cuStreamEndCapture_ptsz:
@@ -297,9 +313,8 @@ const WatchedCallback* launch_callbacks(std::size_t& count) {
       {CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID_cudaGraphLaunch_ptsz_v10000},
       {CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID_cudaStreamBeginCapture_v10000},
       {CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID_cudaStreamBeginCapture_ptsz_v10000},
-      {CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID_cudaStreamBeginCaptureToGraph_v12030},
-      {CUPTI_CB_DOMAIN_RUNTIME_API,
-       CUPTI_RUNTIME_TRACE_CBID_cudaStreamBeginCaptureToGraph_ptsz_v12030},
+      {CUPTI_CB_DOMAIN_RUNTIME_API, kRuntimeCaptureToGraph},
+      {CUPTI_CB_DOMAIN_RUNTIME_API, kRuntimeCaptureToGraphPtsz},
       {CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID_cudaStreamEndCapture_v10000},
       {CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID_cudaStreamEndCapture_ptsz_v10000},
       {CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel},
@@ -314,8 +329,8 @@ const WatchedCallback* launch_callbacks(std::size_t& count) {
       {CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuStreamBeginCapture_ptsz},
       {CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuStreamBeginCapture_v2},
       {CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuStreamBeginCapture_v2_ptsz},
-      {CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuStreamBeginCaptureToGraph},
-      {CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuStreamBeginCaptureToGraph_ptsz},
+      {CUPTI_CB_DOMAIN_DRIVER_API, kDriverCaptureToGraph},
+      {CUPTI_CB_DOMAIN_DRIVER_API, kDriverCaptureToGraphPtsz},
       {CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuStreamEndCapture},
       {CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuStreamEndCapture_ptsz},
   };
