@@ -62,6 +62,7 @@ class CuptiApi {
     /// The stream handle the call names (nullptr: the legacy default stream).
     const void* stream = nullptr;
     std::uint32_t correlation_id = 0;  ///< the kernel record's correlationId carries it too
+    std::uint32_t context_id = 0;      ///< CUPTI's context id, as the kernel records have it
     std::int32_t device = -1;          ///< -1: the context's device is not known
     bool graph = false;
     bool per_thread_stream = false;  ///< a _ptsz entry point: a null stream is the thread's own

@@ -230,6 +230,7 @@ void on_launch(LaunchWatch& watch, CUpti_CallbackDomain domain, CUpti_CallbackId
                                                         : driver_stream(id, call.functionParams);
     site.per_thread_stream = what.per_thread;
     site.correlation_id = call.correlationId;
+    site.context_id = call.contextUid;
     site.device = watch.device_of(call.context);
     handler(site, watch.site_context.load(std::memory_order_relaxed));
     return;

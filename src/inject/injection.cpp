@@ -95,7 +95,13 @@ void write_report(Injection& in, ReportKind kind) {
     end.launch_sites_watched = in.watching_launch_sites;
     if (end.fatal && kind != ReportKind::checkpoint) {
       end.last_launch = in.launches.last();
-      if (end.last_launch) end.last_launch_thread = thread_name(end.last_launch->thread);
+      if (end.last_launch) {
+        end.last_launch_thread = thread_name(end.last_launch->thread);
+        // A context made before CUPTI could say its device: its kernel records name it.
+        if (end.last_launch->device < 0) {
+          end.last_launch->device = in.recorder->device_of_context(end.last_launch->context_id);
+        }
+      }
     }
     if (kind == ReportKind::final && in.session) {
       RecordAccount account;
@@ -132,7 +138,7 @@ void on_exit_handler() {
 
 void on_launch_site(const cupti::CuptiApi::LaunchSite& site, void* context) {
   static_cast<LaunchSlots*>(context)->publish(site.kernel_name, site.graph, site.device,
-                                              site.stream, site.per_thread_stream,
+                                              site.context_id, site.stream, site.per_thread_stream,
                                               site.correlation_id);
 }
 

@@ -52,8 +52,9 @@ LaunchSlots::Slot* LaunchSlots::claim() noexcept {
   return slot;
 }
 
-void LaunchSlots::publish(const char* kernel, bool graph, std::int32_t device, const void* stream,
-                          bool per_thread_stream, std::uint32_t correlation_id) noexcept {
+void LaunchSlots::publish(const char* kernel, bool graph, std::int32_t device,
+                          std::uint32_t context_id, const void* stream, bool per_thread_stream,
+                          std::uint32_t correlation_id) noexcept {
   Slot* slot = claim();
   if (slot == nullptr) return;
   const std::uint32_t sequence = slot->sequence.load(std::memory_order_relaxed);
@@ -83,6 +84,7 @@ void LaunchSlots::publish(const char* kernel, bool graph, std::int32_t device, c
   }
   slot->flags.store(flags, std::memory_order_relaxed);
   slot->device.store(device, std::memory_order_relaxed);
+  slot->context_id.store(context_id, std::memory_order_relaxed);
   slot->stream.store(reinterpret_cast<std::uintptr_t>(stream), std::memory_order_relaxed);
   slot->correlation_id.store(correlation_id, std::memory_order_relaxed);
   slot->launches.store(slot->launches.load(std::memory_order_relaxed) + 1,
@@ -107,6 +109,7 @@ std::optional<LastLaunch> LaunchSlots::last() const {
       launch.per_thread_stream = (flags & kPerThreadStream) != 0;
       launch.name_truncated = (flags & kTruncated) != 0;
       launch.device = slot.device.load(std::memory_order_relaxed);
+      launch.context_id = slot.context_id.load(std::memory_order_relaxed);
       launch.stream = slot.stream.load(std::memory_order_relaxed);
       launch.thread = slot.thread.load(std::memory_order_relaxed);
       launch.correlation_id = slot.correlation_id.load(std::memory_order_relaxed);

@@ -20,7 +20,8 @@ struct LastLaunch {
       kernel;  ///< CUPTI's name (mangled or not; at most kNameBytes - 1 bytes); empty: a graph
   bool graph = false;
   bool name_truncated = false;
-  std::int32_t device = -1;  ///< -1: not known
+  std::int32_t device = -1;      ///< -1: not known
+  std::uint32_t context_id = 0;  ///< CUPTI's, to find the device from kernel records
   std::uintptr_t stream = 0;
   bool per_thread_stream = false;  ///< launched through a _ptsz entry point
   pid_t thread = 0;                ///< the launching thread's id (gettid)
@@ -41,8 +42,8 @@ class LaunchSlots {
 
   /// On the launching thread, inside the launch: copies the name only when its pointer changed
   /// since this thread's last launch. A thread beyond kThreads is not kept (threads_left_out).
-  void publish(const char* kernel, bool graph, std::int32_t device, const void* stream,
-               bool per_thread_stream, std::uint32_t correlation_id) noexcept;
+  void publish(const char* kernel, bool graph, std::int32_t device, std::uint32_t context_id,
+               const void* stream, bool per_thread_stream, std::uint32_t correlation_id) noexcept;
 
   /// The launch with the highest correlation id among the threads' slots; nullopt when none.
   std::optional<LastLaunch> last() const;
@@ -55,6 +56,7 @@ class LaunchSlots {
     std::atomic<pid_t> thread{0};
     std::atomic<std::uint32_t> correlation_id{0};
     std::atomic<std::int32_t> device{-1};
+    std::atomic<std::uint32_t> context_id{0};
     std::atomic<std::uintptr_t> stream{0};
     std::atomic<std::uint8_t> flags{0};
     std::atomic<std::uint64_t> launches{0};

@@ -90,6 +90,13 @@ void RunRecorder::append(trace::RecordBatch batch) {
     if (recorded.size() < room) recorded.push_back(kernel);
   };
   for (const trace::RawKernel& kernel : batch.kernels) {
+    if (context_devices_.empty() || context_devices_.back().first != kernel.context) {
+      const auto known = std::find_if(context_devices_.begin(), context_devices_.end(),
+                                      [&](const auto& c) { return c.first == kernel.context; });
+      if (known == context_devices_.end() && context_devices_.size() < 256) {
+        context_devices_.emplace_back(kernel.context, kernel.device);
+      }
+    }
     if (kernel.start_ns == 0 || kernel.end_ns < kernel.start_ns) {
       keep(kernel);  // the timeline counts it as a loss; no duration to add
       continue;
@@ -214,6 +221,14 @@ void RunRecorder::add_range(std::uint64_t range_id, std::uint64_t start_ns, std:
   std::lock_guard lock{mutex_};
   if (range_id == 0 || range_id > ranges_.size()) return;
   ranges_[range_id - 1].durations.add(static_cast<double>(end_ns - start_ns));
+}
+
+std::int32_t RunRecorder::device_of_context(std::uint32_t context_id) const {
+  std::lock_guard lock{mutex_};
+  for (const auto& [context, device] : context_devices_) {
+    if (context == context_id) return static_cast<std::int32_t>(device);
+  }
+  return -1;
 }
 
 std::uint64_t RunRecorder::kernels_received() const {

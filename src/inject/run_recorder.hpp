@@ -58,6 +58,9 @@ class RunRecorder {
   /// One NVTX range instance, opened and closed at these host times (CUPTI's clock).
   void add_range(std::uint64_t range_id, std::uint64_t start_ns, std::uint64_t end_ns);
 
+  /// The device of CUPTI context `context_id` from the kernel records received; -1: none yet.
+  std::int32_t device_of_context(std::uint32_t context_id) const;
+
   /// Kernel records received (before filtering), for the watch that tells an empty run from a
   /// starved one.
   std::uint64_t kernels_received() const;
@@ -127,6 +130,7 @@ class RunRecorder {
   RecentMap<std::uint64_t> range_of_launch_;
   RecentMap<UntaggedKernels> untagged_;
   std::uint64_t kernels_received_ = 0;
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> context_devices_;  // context id, device
   std::uint64_t api_calls_received_ = 0;
   std::uint64_t memcpys_received_ = 0;
   std::uint64_t memsets_received_ = 0;

@@ -41,28 +41,29 @@ TEST(LaunchSlots, KeepsTheLastLaunchOfTheThreadWithItsNameDeviceStreamAndThread)
   static const char* alpha = "_Z16run_target_alphaPf";
   static const char* beta = "_Z15run_target_betaPf";
   const void* stream = reinterpret_cast<const void*>(std::uintptr_t{0x7f00dead0000});
-  slots.publish(alpha, false, 0, nullptr, false, 10);
-  slots.publish(beta, false, 1, stream, false, 11);
+  slots.publish(alpha, false, 0, 1, nullptr, false, 10);
+  slots.publish(beta, false, 1, 3, stream, false, 11);
   const std::optional<LastLaunch> last = slots.last();
   ASSERT_TRUE(last.has_value());
   EXPECT_EQ(last->kernel, beta);
   EXPECT_FALSE(last->graph);
   EXPECT_EQ(last->device, 1);
+  EXPECT_EQ(last->context_id, 3u);
   EXPECT_EQ(last->stream, std::uintptr_t{0x7f00dead0000});
   EXPECT_EQ(last->thread, this_thread());
   EXPECT_EQ(last->correlation_id, 11u);
   EXPECT_EQ(last->thread_launches, 2u);
   // The name pointer repeats: the text stays (it is copied once per pointer).
-  slots.publish(beta, false, 1, stream, false, 12);
+  slots.publish(beta, false, 1, 3, stream, false, 12);
   EXPECT_EQ(slots.last()->kernel, beta);
-  slots.publish(alpha, false, 1, stream, false, 13);
+  slots.publish(alpha, false, 1, 3, stream, false, 13);
   EXPECT_EQ(slots.last()->kernel, alpha);
 }
 
 TEST(LaunchSlots, AGraphLaunchHasNoKernelName) {
   LaunchSlots slots;
-  slots.publish("_Z1kv", false, 0, nullptr, false, 1);
-  slots.publish(nullptr, true, 0, nullptr, true, 2);
+  slots.publish("_Z1kv", false, 0, 1, nullptr, false, 1);
+  slots.publish(nullptr, true, 0, 1, nullptr, true, 2);
   const LastLaunch last = *slots.last();
   EXPECT_TRUE(last.graph);
   EXPECT_TRUE(last.kernel.empty());
@@ -76,7 +77,7 @@ TEST(LaunchSlots, AGraphLaunchHasNoKernelName) {
 TEST(LaunchSlots, ALongNameIsCutToItsSlotAndSaysSo) {
   LaunchSlots slots;
   const std::string name(300, 'k');
-  slots.publish(name.c_str(), false, 0, nullptr, false, 1);
+  slots.publish(name.c_str(), false, 0, 1, nullptr, false, 1);
   const LastLaunch last = *slots.last();
   EXPECT_EQ(last.kernel, std::string(LaunchSlots::kNameBytes - 1, 'k'));
   EXPECT_TRUE(last.name_truncated);
@@ -84,7 +85,7 @@ TEST(LaunchSlots, ALongNameIsCutToItsSlotAndSaysSo) {
             std::string::npos);
   // Exactly 255 bytes fit.
   const std::string fits(LaunchSlots::kNameBytes - 1, 'f');
-  slots.publish(fits.c_str(), false, 0, nullptr, false, 2);
+  slots.publish(fits.c_str(), false, 0, 1, nullptr, false, 2);
   EXPECT_EQ(slots.last()->kernel, fits);
   EXPECT_FALSE(slots.last()->name_truncated);
 }
@@ -111,7 +112,7 @@ TEST(LaunchSlots, ReadsAreConsistentWhileThreadsPublishAndTheNewestLaunchWins) {
            i < kLaunches || (reads.load() < 1000 && std::chrono::steady_clock::now() < until);
            ++i) {
         const std::uint32_t id = correlation.fetch_add(1);
-        slots.publish(names[id % names.size()].c_str(), false, static_cast<int>(id % 8),
+        slots.publish(names[id % names.size()].c_str(), false, static_cast<int>(id % 8), id % 5,
                       reinterpret_cast<const void*>(std::uintptr_t{id}), false, id);
       }
     });
@@ -123,6 +124,7 @@ TEST(LaunchSlots, ReadsAreConsistentWhileThreadsPublishAndTheNewestLaunchWins) {
         ASSERT_EQ(last->kernel, names[last->correlation_id % names.size()]);
         ASSERT_EQ(last->stream, last->correlation_id);
         ASSERT_EQ(last->device, static_cast<int>(last->correlation_id % 8));
+        ASSERT_EQ(last->context_id, last->correlation_id % 5);
       }
     }
   }};
@@ -140,7 +142,7 @@ TEST(LaunchSlots, ThreadsPastTheSlotsAreCountedNotKept) {
   LaunchSlots slots;
   for (std::size_t t = 0; t < LaunchSlots::kThreads + 3; ++t) {
     std::thread{[&, t] {
-      slots.publish("_Z1kv", false, 0, nullptr, false, static_cast<std::uint32_t>(t + 1));
+      slots.publish("_Z1kv", false, 0, 1, nullptr, false, static_cast<std::uint32_t>(t + 1));
     }}.join();
   }
   EXPECT_EQ(slots.threads_left_out(), 3u);

@@ -300,6 +300,23 @@ TEST(RunRecorder, RangeNestingsPastTheCapCountForTheRangeAloneAndSaySo) {
             report.warnings.end());
 }
 
+TEST(RunRecorder, KnowsEachContextsDeviceFromItsKernels) {
+  RunRecorder recorder(settings());
+  EXPECT_EQ(recorder.device_of_context(5), -1);
+  trace::RecordBatch records;
+  trace::RawKernel on_two = kernel("k", 100, 10);
+  on_two.context = 5;
+  on_two.device = 2;
+  trace::RawKernel on_zero = kernel("k", 200, 10);
+  on_zero.context = 1;
+  on_zero.device = 0;
+  records.kernels = {on_two, on_zero, on_two};
+  recorder.append(std::move(records));
+  EXPECT_EQ(recorder.device_of_context(5), 2);
+  EXPECT_EQ(recorder.device_of_context(1), 0);
+  EXPECT_EQ(recorder.device_of_context(6), -1);
+}
+
 TEST(CaptureWindows, NestedOpeningsKeepOneWindowAndBoundsClipIt) {
   CaptureWindows windows(false);
   EXPECT_FALSE(windows.contains(5));
