@@ -1,11 +1,11 @@
 # SPDX-License-Identifier: Apache-2.0
-# Installs headers, the library, the kerntime command and a CMake package, so that another
-# project can find_package(kerntime CONFIG REQUIRED) and link kerntime::kerntime (and
-# kerntime::main for a benchmark program with KERNTIME_BENCHMARK_MAIN()).
+# Installs headers, the library, the kerntime command, the license and a CMake package, so that
+# another project can find_package(kerntime CONFIG REQUIRED) and link kerntime::kerntime (and
+# kerntime::main for a benchmark program with KERNTIME_BENCHMARK_MAIN()), run kerntime::cli and
+# call kerntime_add_regression_test().
 include(CMakePackageConfigHelpers)
 
 set(KERNTIME_CMAKE_DIR ${CMAKE_INSTALL_LIBDIR}/cmake/kerntime)
-set_target_properties(kerntime_cli PROPERTIES EXPORT_NAME cli)
 
 install(TARGETS kerntime kerntime_main kerntime_cli
   EXPORT kerntimeTargets
@@ -28,10 +28,10 @@ configure_package_config_file(${PROJECT_SOURCE_DIR}/cmake/kerntimeConfig.cmake.i
 write_basic_package_version_file(${PROJECT_BINARY_DIR}/kerntimeConfigVersion.cmake
   VERSION ${PROJECT_VERSION}
   COMPATIBILITY SameMajorVersion)
-set(kerntime_config_files
+install(FILES
   ${PROJECT_BINARY_DIR}/kerntimeConfig.cmake
-  ${PROJECT_BINARY_DIR}/kerntimeConfigVersion.cmake)
-if(EXISTS ${PROJECT_SOURCE_DIR}/cmake/kerntimeRegression.cmake)
-  list(APPEND kerntime_config_files ${PROJECT_SOURCE_DIR}/cmake/kerntimeRegression.cmake)
-endif()
-install(FILES ${kerntime_config_files} DESTINATION ${KERNTIME_CMAKE_DIR})
+  ${PROJECT_BINARY_DIR}/kerntimeConfigVersion.cmake
+  ${PROJECT_SOURCE_DIR}/cmake/kerntimeRegression.cmake
+  DESTINATION ${KERNTIME_CMAKE_DIR})
+# share/doc/kerntime/LICENSE: a binary package carries its license (tests/consumer checks it).
+install(FILES ${PROJECT_SOURCE_DIR}/LICENSE DESTINATION ${CMAKE_INSTALL_DOCDIR})

@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: Apache-2.0
 # kerntime_add_regression_test(): a CTest test that runs a benchmark and compares its report with
-# a baseline kept in the repository (docs/ci.md). Shipped in the installed package; included by
-# kerntimeConfig.cmake, so `find_package(kerntime)` is enough.
+# a baseline kept in the repository (docs/ci.md). Shipped in the installed package and included
+# by kerntimeConfig.cmake, so `find_package(kerntime)` is enough; kerntime's own CMakeLists.txt
+# includes it too, so a project that adds kerntime with add_subdirectory() or FetchContent has it.
 #
 #   kerntime_add_regression_test(
 #     NAME <test-name>
@@ -28,8 +29,9 @@
 # runner must never skip silently). With KERNTIME_UPDATE_BASELINE=1 in the environment the test
 # writes the new report over the baseline instead of comparing: the deliberate way to update it.
 #
-# The kerntime executable is KERNTIME_EXECUTABLE if set, else the imported kerntime::cli, else
-# the in-tree kerntime_cli target.
+# The kerntime executable is KERNTIME_EXECUTABLE if set, else kerntime::cli (the imported
+# target of the installed package, or the alias of the kerntime_cli target when kerntime is part
+# of the build).
 
 # The same file is the driver script that the test runs with `cmake -P`.
 if(CMAKE_SCRIPT_MODE_FILE AND DEFINED KERNTIME_REGRESSION_SETTINGS)
@@ -130,7 +132,6 @@ if(CMAKE_SCRIPT_MODE_FILE AND DEFINED KERNTIME_REGRESSION_SETTINGS)
 endif()
 
 include_guard(GLOBAL)
-set(_KERNTIME_REGRESSION_SCRIPT "${CMAKE_CURRENT_LIST_FILE}")
 
 # Writes a list as bracket arguments, which keep spaces, semicolons and quotes intact.
 function(_kerntime_bracket_list out)
@@ -172,11 +173,10 @@ function(kerntime_add_regression_test)
     set(kerntime "${KERNTIME_EXECUTABLE}")
   elseif(TARGET kerntime::cli)
     set(kerntime "$<TARGET_FILE:kerntime::cli>")
-  elseif(TARGET kerntime_cli)
-    set(kerntime "$<TARGET_FILE:kerntime_cli>")
   else()
     message(FATAL_ERROR "kerntime_add_regression_test(${arg_NAME}): no kerntime executable: set "
-                        "KERNTIME_EXECUTABLE, or find_package(kerntime) first.")
+                        "KERNTIME_EXECUTABLE, or find_package(kerntime) (or add kerntime with "
+                        "add_subdirectory or FetchContent) first.")
   endif()
 
   # A target name as the benchmark means its built file, as in add_test().
@@ -211,9 +211,11 @@ set(_kt_compare_args${compare_text})
 set(_kt_working_directory [==[${arg_WORKING_DIRECTORY}]==])
 set(_kt_no_gpu_check ${no_gpu_check})
 ")
+  # This file, wherever it was included from: a variable set beside include_guard() would be
+  # unset in a parent directory that calls the function after add_subdirectory(kerntime).
   add_test(NAME "${arg_NAME}"
     COMMAND "${CMAKE_COMMAND}" "-DKERNTIME_REGRESSION_SETTINGS=${settings}"
-            -P "${_KERNTIME_REGRESSION_SCRIPT}")
+            -P "${CMAKE_CURRENT_FUNCTION_LIST_FILE}")
   set_tests_properties("${arg_NAME}" PROPERTIES
     SKIP_RETURN_CODE 77
     SKIP_REGULAR_EXPRESSION "kerntime-regression: SKIPPED"

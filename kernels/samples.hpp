@@ -6,6 +6,7 @@
 #include "kernels/device_copy.hpp"
 #include "kernels/reduce_sum.hpp"
 #include "kernels/saxpy.hpp"
+#include "kernels/segment_sort.hpp"
 #include "kernels/sgemm.hpp"
 #include "kernels/spin.hpp"
 #include "kernels/transpose.hpp"

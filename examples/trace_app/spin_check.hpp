@@ -23,7 +23,7 @@ struct SpinLength {
   int repetitions;
 };
 
-/// The lengths: 2 us, 10 us, 100 us and 1 ms.
+/// The lengths docs/tracing.md reports: 2 us, 10 us, 100 us and 1 ms.
 std::vector<SpinLength> default_spin_lengths();
 
 void run_spin_check(kerntime::Tracer& tracer, const std::vector<SpinLength>& lengths,

@@ -10,6 +10,13 @@
 //     KERNTIME_BENCHMARK(saxpy).add_pow2_axis("n", {20, 24});
 //     KERNTIME_BENCHMARK_MAIN();
 //
+// Templated benchmarks sweep type axes (type_axes.hpp):
+//
+//     template <class T>
+//     void sort(kerntime::State& state, kerntime::type_list<T>) { ... }
+//     KERNTIME_BENCHMARK_TYPES(sort, kerntime::type_list<float, std::int8_t>)
+//         .add_pow2_axis("n", {20});            // sort/T=float/n=1048576, sort/T=int8/n=1048576
+//
 // The runner lives in a library of its own: link kerntime::main (CMake:
 // target_link_libraries(my_benchmarks PRIVATE kerntime::main)), which brings kerntime::kerntime.
 //
@@ -22,37 +29,27 @@
 #include <string>
 #include <string_view>
 #include <utility>
-#include <variant>
 #include <vector>
 
+#include <kerntime/axes.hpp>
 #include <kerntime/measure.hpp>
+#include <kerntime/state.hpp>
+#include <kerntime/type_axes.hpp>
 
 namespace kerntime {
 
-/// The kinds of parameter axes. A power-of-two axis holds integers that are powers of two and
-/// is declared by exponents.
-enum class AxisKind { integer, power_of_two, floating, string };
-
-/// "int", "pow2", "float", "string".
-std::string_view to_string(AxisKind kind);
-
-using AxisValue = std::variant<std::int64_t, double, std::string>;
-
-struct Axis {
-  std::string name;
-  AxisKind kind = AxisKind::integer;
-  std::vector<AxisValue> values;
-};
-
-/// One axis value as it appears in names and tables: 1048576, 0.5, tiled.
-std::string format_axis_value(const AxisValue& value);
-
-class State;
+/// What a benchmark runs for one configuration.
+using BenchmarkBody = std::function<void(State&)>;
 
 /// A registered benchmark: a name, a body and its axes.
 class Benchmark {
  public:
-  Benchmark(std::string name, std::function<void(State&)> body);
+  /// Throws kerntime::Error when the name is empty or holds a '/' (it separates the parts of
+  /// a configuration's name).
+  Benchmark(std::string name, BenchmarkBody body);
+  /// A templated benchmark: one body per combination of the type axes' values, in the order
+  /// of the configurations (the last axis varying fastest). Type axes come first in axes().
+  Benchmark(std::string name, std::vector<Axis> type_axes, std::vector<BenchmarkBody> bodies);
 
   /// Axis names must be unique within a benchmark, values non-empty; throws kerntime::Error.
   Benchmark& add_int_axis(std::string name, std::vector<std::int64_t> values);
@@ -60,15 +57,21 @@ class Benchmark {
   Benchmark& add_pow2_axis(std::string name, std::vector<int> exponents);
   Benchmark& add_float_axis(std::string name, std::vector<double> values);
   Benchmark& add_string_axis(std::string name, std::vector<std::string> values);
+  /// Renames the type axes in order (NVBench's set_type_axes_names); by default one type axis
+  /// is called T, several T1, T2, ... Throws kerntime::Error for more names than type axes.
+  Benchmark& set_type_axes_names(std::vector<std::string> names);
 
   const std::string& name() const { return name_; }
   const std::vector<Axis>& axes() const { return axes_; }
-  const std::function<void(State&)>& body() const { return body_; }
+  /// Runs the body of `state`'s configuration (for a templated benchmark, the instance of its
+  /// types).
+  void run(State& state) const { body_(state); }
+  const BenchmarkBody& body() const { return body_; }
 
  private:
   Benchmark& add_axis(Axis axis);
   std::string name_;
-  std::function<void(State&)> body_;
+  BenchmarkBody body_;
   std::vector<Axis> axes_;
 };
 
@@ -81,57 +84,21 @@ struct Configuration {
   std::string name() const;
 };
 
-/// What a benchmark body sees: its configuration's axis values, and the one measurement it
-/// runs. Everything the body allocates before run() stays outside the timed samples.
-class State {
- public:
-  State(const Configuration& configuration, Engine& engine, MeasureOptions options);
-
-  /// The value of an integer or power-of-two axis; throws kerntime::Error naming the axes
-  /// when `axis` is not one of them.
-  std::int64_t get_int(std::string_view axis) const;
-  double get_float(std::string_view axis) const;
-  const std::string& get_string(std::string_view axis) const;
-
-  /// The device the configuration runs on (already current on the calling thread).
-  int device() const { return options_.device; }
-  const MeasureOptions& options() const { return options_; }
-
-  /// Declares the work of one launcher call, for the throughput columns.
-  void set_work(Work work) { options_.work = work; }
-  /// Skips this configuration (e.g. too little memory), with the reason in the report.
-  void skip(std::string reason) { skip_reason_ = std::move(reason); }
-
-  /// Measures `launcher` with the runner's options; call it once per body.
-  void run(const Launcher& launcher);
-
-  const Configuration& configuration() const { return configuration_; }
-  const std::string& skip_reason() const { return skip_reason_; }
-  /// The measurement, once run() returned.
-  const Measurement* measurement() const { return measurement_.get(); }
-
- private:
-  const AxisValue& value(std::string_view axis, AxisKind a, AxisKind b) const;
-
-  const Configuration& configuration_;
-  Engine& engine_;
-  MeasureOptions options_;
-  std::string skip_reason_;
-  std::unique_ptr<Measurement> measurement_;
-};
-
 /// The benchmarks of this program, in registration order.
 class BenchmarkRegistry {
  public:
   /// Registers a benchmark; throws kerntime::Error on a duplicate name.
-  Benchmark& add(std::string name, std::function<void(State&)> body);
+  Benchmark& add(std::string name, BenchmarkBody body);
+  /// Registers a templated benchmark (see Benchmark's second constructor).
+  Benchmark& add(std::string name, std::vector<Axis> type_axes, std::vector<BenchmarkBody> bodies);
   const std::vector<std::unique_ptr<Benchmark>>& benchmarks() const { return benchmarks_; }
 
  private:
+  Benchmark& add(std::unique_ptr<Benchmark> benchmark);
   std::vector<std::unique_ptr<Benchmark>> benchmarks_;
 };
 
-/// The process-wide registry that KERNTIME_BENCHMARK adds to.
+/// The process-wide registry that the KERNTIME_BENCHMARK macros add to.
 BenchmarkRegistry& benchmark_registry();
 
 /// The runner: parses the command line (--help lists the options), runs the selected
@@ -141,15 +108,61 @@ BenchmarkRegistry& benchmark_registry();
 int benchmark_main(int argc, const char* const* argv, const BenchmarkRegistry& registry);
 int benchmark_main(int argc, const char* const* argv);
 
+namespace detail {
+
+/// A benchmark's name from the text of its macro argument: "f<float, 4>" becomes
+/// "f<float,4>" (whitespace removed).
+std::string benchmark_name_from_spelling(std::string_view spelling);
+
+/// Registers `generic` (called as generic(state, type_list<T1, ..., Tk>{})) once per
+/// combination of one type from each of `Lists`.
+template <class... Lists, class Generic>
+Benchmark& register_typed_benchmark(BenchmarkRegistry& registry, std::string name,
+                                    Generic generic) {
+  static_assert(sizeof...(Lists) > 0, "KERNTIME_BENCHMARK_TYPES needs at least one type_list");
+  std::vector<Axis> axes{Axis{std::string{}, AxisKind::type, type_names(Lists{})}...};
+  std::vector<BenchmarkBody> bodies;
+  auto add = [&bodies, &generic](auto types) {
+    bodies.emplace_back([generic, types](State& state) { generic(state, types); });
+  };
+  type_product<type_list<>, Lists...>::each(add);
+  return registry.add(std::move(name), std::move(axes), std::move(bodies));
+}
+
+}  // namespace detail
 }  // namespace kerntime
 
 #define KERNTIME_DETAIL_CONCAT2(a, b) a##b
 #define KERNTIME_DETAIL_CONCAT(a, b) KERNTIME_DETAIL_CONCAT2(a, b)
+#define KERNTIME_DETAIL_REGISTRATION                                                         \
+  [[maybe_unused]] static ::kerntime::Benchmark& KERNTIME_DETAIL_CONCAT(kerntime_benchmark_, \
+                                                                        __COUNTER__)
 
-/// Registers `function` (void(kerntime::State&)) under its own name; chain axis declarations.
-#define KERNTIME_BENCHMARK(function)                                     \
-  [[maybe_unused]] static ::kerntime::Benchmark& KERNTIME_DETAIL_CONCAT( \
-      kerntime_benchmark_, __LINE__) = ::kerntime::benchmark_registry().add(#function, function)
+/// Registers a function (void(kerntime::State&)) under its own spelling, which may be a
+/// template-id: KERNTIME_BENCHMARK(copy<float, 4>) is named "copy<float,4>". Chain axis
+/// declarations.
+#define KERNTIME_BENCHMARK(...)                                        \
+  KERNTIME_DETAIL_REGISTRATION = ::kerntime::benchmark_registry().add( \
+      ::kerntime::detail::benchmark_name_from_spelling(#__VA_ARGS__), __VA_ARGS__)
+
+/// Registers any callable taking kerntime::State& (a function, a template-id, a lambda) under
+/// `name`, a string without '/': KERNTIME_BENCHMARK_NAMED("copy_vec4", copy<float, 4>).
+#define KERNTIME_BENCHMARK_NAMED(name, ...) \
+  KERNTIME_DETAIL_REGISTRATION = ::kerntime::benchmark_registry().add(name, __VA_ARGS__)
+
+/// Registers a function template body(kerntime::State&, kerntime::type_list<Ts...>) over the
+/// type lists that follow, one type axis each (NVBench's NVBENCH_BENCH_TYPES), named after the
+/// template.
+#define KERNTIME_BENCHMARK_TYPES(function, ...) \
+  KERNTIME_BENCHMARK_TYPES_NAMED(#function, function, __VA_ARGS__)
+
+/// The same under `name`.
+#define KERNTIME_BENCHMARK_TYPES_NAMED(name, function, ...)                                 \
+  KERNTIME_DETAIL_REGISTRATION = ::kerntime::detail::register_typed_benchmark<__VA_ARGS__>( \
+      ::kerntime::benchmark_registry(), name,                                               \
+      [](::kerntime::State& kerntime_state, auto kerntime_types) {                          \
+        function(kerntime_state, kerntime_types);                                           \
+      })
 
 /// Defines main() as the kerntime benchmark runner; the program links kerntime::main.
 #define KERNTIME_BENCHMARK_MAIN()                  \

@@ -22,6 +22,10 @@ enum class Format {
 /// Parses "table", "md"/"markdown", "csv" or "json"; throws kerntime::Error listing the choices.
 Format parse_format(std::string_view name);
 
+/// The format a file's extension names: .json, .md, .csv; anything else the table. What the
+/// kerntime commands and the benchmark runner write to an --output FILE given without --format.
+Format format_for_path(std::string_view path);
+
 /// Renders `report` in `format`. Warnings are included where the format has room for them.
 std::string render(const Report& report, Format format);
 

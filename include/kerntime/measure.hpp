@@ -5,9 +5,11 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include <cuda_runtime_api.h>
 
+#include <kerntime/counter.hpp>
 #include <kerntime/measurement.hpp>
 #include <kerntime/throughput.hpp>
 
@@ -49,6 +51,11 @@ struct MeasureProgress {
   double timeout_s = 0.0;
 };
 
+/// The code under measurement: enqueues its GPU work on the given stream and returns, without
+/// waiting for the GPU (cold and hot samples hold the stream with a blocking kernel while it
+/// runs; a launcher that synchronizes is detected by the blocking kernel's timeout).
+using Launcher = std::function<void(cudaStream_t stream)>;
+
 struct MeasureOptions {
   /// The measurement's name: the report entry's name and the CUPTI scope of its launches.
   std::string name = "measure";
@@ -60,8 +67,10 @@ struct MeasureOptions {
   StoppingCriteria stopping;
   /// Samples taken and thrown away after the launcher's first (unblocked) call.
   std::size_t warmup_samples = 2;
-  /// Declared work per launcher call, for GB/s, TFLOP/s and % of peak bandwidth.
+  /// Declared work per launcher call, for GB/s, TFLOP/s, items/s and % of peak bandwidth.
   Work work;
+  /// Custom columns, copied into the Measurement; names unique and non-empty, values finite.
+  std::vector<Counter> counters;
   /// When non-null and active, every sample also gets its CUPTI GPU span, which becomes the
   /// headline. The engine reads and then clears the tracer's records after each round, so
   /// give it a Tracer that nothing else reads while measuring.
@@ -78,14 +87,29 @@ struct MeasureOptions {
   /// sample lasts about batch_target_s (at most 64 calls in hot mode, 4096 in graph mode).
   std::size_t batch_size = 0;
   double batch_target_s = 250e-6;
+  /// Enqueued on the engine's stream before every call of the launcher that is not inside a
+  /// batch, ahead of the L2 flush and the blocking kernel, so it is never in the timed window:
+  /// the reset of an input that the launcher overwrites (an in-place sort). Cold: before every
+  /// sample's one call. Hot and graph: before every sample, once per batch (the calls of a
+  /// batch see what the call before them left); graph mode calls it before each replay, it is
+  /// not captured. Also before the launcher's first call and the warm-up samples. It runs while
+  /// nothing holds the stream, so it may wait for the GPU (a blocking cudaMemcpy of fresh input);
+  /// empty: none.
+  Launcher setup;
+  /// False: samples are queued without the blocking kernel and the clock check, so the engine
+  /// launches no kernel of its own while measuring (for a profiler such as Nsight Compute).
+  /// Event times then include the host's launch gaps, no SM clock is read (no throttle check),
+  /// there is no launch-floor calibration, and the events-only headline is the raw event time
+  /// (timer "cuda-event").
+  bool blocking_kernel = true;
+  /// True: exactly one sample and no warm-up (batch of one in hot and graph modes, no
+  /// calibration): for running under a profiler (NVBench's --run-once). With the blocking kernel
+  /// the launcher's first call still runs before the sample, unblocked (module loading); without
+  /// it the sample is the launcher's only call (with its setup).
+  bool run_once = false;
   /// Called after each round (for a progress line); may be empty.
   std::function<void(const MeasureProgress&)> on_progress;
 };
-
-/// The code under measurement: enqueues its GPU work on the given stream and returns, without
-/// waiting for the GPU (cold and hot samples hold the stream with a blocking kernel while it
-/// runs; a launcher that synchronizes is detected by the blocking kernel's timeout).
-using Launcher = std::function<void(cudaStream_t stream)>;
 
 /// The benchmark engine. It keeps, per device, what every measurement reuses: a stream, event
 /// pairs, the host-mapped control block of the blocking kernel, the L2 flush buffer and the

@@ -7,6 +7,7 @@
 #include <string_view>
 #include <vector>
 
+#include <kerntime/counter.hpp>
 #include <kerntime/report.hpp>
 #include <kerntime/statistics.hpp>
 #include <kerntime/throughput.hpp>
@@ -91,7 +92,8 @@ struct Measurement {
   double host_overhead_ns = 0.0;  ///< median host time per sample outside the launcher
 
   Work work;
-  Throughput throughput;  ///< of the headline median
+  Throughput throughput;          ///< of the headline median
+  std::vector<Counter> counters;  ///< as declared; counter_result() gives what each shows
   std::vector<std::string> warnings;
 };
 

@@ -161,7 +161,8 @@ struct TraceLosses {
   std::uint64_t unknown_records = 0;             ///< records of kinds kerntime does not read
 };
 
-/// One row of the per-kernel summary (the columns of `nsys stats` cuda_gpu_kern_sum).
+/// One row of the per-kernel summary: the columns of `nsys stats --report cuda_gpu_kern_gb_sum`
+/// (GridXYZ and BlockXYZ included), one row per kernel name unless by_launch_config.
 struct KernelSummary {
   std::string name;  ///< demangled
   std::size_t instances = 0;
@@ -179,7 +180,8 @@ struct KernelSummary {
 
 /// How summarize_kernels() (trace.hpp) groups kernels.
 struct KernelSummaryOptions {
-  /// One row per (name, grid, block) instead of per name (like nsys cuda_gpu_kern_gb_sum).
+  /// One row per (name, grid, block), as nsys cuda_gpu_kern_gb_sum has, instead of one per name
+  /// (nsys cuda_gpu_kern_sum's rows, with the first instance's grid and block or "mixed").
   bool by_launch_config = false;
 };
 

@@ -8,10 +8,12 @@
 namespace kerntime {
 
 /// What one call of a measured launcher does, as its author declares it: bytes read plus bytes
-/// written in device memory, and floating-point operations. Zero means "not declared".
+/// written in device memory, floating-point operations, and elements processed (NVBench's
+/// add_element_count: the input's size, for items per second). Zero means "not declared".
 struct Work {
   double bytes = 0.0;
   double flops = 0.0;
+  double elements = 0.0;
 };
 
 /// Rates derived from declared Work and a GPU time; each is empty when it cannot be computed
@@ -20,6 +22,7 @@ struct Throughput {
   std::optional<double> gb_per_s;                ///< 10^9 bytes per second
   std::optional<double> tflop_per_s;             ///< 10^12 floating-point operations per second
   std::optional<double> peak_bandwidth_percent;  ///< gb_per_s as a share of the device's peak
+  std::optional<double> elements_per_s;          ///< declared elements per second
 };
 
 /// The device's theoretical DRAM bandwidth in GB/s, as NVBench computes it:

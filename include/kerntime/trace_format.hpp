@@ -12,11 +12,12 @@
 
 namespace kerntime {
 
-/// The per-kernel summary with the columns of `nsys stats --report cuda_gpu_kern_sum` (Time %,
-/// Total Time, Instances, Avg, Med, Min, Max, StdDev, Name) plus GridXYZ and BlockXYZ, largest
-/// total first. Table and Markdown end with the trace's record counts (dropped records and
-/// records without timestamps among them) and warnings; CSV holds rows only, times in ns;
-/// JSON is an object {"kernels": [...], "counts": {...}, "warnings": [...]}.
+/// The per-kernel summary with the columns of `nsys stats --report cuda_gpu_kern_gb_sum` (Time %,
+/// Total Time, Instances, Avg, Med, Min, Max, StdDev, GridXYZ, BlockXYZ, Name), largest total
+/// first; one row per kernel name unless KernelSummaryOptions::by_launch_config. Table and Markdown
+/// end with the trace's record counts (dropped records and records without timestamps among them)
+/// and warnings; CSV holds rows only, times in ns; JSON is an object {"kernels": [...], "counts":
+/// {...}, "warnings": [...]}.
 std::string render_kernel_summary(const Trace& trace, Format format,
                                   const KernelSummaryOptions& options = {});
 

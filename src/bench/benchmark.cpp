@@ -1,4 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
+#include <algorithm>
+#include <cctype>
+
 #include <fmt/core.h>
 
 #include <kerntime/benchmark.hpp>
@@ -16,6 +19,8 @@ std::string_view to_string(AxisKind kind) {
       return "float";
     case AxisKind::string:
       return "string";
+    case AxisKind::type:
+      return "type";
   }
   return "unknown";
 }
@@ -26,18 +31,93 @@ std::string format_axis_value(const AxisValue& value) {
   return std::get<std::string>(value);
 }
 
-Benchmark::Benchmark(std::string name, std::function<void(State&)> body)
-    : name_(std::move(name)), body_(std::move(body)) {
-  if (name_.empty() || name_.find('/') != std::string::npos) {
-    throw Error("benchmark name '" + name_ + "' must be non-empty and contain no '/'");
+namespace {
+
+void check_benchmark_name(const std::string& name) {
+  if (name.empty() || name.find('/') != std::string::npos) {
+    throw Error("benchmark name '" + name + "' must be non-empty and contain no '/'");
   }
+}
+
+// The body of a templated benchmark: finds the instance of the configuration's types. The type
+// axes' declared values are copied in, so the body stays valid when its Benchmark moves.
+BenchmarkBody dispatch_types(std::vector<std::vector<AxisValue>> declared,
+                             std::vector<BenchmarkBody> bodies) {
+  return [declared = std::move(declared), bodies = std::move(bodies)](State& state) {
+    const Configuration& c = state.configuration();
+    std::size_t index = 0;
+    for (std::size_t a = 0; a < declared.size(); ++a) {
+      const auto& values = declared[a];
+      const auto found = std::find(values.begin(), values.end(), c.values.at(a));
+      if (found == values.end()) {
+        throw Error("benchmark '" + c.benchmark->name() + "' was not compiled for type '" +
+                    format_axis_value(c.values.at(a)) + "'");
+      }
+      index = index * values.size() + static_cast<std::size_t>(found - values.begin());
+    }
+    bodies.at(index)(state);
+  };
+}
+
+}  // namespace
+
+Benchmark::Benchmark(std::string name, BenchmarkBody body)
+    : name_(std::move(name)), body_(std::move(body)) {
+  check_benchmark_name(name_);
   if (!body_) throw Error("benchmark '" + name_ + "' has no body");
 }
 
+Benchmark::Benchmark(std::string name, std::vector<Axis> type_axes,
+                     std::vector<BenchmarkBody> bodies)
+    : name_(std::move(name)) {
+  check_benchmark_name(name_);
+  std::size_t combinations = type_axes.empty() ? 0 : 1;
+  std::vector<std::vector<AxisValue>> declared;
+  for (std::size_t a = 0; a < type_axes.size(); ++a) {
+    Axis& axis = type_axes[a];
+    axis.kind = AxisKind::type;
+    if (axis.name.empty()) axis.name = type_axes.size() == 1 ? "T" : "T" + std::to_string(a + 1);
+    for (std::size_t i = 0; i < axis.values.size(); ++i) {
+      if (std::find(axis.values.begin(), axis.values.begin() + static_cast<std::ptrdiff_t>(i),
+                    axis.values[i]) != axis.values.begin() + static_cast<std::ptrdiff_t>(i)) {
+        throw Error("benchmark '" + name_ + "': type axis '" + axis.name +
+                    "' has two types named '" + format_axis_value(axis.values[i]) +
+                    "'; give one a name of its own (a kerntime::type_name specialization)");
+      }
+    }
+    combinations *= axis.values.size();
+    declared.push_back(axis.values);
+    add_axis(std::move(axis));
+  }
+  if (combinations == 0 || bodies.size() != combinations ||
+      std::any_of(bodies.begin(), bodies.end(), [](const BenchmarkBody& b) { return !b; })) {
+    throw Error("benchmark '" + name_ + "' needs one body per combination of its type axes (" +
+                std::to_string(combinations) + "), got " + std::to_string(bodies.size()));
+  }
+  body_ = dispatch_types(std::move(declared), std::move(bodies));
+}
+
+Benchmark& Benchmark::set_type_axes_names(std::vector<std::string> names) {
+  std::size_t type_axes = 0;
+  while (type_axes < axes_.size() && axes_[type_axes].kind == AxisKind::type)
+    ++type_axes;
+  if (names.size() > type_axes) {
+    throw Error("benchmark '" + name_ + "' has " + std::to_string(type_axes) +
+                " type axes; set_type_axes_names got " + std::to_string(names.size()) + " names");
+  }
+  std::vector<Axis> renamed = axes_;
+  for (std::size_t a = 0; a < names.size(); ++a)
+    renamed[a].name = std::move(names[a]);
+  axes_.clear();
+  for (Axis& axis : renamed)
+    add_axis(std::move(axis));  // checks the new names like any other
+  return *this;
+}
+
 Benchmark& Benchmark::add_axis(Axis axis) {
-  if (axis.name.empty() || axis.name.find_first_of("/=,") != std::string::npos) {
+  if (axis.name.empty() || axis.name.find_first_of("/=,[]") != std::string::npos) {
     throw Error("benchmark '" + name_ + "': axis name '" + axis.name +
-                "' must be non-empty and contain no '/', '=' or ','");
+                "' must be non-empty and contain no '/', '=', ',', '[' or ']'");
   }
   for (const Axis& a : axes_) {
     if (a.name == axis.name) {
@@ -92,12 +172,23 @@ std::string Configuration::name() const {
   return out;
 }
 
-Benchmark& BenchmarkRegistry::add(std::string name, std::function<void(State&)> body) {
+Benchmark& BenchmarkRegistry::add(std::unique_ptr<Benchmark> benchmark) {
   for (const auto& b : benchmarks_) {
-    if (b->name() == name) throw Error("benchmark '" + name + "' is registered twice");
+    if (b->name() == benchmark->name()) {
+      throw Error("benchmark '" + benchmark->name() + "' is registered twice");
+    }
   }
-  benchmarks_.push_back(std::make_unique<Benchmark>(std::move(name), std::move(body)));
+  benchmarks_.push_back(std::move(benchmark));
   return *benchmarks_.back();
+}
+
+Benchmark& BenchmarkRegistry::add(std::string name, BenchmarkBody body) {
+  return add(std::make_unique<Benchmark>(std::move(name), std::move(body)));
+}
+
+Benchmark& BenchmarkRegistry::add(std::string name, std::vector<Axis> type_axes,
+                                  std::vector<BenchmarkBody> bodies) {
+  return add(std::make_unique<Benchmark>(std::move(name), std::move(type_axes), std::move(bodies)));
 }
 
 BenchmarkRegistry& benchmark_registry() {
@@ -105,45 +196,15 @@ BenchmarkRegistry& benchmark_registry() {
   return registry;
 }
 
-State::State(const Configuration& configuration, Engine& engine, MeasureOptions options)
-    : configuration_(configuration), engine_(engine), options_(std::move(options)) {}
+namespace detail {
 
-const AxisValue& State::value(std::string_view axis, AxisKind a, AxisKind b) const {
-  const auto& axes = configuration_.benchmark->axes();
-  std::string names;
-  for (std::size_t i = 0; i < axes.size(); ++i) {
-    if (axes[i].name == axis) {
-      if (axes[i].kind != a && axes[i].kind != b) {
-        throw Error("benchmark '" + configuration_.benchmark->name() + "': axis '" + axes[i].name +
-                    "' is of kind " + std::string{to_string(axes[i].kind)} +
-                    "; use the State getter of that kind");
-      }
-      return configuration_.values[i];
-    }
-    names += names.empty() ? axes[i].name : ", " + axes[i].name;
+std::string benchmark_name_from_spelling(std::string_view spelling) {
+  std::string name;
+  for (char c : spelling) {
+    if (std::isspace(static_cast<unsigned char>(c)) == 0) name += c;
   }
-  throw Error("benchmark '" + configuration_.benchmark->name() + "' has no axis '" +
-              std::string{axis} + "' (its axes: " + (names.empty() ? "none" : names) + ")");
+  return name;
 }
 
-std::int64_t State::get_int(std::string_view axis) const {
-  return std::get<std::int64_t>(value(axis, AxisKind::integer, AxisKind::power_of_two));
-}
-
-double State::get_float(std::string_view axis) const {
-  return std::get<double>(value(axis, AxisKind::floating, AxisKind::floating));
-}
-
-const std::string& State::get_string(std::string_view axis) const {
-  return std::get<std::string>(value(axis, AxisKind::string, AxisKind::string));
-}
-
-void State::run(const Launcher& launcher) {
-  if (measurement_) {
-    throw Error("benchmark '" + configuration_.benchmark->name() +
-                "' called State::run twice; a configuration is one measurement");
-  }
-  measurement_ = std::make_unique<Measurement>(engine_.measure(launcher, options_));
-}
-
+}  // namespace detail
 }  // namespace kerntime

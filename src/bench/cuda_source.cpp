@@ -44,10 +44,13 @@ CudaSampleSource::CudaSampleSource(DeviceResources& resources, const Launcher& l
       launcher_(launcher),
       settings_(std::move(settings)),
       tracer_(settings_.tracer),
+      use_blocking_(settings_.blocking_kernel),
+      blocking_(settings_.blocking_kernel),
       flush_(settings_.mode == MeasureMode::cold && settings_.l2_flush &&
              resources.flush_bytes() > 0),
       timeout_ns_(static_cast<std::uint64_t>(settings_.blocking_timeout_s * 1e9)) {
   if (flush_) res_.flush_buffer();
+  if (use_blocking_) res_.load_engine_kernels();
 }
 
 CudaSampleSource::~CudaSampleSource() {
@@ -75,6 +78,18 @@ std::vector<std::string> CudaSampleSource::take_warnings() {
   return out;
 }
 
+double CudaSampleSource::call_setup() {
+  if (settings_.setup == nullptr || !*settings_.setup) return 0.0;
+  const Clock::time_point begin = Clock::now();
+  try {
+    (*settings_.setup)(res_.stream());
+  } catch (...) {
+    drain();
+    throw;
+  }
+  return since_ns(begin, Clock::now());
+}
+
 void CudaSampleSource::call_payload() {
   if (graph_ != nullptr) {
     check_cuda(cudaGraphLaunch(graph_, res_.stream()), "cudaGraphLaunch (benchmark batch)");
@@ -89,17 +104,22 @@ CudaSampleSource::Pending CudaSampleSource::enqueue() {
   const cudaStream_t stream = res_.stream();
   Pending p;
   p.seq = res_.next_seq();
+  // Before the flush (so the timed call still finds a cold L2) and before the blocking kernel
+  // (so nothing holds the stream while it runs): outside the timed window in every mode.
+  const double setup_ns = call_setup();
   if (flush_) {
     check_cuda(cudaMemsetAsync(res_.flush_buffer(), static_cast<int>(p.seq & 0xff),
                                res_.flush_bytes(), stream),
                "cudaMemsetAsync (L2 flush)");
   }
-  // Without the blocking kernel (after a timeout) the sample is released before it is queued;
-  // the kernel still runs, as the start of the clock window.
-  if (!blocking_) res_.release(p.seq);
-  check_cuda(launch_blocking_kernel(res_.mapped_control(), res_.starts(), p.seq, kMinWindowNs,
-                                    timeout_ns_, stream),
-             "launching the blocking kernel");
+  if (use_blocking_) {
+    // Without the blocking kernel (after a timeout) the sample is released before it is
+    // queued; the kernel still runs, as the start of the clock window.
+    if (!blocking_) res_.release(p.seq);
+    check_cuda(launch_blocking_kernel(res_.mapped_control(), res_.starts(), p.seq, kMinWindowNs,
+                                      timeout_ns_, stream),
+               "launching the blocking kernel");
+  }
   check_cuda(cudaEventRecord(res_.start_event(p.seq), stream), "cudaEventRecord (sample start)");
   detail::ScopeListener* listener = tracer_ != nullptr ? detail::scope_listener() : nullptr;
   if (listener != nullptr) {
@@ -117,12 +137,14 @@ CudaSampleSource::Pending CudaSampleSource::enqueue() {
   const Clock::time_point called = Clock::now();
   if (listener != nullptr) listener->scope_end(p.scope);
   check_cuda(cudaEventRecord(res_.stop_event(p.seq), stream), "cudaEventRecord (sample stop)");
-  check_cuda(
-      launch_clock_check(res_.mapped_control(), res_.starts(), p.seq, res_.clock_blocks(), stream),
-      "launching the clock check kernel");
+  if (use_blocking_) {
+    check_cuda(launch_clock_check(res_.mapped_control(), res_.starts(), p.seq, res_.clock_blocks(),
+                                  stream),
+               "launching the clock check kernel");
+  }
   check_cuda(cudaEventRecord(res_.done_event(p.seq), stream), "cudaEventRecord (sample done)");
-  res_.release(p.seq);
-  p.host_ns = since_ns(begin, Clock::now()) - since_ns(call, called);
+  if (use_blocking_) res_.release(p.seq);
+  p.host_ns = since_ns(begin, Clock::now()) - since_ns(call, called) - setup_ns;
   return p;
 }
 
@@ -209,7 +231,7 @@ void CudaSampleSource::attach_cupti(std::vector<RawSample>& samples,
 }
 
 void CudaSampleSource::choose_batch() {
-  if (settings_.mode == MeasureMode::cold) return;
+  if (settings_.mode == MeasureMode::cold || settings_.run_once) return;
   if (settings_.batch_size > 0) {
     batch_ = settings_.batch_size;
     return;
@@ -255,24 +277,33 @@ void CudaSampleSource::capture_graph() {
 
 void CudaSampleSource::warm_up(std::size_t samples) {
   // The first call runs with nothing held: lazy module loading, JIT or a first-use allocation
-  // inside it would deadlock behind the blocking kernel.
-  try {
-    launcher_(res_.stream());
-  } catch (...) {
-    drain();
-    throw;
+  // inside it would deadlock behind the blocking kernel. Without the blocking kernel, one
+  // sample is the launcher's only call.
+  if (!(settings_.run_once && !use_blocking_)) {
+    call_setup();
+    try {
+      launcher_(res_.stream());
+    } catch (...) {
+      drain();
+      throw;
+    }
+    check_cuda(cudaStreamSynchronize(res_.stream()),
+               "cudaStreamSynchronize (after the launcher's first call)",
+               "The launcher's first call failed on the GPU; run it alone to see why.");
   }
-  check_cuda(cudaStreamSynchronize(res_.stream()),
-             "cudaStreamSynchronize (after the launcher's first call)",
-             "The launcher's first call failed on the GPU; run it alone to see why.");
   choose_batch();
   if (settings_.mode == MeasureMode::graph) {
     capture_graph();
-    check_cuda(cudaGraphLaunch(graph_, res_.stream()), "cudaGraphLaunch (warm-up)");
-    check_cuda(cudaStreamSynchronize(res_.stream()), "cudaStreamSynchronize (graph warm-up)");
+    if (!settings_.run_once) {
+      call_setup();
+      check_cuda(cudaGraphLaunch(graph_, res_.stream()), "cudaGraphLaunch (warm-up)");
+      check_cuda(cudaStreamSynchronize(res_.stream()), "cudaStreamSynchronize (graph warm-up)");
+    }
   }
-  // With CUPTI, at least one warm-up sample shows whether the launcher's work gets records.
-  const std::size_t count = std::max<std::size_t>(samples, tracer_ != nullptr ? 1 : 0);
+  // With CUPTI, at least one warm-up sample shows whether the launcher's work gets records
+  // (not when measuring once: then the one sample is all there is).
+  const std::size_t count =
+      settings_.run_once ? 0 : std::max<std::size_t>(samples, tracer_ != nullptr ? 1 : 0);
   if (count == 0) return;
   take_samples(count, false);
   if (tracer_ == nullptr) return;

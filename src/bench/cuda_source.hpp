@@ -20,9 +20,12 @@ struct CudaSourceSettings {
   double blocking_timeout_s = 1.0;
   std::size_t batch_size = 0;  ///< hot and graph; 0: from the warm-up estimate
   double batch_target_s = 250e-6;
-  std::string scope_name;    ///< the CUPTI scope of each sample's launcher calls
-  Tracer* tracer = nullptr;  ///< active, or nullptr for events only
-  double floor_ns = 0.0;     ///< calibrated launch floor (0 while calibrating)
+  std::string scope_name;           ///< the CUPTI scope of each sample's launcher calls
+  Tracer* tracer = nullptr;         ///< active, or nullptr for events only
+  double floor_ns = 0.0;            ///< calibrated launch floor (0 while calibrating, or none)
+  const Launcher* setup = nullptr;  ///< per-sample setup before the timed window, or none
+  bool blocking_kernel = true;      ///< false: no blocking kernel and no clock check at all
+  bool run_once = false;            ///< batch of one, no warm-up launches beyond the first call
 };
 
 class CudaSampleSource final : public SampleSource {
@@ -59,6 +62,8 @@ class CudaSampleSource final : public SampleSource {
   Pending enqueue();
   RawSample complete(const Pending& pending);
   void call_payload();
+  /// Calls the setup, if any; returns its host time, which is not the engine's overhead.
+  double call_setup();
   void choose_batch();
   void capture_graph();
   void attach_cupti(std::vector<RawSample>& samples, const std::vector<std::uint64_t>& scopes);
@@ -69,7 +74,8 @@ class CudaSampleSource final : public SampleSource {
   CudaSourceSettings settings_;
   Tracer* tracer_ = nullptr;
   std::size_t batch_ = 1;
-  bool blocking_ = true;
+  bool use_blocking_ = true;  ///< the blocking kernel and clock check are queued at all
+  bool blocking_ = true;      ///< ... and still hold the stream (false after a timeout)
   bool flush_ = false;
   std::uint64_t timeout_ns_ = 0;
   cudaGraphExec_t graph_ = nullptr;

@@ -43,21 +43,24 @@ DeviceResources::DeviceResources(int device) : device_(device), info_(query_devi
     check_cuda(cudaMalloc(&starts, sizeof(StartReading) * kSlots), "cudaMalloc (clock readings)");
     check_cuda(cudaMemset(starts, 0, sizeof(StartReading) * kSlots), "cudaMemset");
     starts_ = static_cast<StartReading*>(starts);
-
-    // Load every engine kernel now, with nothing held: sequence 1 is released before its
-    // blocking kernel runs.
-    const std::uint64_t seq = next_seq();
-    release(seq);
-    check_cuda(launch_blocking_kernel(mapped_, starts_, seq, 0, 0, stream_),
-               "launching the blocking kernel");
-    check_cuda(launch_clock_check(mapped_, starts_, seq, clock_blocks_, stream_),
-               "launching the clock check kernel");
-    check_cuda(launch_floor_kernel(stream_), "launching the floor kernel");
-    check_cuda(cudaStreamSynchronize(stream_), "cudaStreamSynchronize (engine warm-up)");
   } catch (...) {
     free_all();
     throw;
   }
+}
+
+void DeviceResources::load_engine_kernels() {
+  if (kernels_loaded_) return;
+  // With nothing held: this sequence number is released before its blocking kernel runs.
+  const std::uint64_t seq = next_seq();
+  release(seq);
+  check_cuda(launch_blocking_kernel(mapped_, starts_, seq, 0, 0, stream_),
+             "launching the blocking kernel");
+  check_cuda(launch_clock_check(mapped_, starts_, seq, clock_blocks_, stream_),
+             "launching the clock check kernel");
+  check_cuda(launch_floor_kernel(stream_), "launching the floor kernel");
+  check_cuda(cudaStreamSynchronize(stream_), "cudaStreamSynchronize (engine warm-up)");
+  kernels_loaded_ = true;
 }
 
 DeviceResources::~DeviceResources() {

@@ -46,9 +46,16 @@ Measurement Engine::measure(const Launcher& launcher, const MeasureOptions& opti
   bench::DeviceResources& resources = impl_->resources(device);
 
   Tracer* tracer = options.tracer != nullptr && options.tracer->active() ? options.tracer : nullptr;
-  std::optional<double>& floor = resources.floor_ns[tracer != nullptr ? 1 : 0];
-  if (!floor) floor = bench::calibrate_floor(resources);
-  // Calibration's records would otherwise land in the first round's trace.
+  // The floor is measured behind the blocking kernel; without it (or for one sample, under a
+  // profiler) nothing is calibrated and nothing subtracted.
+  double floor_ns = 0.0;
+  if (options.blocking_kernel && !options.run_once) {
+    std::optional<double>& floor = resources.floor_ns[tracer != nullptr ? 1 : 0];
+    if (!floor) floor = bench::calibrate_floor(resources);
+    floor_ns = *floor;
+  }
+  // Calibration's records (or any before this measurement) would otherwise land in the first
+  // round's trace.
   if (tracer != nullptr) {
     tracer->flush();
     tracer->clear();
@@ -62,7 +69,10 @@ Measurement Engine::measure(const Launcher& launcher, const MeasureOptions& opti
   settings.batch_target_s = options.batch_target_s;
   settings.scope_name = options.name;
   settings.tracer = tracer;
-  settings.floor_ns = *floor;
+  settings.floor_ns = floor_ns;
+  settings.setup = &options.setup;
+  settings.blocking_kernel = options.blocking_kernel;
+  settings.run_once = options.run_once;
   try {
     bench::CudaSampleSource source{resources, launcher, settings};
     Measurement m =

@@ -16,7 +16,10 @@ constexpr std::size_t kListedThrottled = 8;
 
 std::string headline_timer(const SampleSource& source, MeasureMode mode) {
   if (source.cupti()) return "cupti-kernel";
-  return mode == MeasureMode::cold ? "cuda-event-corrected" : "cuda-event-batch";
+  if (mode != MeasureMode::cold) return "cuda-event-batch";
+  // No floor: calibration was skipped (no blocking kernel, or one sample), so nothing is
+  // subtracted and the headline is the plain event time.
+  return source.event_floor_ns() > 0.0 ? "cuda-event-corrected" : "cuda-event";
 }
 
 // The headline of one sample, or nothing when it cannot count.
@@ -72,10 +75,11 @@ Measurement run_measurement(SampleSource& source, const MeasureOptions& options,
   m.mode = options.mode;
   m.device = device;
   m.work = options.work;
-  m.warmup_samples = options.warmup_samples;
+  m.counters = options.counters;
+  m.warmup_samples = options.run_once ? 0 : options.warmup_samples;
 
   const double start = source.now_s();
-  source.warm_up(options.warmup_samples);
+  source.warm_up(m.warmup_samples);
   m.normal_sm_clock_mhz = source.normal_clock_mhz();
   m.batch_size = source.batch_size();
 
@@ -89,7 +93,9 @@ Measurement run_measurement(SampleSource& source, const MeasureOptions& options,
     const double per_sample =
         m.samples.empty() ? 0.0 : (round_start - start) / static_cast<double>(m.samples.size());
     const std::size_t size =
-        next_round_size(options.stopping, m.headline_ns.size(), elapsed, per_sample);
+        options.run_once
+            ? 1
+            : next_round_size(options.stopping, m.headline_ns.size(), elapsed, per_sample);
     const std::vector<RawSample> round = source.take(size);
     bool throttled_round = false;
     for (const RawSample& raw : round) {
@@ -121,8 +127,10 @@ Measurement run_measurement(SampleSource& source, const MeasureOptions& options,
       options.on_progress(MeasureProgress{&m.name, m.headline_ns.size(), source.now_s() - start,
                                           options.stopping.timeout_s});
     }
-    decision = check_stopping(options.stopping, m.headline_ns, source.now_s() - start,
-                              source.batch_size());
+    decision = options.run_once
+                   ? StopDecision{true, StopReason::fixed_count, "one sample (run once)", false}
+                   : check_stopping(options.stopping, m.headline_ns, source.now_s() - start,
+                                    source.batch_size());
   }
 
   m.stop_reason = decision.reason;

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
+#include <kerntime/counter.hpp>
 #include <kerntime/throughput.hpp>
 
 namespace kerntime {
@@ -19,7 +20,14 @@ Throughput compute_throughput(const Work& work, double nanoseconds, double peak_
     if (peak_gb_per_s > 0.0) t.peak_bandwidth_percent = 100.0 * *t.gb_per_s / peak_gb_per_s;
   }
   if (work.flops > 0.0) t.tflop_per_s = work.flops / nanoseconds / 1e3;
+  if (work.elements > 0.0) t.elements_per_s = work.elements / nanoseconds * 1e9;
   return t;
+}
+
+std::optional<double> counter_result(const Counter& counter, double headline_ns) {
+  if (counter.kind == CounterKind::value) return counter.value;
+  if (!(headline_ns > 0.0)) return std::nullopt;
+  return counter.value / headline_ns * 1e9;
 }
 
 }  // namespace kerntime

@@ -52,6 +52,18 @@ void validate(const MeasureOptions& o) {
           o.batch_target_s);
   require(finite_at_least(o.work.bytes, 0.0), "work.bytes", "a count >= 0", o.work.bytes);
   require(finite_at_least(o.work.flops, 0.0), "work.flops", "a count >= 0", o.work.flops);
+  require(finite_at_least(o.work.elements, 0.0), "work.elements", "a count >= 0", o.work.elements);
+  for (std::size_t i = 0; i < o.counters.size(); ++i) {
+    const Counter& c = o.counters[i];
+    if (c.name.empty())
+      throw Error("MeasureOptions::counters[" + std::to_string(i) + "] has no name");
+    require(std::isfinite(c.value), "counters '" + c.name + "'", "a finite value", c.value);
+    for (std::size_t j = 0; j < i; ++j) {
+      if (o.counters[j].name == c.name) {
+        throw Error("MeasureOptions::counters has two counters named '" + c.name + "'");
+      }
+    }
+  }
 }
 
 }  // namespace kerntime

@@ -15,6 +15,7 @@
 
 #include <kerntime/compare.hpp>
 #include <kerntime/error.hpp>
+#include <kerntime/format.hpp>
 #include <kerntime/report_json.hpp>
 
 #include "cli/commands.hpp"
@@ -45,7 +46,9 @@ the larger) stands in for it; the output says so above the table.
 
 Input and output: '-' as BASELINE or CANDIDATE reads standard input; '-o -' writes the
 chosen format to stdout. Without --output the chosen format goes to stdout; with
---output FILE it goes to FILE and the table goes to stdout for the log. With
+--output FILE it goes to FILE and the table goes to stdout for the log. Without --format,
+FILE's extension chooses (.json, .md, .xml for junit; else the table), as for 'kerntime
+report' and the benchmark runner. With
 --format junit a file is written even when the comparison fails with status 2: one
 test case with an <error> that says why.
 
@@ -62,7 +65,7 @@ struct CompareSettings {
   // Text, checked here: CLI11 would wrap a negative count or clamp one past its integer type.
   std::string min_samples = std::to_string(CompareOptions{}.min_samples);
   std::string min_change = "0";
-  std::string format = "table";
+  std::string format;  ///< empty: what the --output file's extension names, else table
   std::string output;
   std::string color = "auto";
   bool fail_on_removed = false;
@@ -148,8 +151,25 @@ int compare_reports(const CompareSettings& s, CompareFormat format) {
   return comparison.failed() ? 1 : 0;
 }
 
+// --format, or the format the --output file's extension names (.json, .md, .xml for JUnit), as
+// every kerntime command and the benchmark runner read -o FILE; else the table.
+CompareFormat chosen_format(const CompareSettings& s) {
+  if (!s.format.empty()) return parse_compare_format(s.format);
+  if (s.output.empty() || s.output == "-") return CompareFormat::table;
+  const std::string_view path = s.output;
+  if (path.size() >= 4 && path.substr(path.size() - 4) == ".xml") return CompareFormat::junit;
+  switch (format_for_path(path)) {
+    case Format::json:
+      return CompareFormat::json;
+    case Format::markdown:
+      return CompareFormat::markdown;
+    default:
+      return CompareFormat::table;
+  }
+}
+
 int run_compare(const CompareSettings& s) {
-  const CompareFormat format = parse_compare_format(s.format);
+  const CompareFormat format = chosen_format(s);
   try {
     return compare_reports(s, format);
   } catch (const Error& error) {
@@ -195,7 +215,10 @@ void add_compare_command(CLI::App& app, int& exit_status) {
   command->add_option("--min-change", settings->min_change,
                       "An extra floor: median changes smaller than this duration (e.g. 200ns) "
                       "never fail (default 0: the statistics decide)");
-  command->add_option("--format", settings->format, "table, md, json or junit (default table)")
+  command
+      ->add_option("--format", settings->format,
+                   "table, md, json or junit (default: what the --output file's extension names "
+                   "(.json, .md, .xml), else table)")
       ->check(CLI::IsMember({"table", "md", "markdown", "json", "junit"}));
   command->add_option("--output,-o", settings->output,
                       "Write the chosen format to FILE (- for stdout); the table still goes to "

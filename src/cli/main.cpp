@@ -22,16 +22,30 @@ int main(int argc, char** argv) {
   kerntime::cli::add_report_command(app, exit_status);
   kerntime::cli::add_run_command(app, exit_status);
 
+  // Hidden: `kerntime --check-arguments COMMAND ...` parses the whole command line as CLI11
+  // does (unknown options, values, required arguments) and exits 0 without running anything,
+  // so that tests/docs can check every command the documentation shows on a machine without a
+  // GPU. The top-level callback runs after parsing and before any subcommand's.
+  bool check_arguments = false;
+  app.add_flag("--check-arguments", check_arguments)->group("");
+  app.parse_complete_callback([&check_arguments] {
+    if (check_arguments) throw CLI::Success();
+  });
+
   // CLI11 would only say that a subcommand is required; name the word it did not know.
-  if (argc > 1 && argv[1][0] != '-') {
+  int first_word = 1;
+  while (first_word < argc && argv[first_word][0] == '-')
+    ++first_word;
+  if (first_word < argc) {
+    const std::string word = argv[first_word];
     std::string names;
     bool known = false;
     for (const CLI::App* command : app.get_subcommands({})) {
-      known = known || command->get_name() == argv[1];
+      known = known || command->get_name() == word;
       names += names.empty() ? command->get_name() : ", " + command->get_name();
     }
     if (!known) {
-      fmt::print(stderr, "kerntime: unknown command '{}'; the commands are {}.\n", argv[1], names);
+      fmt::print(stderr, "kerntime: unknown command '{}'; the commands are {}.\n", word, names);
       return 2;
     }
   }
@@ -44,6 +58,9 @@ int main(int argc, char** argv) {
     return app.exit(e);
   } catch (const CLI::CallForVersion& e) {
     return app.exit(e);
+  } catch (const CLI::Success&) {
+    fmt::print("kerntime: arguments accepted\n");
+    return 0;
   } catch (const CLI::ParseError& e) {
     fmt::print(stderr, "kerntime: {}. Run 'kerntime --help' for usage.\n", e.what());
     return 2;

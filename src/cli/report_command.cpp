@@ -31,13 +31,15 @@ Refused (exit status 2): the same file given twice (same path or the same bytes)
 reports measured on different GPU models or compute capabilities, an entry without
 samples, same-name entries whose unit or timer differ.
 
-'-' reads a report from standard input; '-o -' writes to standard output.
+'-' reads a report from standard input; '-o -' writes to standard output. Without
+--format, '-o FILE' takes the format its extension names (.json, .md, .csv; else the
+table), as the benchmark runner's --output does.
 
 Exit status: 0 success; 2 bad usage or unreadable or malformed input.)";
 
 struct ReportSettings {
   std::vector<std::string> files;
-  std::string format = "table";
+  std::string format;  ///< empty: what the --output file's extension names, else table
   std::string output;
 };
 
@@ -48,7 +50,10 @@ std::string canonical_path(const std::string& path) {
 }
 
 int run_report(const ReportSettings& s) {
-  const Format format = parse_format(s.format);
+  const bool to_file = !s.output.empty() && s.output != "-";
+  const Format format = !s.format.empty() ? parse_format(s.format)
+                        : to_file         ? format_for_path(s.output)
+                                          : Format::table;
   std::vector<Report> reports;
   std::vector<std::string> names;
   std::vector<std::string> paths;
@@ -99,7 +104,10 @@ void add_report_command(CLI::App& app, int& exit_status) {
       ->add_option("files", settings->files,
                    "Report files (JSON; - for stdin); several are merged, one run each")
       ->required();
-  command->add_option("--format", settings->format, "table, md, csv or json (default table)")
+  command
+      ->add_option("--format", settings->format,
+                   "table, md, csv or json (default: what the --output file's extension names "
+                   "(.json, .md, .csv), else table)")
       ->check(CLI::IsMember({"table", "md", "markdown", "csv", "json"}));
   command->add_option("--output,-o", settings->output,
                       "Write to FILE instead of stdout (- for stdout)");

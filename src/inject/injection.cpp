@@ -7,7 +7,7 @@
 // warning still leaves what it recorded, and one that aborts names the last kernel it launched.
 //
 // Everything here lives until the process ends on purpose: atexit handlers and static
-// destructors run in an order this library does not control (../shared/reference/injection.md).
+// destructors run in an order this library does not control.
 #include <atomic>
 #include <cstdio>
 #include <cstdlib>

@@ -63,14 +63,15 @@ std::optional<std::string> read_text(const std::string& path) {
 }  // namespace
 
 ProcessRuns run_processes(const std::string& executable, int argc, const char* const* argv,
-                          std::size_t processes, const std::string& program) {
+                          std::size_t processes, const std::string& program,
+                          const std::vector<std::string>& extra) {
   ScratchFolder scratch;
   ProcessRuns runs;
   std::vector<Report> reports;
   std::vector<std::vector<Measurement>> measurements;
   for (std::size_t k = 0; k < processes; ++k) {
     const std::string output = scratch.file("process-" + std::to_string(k + 1) + ".json");
-    const int wait_status = run_process(executable, worker_arguments(argc, argv, k, output));
+    const int wait_status = run_process(executable, worker_arguments(argc, argv, k, output, extra));
     std::optional<WorkerResults> child;
     std::string unreadable;
     if (const std::optional<std::string> text = read_text(output)) {

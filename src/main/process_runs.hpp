@@ -20,10 +20,11 @@ struct ProcessRuns {
 };
 
 /// Runs `processes` children of `executable` one after another, child K with the arguments
-/// worker_arguments(argc, argv, K, FILE) and FILE in a fresh folder under $TMPDIR (removed
+/// worker_arguments(argc, argv, K, FILE, extra) and FILE in a fresh folder under $TMPDIR (removed
 /// afterwards). Each failure is also written to standard error as "program: failure" when it
 /// happens. Throws kerntime::Error when the folder cannot be made or a child cannot be started.
 ProcessRuns run_processes(const std::string& executable, int argc, const char* const* argv,
-                          std::size_t processes, const std::string& program);
+                          std::size_t processes, const std::string& program,
+                          const std::vector<std::string>& extra = {});
 
 }  // namespace kerntime::bench

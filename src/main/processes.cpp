@@ -15,13 +15,15 @@ extern char** environ;
 namespace kerntime::bench {
 
 std::vector<std::string> worker_arguments(int argc, const char* const* argv, std::size_t process,
-                                          const std::string& output) {
+                                          const std::string& output,
+                                          const std::vector<std::string>& extra) {
   std::vector<std::string> arguments;
   for (int i = 0; i < argc; ++i)
     arguments.emplace_back(argv[i] != nullptr ? argv[i] : "");
   if (arguments.empty()) arguments.emplace_back("benchmarks");
   arguments.push_back(std::string{kWorkerOption} + "=" + std::to_string(process));
   arguments.push_back(std::string{kWorkerOutputOption} + "=" + output);
+  arguments.insert(arguments.end(), extra.begin(), extra.end());
   return arguments;
 }
 

@@ -15,12 +15,16 @@ namespace kerntime::bench {
 /// and --kerntime-worker-output=FILE (where it writes its results).
 inline constexpr const char* kWorkerOption = "--kerntime-worker";
 inline constexpr const char* kWorkerOutputOption = "--kerntime-worker-output";
+/// ... and --kerntime-worker-seed=S: the parent's seed of --random-interleaving, so that every
+/// child derives its order from the seed the parent printed.
+inline constexpr const char* kWorkerSeedOption = "--kerntime-worker-seed";
 
 /// The command line of child `process`: the parent's own arguments, argv[0] included, followed
-/// by the worker options. The child parses the same options as the parent, so it selects the
-/// same configurations.
+/// by the worker options and `extra` (e.g. the worker seed). The child parses the same options
+/// as the parent, so it selects the same configurations.
 std::vector<std::string> worker_arguments(int argc, const char* const* argv, std::size_t process,
-                                          const std::string& output);
+                                          const std::string& output,
+                                          const std::vector<std::string>& extra = {});
 
 /// The order in which child `process` (0-based) of `processes` runs `count` configurations:
 /// indices 0..count-1 rotated to start at process * count / processes. Over the children every

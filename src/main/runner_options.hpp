@@ -2,6 +2,7 @@
 // The benchmark runner's command line, parsed into plain options (tested without a GPU).
 #pragma once
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
@@ -19,10 +20,12 @@ inline constexpr std::size_t kDefaultProcesses = 5;
 
 struct RunnerOptions {
   bool list = false;
-  std::string filter;
-  std::vector<AxisOverride> axes;
-  Format format = Format::table;
-  std::vector<std::string> outputs;
+  /// --filter, --axis and --benchmark; the runner adds the name suffixes once it knows the
+  /// devices.
+  Selection selection;
+  /// --format when given: the format of every --output, else of standard output.
+  std::optional<Format> format;
+  std::vector<std::string> outputs;  ///< --output FILE (repeatable); "-" is standard output
   MeasureMode mode = MeasureMode::cold;
   StoppingCriteria stopping;
   std::size_t warmup_samples = 2;
@@ -31,9 +34,17 @@ struct RunnerOptions {
   bool l2_flush = true;
   bool cupti = true;
   bool quiet = false;
+  double throttle_threshold = 0.75;  ///< share of the peak SM clock; 0: no throttle check
+  double throttle_recovery_s = 0.05;
+  bool blocking_kernel = true;  ///< --disable-blocking-kernel, --profile: false
+  bool run_once = false;        ///< --run-once, --profile
   /// Child processes that each measure every configuration (--processes); 1: this process
   /// measures, as before. See docs/benchmarks.md for the default.
   std::size_t processes = kDefaultProcesses;
+  /// Measurements of each configuration per process (--repetitions); together one run.
+  std::size_t repetitions = 1;
+  bool random_interleaving = false;   ///< --random-interleaving: a shuffled order
+  std::optional<std::uint64_t> seed;  ///< --seed, or the parent's seed in a child
   std::optional<std::size_t> worker;  ///< set in a child: its 0-based process number
   std::string worker_output;          ///< a child's results file
 };
@@ -53,7 +64,16 @@ ParsedArguments parse_runner_arguments(int argc, const char* const* argv);
 /// The program's file name without its directory, for messages.
 std::string program_name(int argc, const char* const* argv);
 
-/// The format a --output file gets from its extension: .json, .md, .csv; anything else: table.
-Format format_for_path(const std::string& path);
+/// Where the results go and in which format: `path` "-" is standard output.
+struct Output {
+  std::string path;
+  Format format = Format::table;
+};
+
+/// The outputs of a run, by the rule every kerntime command follows: --format, when given, is
+/// the format of each --output FILE, otherwise the file's extension names it; without --output
+/// the results go to standard output in --format (default table); with --output FILE, standard
+/// output still shows the table for the log (unless --quiet, or one output is '-').
+std::vector<Output> outputs_of(const RunnerOptions& options);
 
 }  // namespace kerntime::bench

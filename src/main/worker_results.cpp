@@ -42,6 +42,7 @@ Json measurement_json(const Measurement& m) {
             {"headline_timer", m.headline_timer},
             {"work_bytes", m.work.bytes},
             {"work_flops", m.work.flops},
+            {"work_elements", m.work.elements},
             {"warmup_samples", m.warmup_samples},
             {"batch_size", m.batch_size},
             {"invalid_samples", m.invalid_samples},
@@ -56,6 +57,11 @@ Json measurement_json(const Measurement& m) {
             {"host_overhead_ns", m.host_overhead_ns},
             {"has_cupti", m.cupti.has_value()}};
   if (m.median_sm_clock_mhz) json["median_sm_clock_mhz"] = *m.median_sm_clock_mhz;
+  json["counters"] = Json::array();
+  for (const Counter& c : m.counters) {
+    json["counters"].push_back(
+        {{"name", c.name}, {"value", c.value}, {"rate", c.kind == CounterKind::rate}});
+  }
   return json;
 }
 
@@ -67,6 +73,7 @@ Measurement measurement_from(const Json& json) {
   m.headline_timer = json.at("headline_timer").get<std::string>();
   m.work.bytes = json.at("work_bytes").get<double>();
   m.work.flops = json.at("work_flops").get<double>();
+  m.work.elements = json.at("work_elements").get<double>();
   m.warmup_samples = json.at("warmup_samples").get<std::size_t>();
   m.batch_size = json.at("batch_size").get<std::size_t>();
   m.invalid_samples = json.at("invalid_samples").get<std::size_t>();
@@ -82,6 +89,10 @@ Measurement measurement_from(const Json& json) {
   if (json.at("has_cupti").get<bool>()) m.cupti = Statistics{};
   if (json.contains("median_sm_clock_mhz")) {
     m.median_sm_clock_mhz = json.at("median_sm_clock_mhz").get<double>();
+  }
+  for (const Json& c : json.at("counters")) {
+    m.counters.push_back({c.at("name").get<std::string>(), c.at("value").get<double>(),
+                          c.at("rate").get<bool>() ? CounterKind::rate : CounterKind::value});
   }
   return m;
 }

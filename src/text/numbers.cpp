@@ -2,6 +2,7 @@
 #include "text/numbers.hpp"
 
 #include <cmath>
+#include <iterator>
 #include <string>
 
 #include <fmt/format.h>
@@ -38,6 +39,17 @@ double nanoseconds_per(const std::string& unit) {
   if (unit == "ms") return 1e6;
   if (unit == "s") return 1e9;
   return 0.0;
+}
+
+std::string format_si(double value) {
+  static const char* const kPrefixes[] = {"", "k", "M", "G", "T", "P", "E"};
+  std::size_t prefix = 0;
+  // 999.96 rounds to 1000 at four digits: that is 1k.
+  while (std::fabs(value) >= 999.95 && prefix + 1 < std::size(kPrefixes)) {
+    value /= 1000.0;
+    ++prefix;
+  }
+  return fmt::format("{:.4g}{}", value, kPrefixes[prefix]);
 }
 
 std::string format_amount(double value, const std::string& unit) {

@@ -24,6 +24,10 @@ std::string p_clause(double p);
 /// (1.234 ms), anything else as "<4 significant digits> <unit>".
 std::string format_amount(double value, const std::string& unit);
 
+/// A count or rate with an SI prefix and four significant digits, for items per second and
+/// custom counters: 1234567 -> "1.235M", 2.5e9 -> "2.5G", 512 -> "512", 0.25 -> "0.25".
+std::string format_si(double value);
+
 /// Nanoseconds per `unit` for the time units kerntime knows (ns, us, ms, s), else 0.
 double nanoseconds_per(const std::string& unit);
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// The per-kernel summary: the figures of `nsys stats` cuda_gpu_kern_sum. The median is the
+// The per-kernel summary: the figures of `nsys stats` cuda_gpu_kern_gb_sum. The median is the
 // stats layer's (quantile_sorted), so it is the same figure a report's statistics give; the rest
 // is one pass over the sorted durations (no bootstrap), so a million kernels summarize quickly.
 #include <algorithm>

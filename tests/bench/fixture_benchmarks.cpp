@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // A small benchmark program for the runner's command-line tests: a GPU benchmark with an
-// integer axis, one with a power-of-two axis and declared work, and one of string and float
-// axes that skips itself.
+// integer axis, one with a power-of-two axis and declared work, one of string and float axes
+// that skips itself, and a templated one over type axes that skips itself too.
 #include <cstddef>
 #include <cstdint>
 
@@ -43,6 +43,13 @@ void tagged(kerntime::State& state) {
   state.skip("variant " + state.get_string("variant") + " is not implemented");
 }
 KERNTIME_BENCHMARK(tagged).add_string_axis("variant", {"a", "b"}).add_float_axis("f", {0.5});
+
+template <class T>
+void typed(kerntime::State& state, kerntime::type_list<T>) {
+  state.skip("T=" + kerntime::type_name<T>::get() + " has " + std::to_string(sizeof(T)) + " bytes");
+}
+KERNTIME_BENCHMARK_TYPES(typed, kerntime::type_list<float, std::int8_t, double>)
+    .add_pow2_axis("n", {10, 12});
 
 }  // namespace
 

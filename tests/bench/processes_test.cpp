@@ -15,6 +15,8 @@
 
 #include "main/merge_runs.hpp"
 #include "main/process_runs.hpp"
+#include "main/repetitions.hpp"
+#include "main/run_order.hpp"
 #include "main/runner_options.hpp"
 #include "main/worker_results.hpp"
 #include "support/run_command.hpp"
@@ -83,7 +85,7 @@ TEST(Processes, AChildGetsTheParentsArgumentsAndItsShareOfTheTimeout) {
   ASSERT_TRUE(parsed.options.worker);
   EXPECT_EQ(*parsed.options.worker, 3u);
   EXPECT_EQ(parsed.options.worker_output, "/tmp/x/process-4.json");
-  EXPECT_EQ(parsed.options.filter, "spin");
+  EXPECT_EQ(parsed.options.selection.filter, "spin");
   EXPECT_DOUBLE_EQ(parsed.options.stopping.timeout_s, 0.5);  // 2 s over 4 processes
 }
 
@@ -113,6 +115,41 @@ TEST(Processes, EachChildRunsTheConfigurationsInItsOwnRotation) {
   EXPECT_EQ(firsts.size(), 5u);
   // More processes than configurations: still every one a permutation.
   EXPECT_EQ(process_order(2, 3, 5), (std::vector<std::size_t>{1, 0}));
+}
+
+TEST(RunOrder, WithoutASeedRepetitionsFollowEachRotatedConfiguration) {
+  const std::vector<PlannedRun> order = run_order(3, 2, 1, 3, std::nullopt);
+  const std::vector<PlannedRun> expected = {{1, 0}, {1, 1}, {2, 0}, {2, 1}, {0, 0}, {0, 1}};
+  EXPECT_EQ(order, expected);
+}
+
+TEST(RunOrder, ASeedShufflesEveryRepetitionOfEveryConfigurationReproducibly) {
+  const std::vector<PlannedRun> a = run_order(6, 3, 0, 1, 7);
+  ASSERT_EQ(a.size(), 18u);
+  EXPECT_EQ(run_order(6, 3, 0, 1, 7), a);  // the same seed, the same order
+  EXPECT_NE(run_order(6, 3, 0, 1, 8), a);
+  EXPECT_NE(run_order(6, 3, 1, 2, 7), a);  // each process a seed of its own
+  // Every pair once; repetitions numbered in the order they come.
+  std::vector<std::size_t> seen(6, 0);
+  for (const PlannedRun& run : a) {
+    EXPECT_EQ(run.repetition, seen[run.task]);
+    ++seen[run.task];
+  }
+  EXPECT_EQ(seen, std::vector<std::size_t>(6, 3));
+  // Not the unshuffled order: with 18! orders a seed that keeps it is not worth a test.
+  EXPECT_NE(a, run_order(6, 3, 0, 1, std::nullopt));
+}
+
+TEST(RunOrder, ShufflesAreUniformOverPositions) {
+  // 4 configurations, one repetition: over 4000 seeds each lands first about 1000 times (a
+  // biased shuffle, such as swapping with any index, would favour some).
+  std::vector<int> first(4, 0);
+  for (std::uint64_t seed = 0; seed < 4000; ++seed)
+    ++first[run_order(4, 1, 0, 1, seed).front().task];
+  for (int count : first) {
+    EXPECT_GT(count, 880);
+    EXPECT_LT(count, 1120);
+  }
 }
 
 TEST(MergeRuns, EachReportBecomesARunOfEachEntry) {
@@ -190,7 +227,8 @@ TEST(WorkerResults, TheFileRoundTrips) {
   m.mode = MeasureMode::hot;
   m.device = 1;
   m.headline_timer = "cupti-kernel";
-  m.work = {3000.0, 20.0};
+  m.work = {3000.0, 20.0, 750.0};
+  m.counters = {{"segments/s", 32.0, CounterKind::rate}, {"bytes/elem", 4.0}};
   m.batch_size = 64;
   m.invalid_samples = 1;
   m.throttled_samples = 2;
@@ -212,6 +250,12 @@ TEST(WorkerResults, TheFileRoundTrips) {
   EXPECT_EQ(b.mode, MeasureMode::hot);
   EXPECT_EQ(b.device, 1);
   EXPECT_EQ(b.work.bytes, 3000.0);
+  EXPECT_EQ(b.work.elements, 750.0);
+  ASSERT_EQ(b.counters.size(), 2u);
+  EXPECT_EQ(b.counters[0].name, "segments/s");
+  EXPECT_EQ(b.counters[0].value, 32.0);
+  EXPECT_EQ(b.counters[0].kind, CounterKind::rate);
+  EXPECT_EQ(b.counters[1].kind, CounterKind::value);
   EXPECT_EQ(b.batch_size, 64u);
   EXPECT_EQ(b.throttled_samples, 2u);
   EXPECT_EQ(b.median_sm_clock_mhz, 1980.0);
@@ -253,6 +297,59 @@ TEST(WorkerResults, MeasurementsCombineOverProcesses) {
   EXPECT_EQ(c.median_sm_clock_mhz, 1940.0);
   ASSERT_TRUE(c.throughput.gb_per_s);
   EXPECT_DOUBLE_EQ(*c.throughput.gb_per_s, 10.0);  // 2000 bytes in 200 ns
+}
+
+// A measurement as the engine leaves it: counted samples of `ns` each, events 1 us longer.
+Measurement repetition(const std::vector<double>& ns, StopReason stop, const std::string& warning) {
+  Measurement m;
+  m.name = "spin/cold";
+  m.headline_timer = "cupti-kernel";
+  m.work.bytes = 4000.0;
+  m.stop_reason = stop;
+  m.wall_time_s = 0.5;
+  m.warnings = {warning, "shared"};
+  for (double v : ns) {
+    SampleRecord r;
+    r.event_ns = v + 1000.0;
+    r.cupti_ns = v;
+    m.samples.push_back(r);
+    m.headline_ns.push_back(v);
+  }
+  m.headline = compute_statistics(m.headline_ns);
+  std::vector<double> events;
+  for (const SampleRecord& r : m.samples)
+    events.push_back(r.event_ns);
+  m.events = compute_statistics(events);
+  m.cupti = m.headline;
+  return m;
+}
+
+TEST(Repetitions, AreOneMeasurementOfEverySampleInTheOrderTaken) {
+  const Measurement c =
+      combine_repetitions({repetition({100, 100, 100}, StopReason::stable, "first"),
+                           repetition({300, 300}, StopReason::timeout, "second")});
+  EXPECT_EQ(c.name, "spin/cold");
+  EXPECT_EQ(c.headline_ns, (std::vector<double>{100, 100, 100, 300, 300}));
+  EXPECT_EQ(c.headline.count, 5u);
+  EXPECT_EQ(c.headline.median, 100.0);
+  ASSERT_EQ(c.samples.size(), 5u);
+  EXPECT_EQ(c.samples[4].event_ns, 1300.0);
+  EXPECT_EQ(c.events.count, 5u);
+  EXPECT_EQ(c.stop_reason, StopReason::timeout);  // the least settled
+  EXPECT_DOUBLE_EQ(c.wall_time_s, 1.0);
+  EXPECT_EQ(c.warnings, (std::vector<std::string>{"first", "shared", "second"}));
+  ASSERT_TRUE(c.throughput.gb_per_s);
+  EXPECT_DOUBLE_EQ(*c.throughput.gb_per_s, 40.0);  // 4000 bytes in 100 ns
+  // In a report: one run, its events entry the same samples.
+  Report report;
+  add_to_report(report, c);
+  ASSERT_EQ(report.entries.size(), 2u);
+  EXPECT_TRUE(report.entries[0].run_sizes.empty());
+  EXPECT_EQ(report.entries[1].samples.size(), 5u);
+  // One repetition is itself.
+  const Measurement one = combine_repetitions({repetition({7}, StopReason::stable, "x")});
+  EXPECT_EQ(one.headline_ns, (std::vector<double>{7}));
+  EXPECT_THROW(combine_repetitions({}), Error);
 }
 
 TEST(ProcessExit, DescribesHowAProcessEnded) {

@@ -2,13 +2,16 @@
 // Measurements into the report model, and the runner's views of them.
 #include <gtest/gtest.h>
 
+#include <kerntime/benchmark.hpp>
 #include <kerntime/error.hpp>
 #include <kerntime/format.hpp>
 #include <kerntime/measurement.hpp>
 #include <kerntime/report_json.hpp>
 
+#include "bench/axes.hpp"
 #include "bench/sampler.hpp"
 #include "fake_source.hpp"
+#include "text/numbers.hpp"
 
 namespace kerntime::bench {
 namespace {
@@ -92,6 +95,63 @@ TEST(RenderResults, CsvHasOneRowPerMeasurementInNanoseconds) {
   EXPECT_EQ(csv.rfind("name,mode,device,samples,", 0), 0u) << csv;
   EXPECT_NE(csv.find("\"x,y/cold\",cold,0,25,0,0,2600,cupti-kernel,4801,2600,"), std::string::npos)
       << csv;
+}
+
+TEST(RenderResults, ItemsPerSecondAndCountersAreColumnsOfTheirOwn) {
+  Report report;
+  Measurement sort = sample_measurement("sort/cold");  // headline median 2.6 us
+  sort.work.elements = 1'048'576.0;
+  sort.throughput = compute_throughput(sort.work, sort.headline.median, 0.0);
+  sort.counters = {{"segments/s", 32'768.0, CounterKind::rate}, {"bytes/elem", 4.0}};
+  Measurement copy = sample_measurement("copy/cold");
+  copy.counters = {{"bytes/elem", 1.0}};
+  const std::vector<Measurement> ms = {sort, copy};
+  const std::string table = kerntime::render(ms, report, Format::table);
+  // 2^20 elements in 2.6 us: 403.3G items/s; 32768 segments: 12.6G per second.
+  for (const char* part :
+       {"Items/s", "segments/s", "bytes/elem", "403.3G", "12.6G", "fixed-count"}) {
+    EXPECT_NE(table.find(part), std::string::npos) << part << "\n" << table;
+  }
+  // The columns keep their order: the counters before Stop, a missing value a dash.
+  const std::size_t header_end = table.find('\n');
+  const std::string header = table.substr(0, header_end);
+  EXPECT_LT(header.find("TFLOP/s"), header.find("Items/s")) << header;
+  EXPECT_LT(header.find("bytes/elem"), header.find("Stop")) << header;
+  const std::string csv = kerntime::render(ms, report, Format::csv);
+  EXPECT_NE(csv.find(",host_overhead_ns,items_per_s,segments/s,bytes/elem\n"), std::string::npos)
+      << csv;
+  EXPECT_NE(csv.find(",4\n"), std::string::npos) << csv;    // sort's bytes/elem
+  EXPECT_NE(csv.find(",,,1\n"), std::string::npos) << csv;  // copy: no items, no rate
+  // Without elements or counters the table is as before.
+  const std::string plain = kerntime::render({copy}, report, Format::table);
+  EXPECT_EQ(plain.find("Items/s"), std::string::npos) << plain;
+  copy.counters.clear();
+  EXPECT_EQ(kerntime::render({copy}, report, Format::csv).find("items_per_s"), std::string::npos);
+}
+
+TEST(FormatSi, FourDigitsAndAPrefix) {
+  EXPECT_EQ(detail::format_si(1'234'567.0), "1.235M");
+  EXPECT_EQ(detail::format_si(2.5e9), "2.5G");
+  EXPECT_EQ(detail::format_si(512.0), "512");
+  EXPECT_EQ(detail::format_si(0.25), "0.25");
+  EXPECT_EQ(detail::format_si(999'960.0), "1M");
+  EXPECT_EQ(detail::format_si(-4'000.0), "-4k");
+}
+
+TEST(StateCounters, AddElementCountAddsAndSetCounterReplaces) {
+  Benchmark b{"sort", [](State&) {}};
+  const std::vector<Configuration> all = expand(b, {});
+  Engine engine;  // never measures here
+  State state{all[0], engine, MeasureOptions{}};
+  state.add_element_count(100.0);
+  state.add_element_count(28.0);
+  state.set_counter("segments/s", 4.0, CounterKind::rate);
+  state.set_counter("bytes/elem", 2.0);
+  state.set_counter("segments/s", 8.0, CounterKind::rate);
+  EXPECT_EQ(state.options().work.elements, 128.0);
+  ASSERT_EQ(state.options().counters.size(), 2u);
+  EXPECT_EQ(state.options().counters[0].value, 8.0);
+  EXPECT_EQ(state.options().counters[1].name, "bytes/elem");
 }
 
 TEST(RenderResults, AnEmptyMeasurementPrintsDashesNotNan) {

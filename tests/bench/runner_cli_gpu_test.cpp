@@ -87,6 +87,61 @@ TEST_F(RunnerCliGpu, OneProcessIsOneRun) {
   EXPECT_TRUE(report.entries[0].run_sizes.empty());
 }
 
+// --profile: what Nsight Compute needs, one sample of each configuration with nothing of
+// kerntime's own on the GPU.
+TEST_F(RunnerCliGpu, ProfileTakesOneEventSamplePerConfiguration) {
+  const std::string json = ::testing::TempDir() + "runner_cli_gpu_profile.json";
+  const auto r =
+      run_command(runner + " --filter 'spin/ns=20000/cold' --profile --quiet -o " + json);
+  ASSERT_EQ(r.exit_status, 0) << r.err;
+  const Report report = read_report_file(json);
+  ASSERT_EQ(report.entries.size(), 2u);
+  EXPECT_EQ(report.entries[0].name, "spin/ns=20000/cold");
+  EXPECT_EQ(report.entries[0].timer, "cuda-event");
+  ASSERT_EQ(report.entries[0].samples.size(), 1u);
+  // Without the blocking kernel the event pair also holds the launch: at least the 20 us.
+  EXPECT_GT(report.entries[0].samples[0], 20'000.0);
+  bool said = false;
+  for (const std::string& w : report.warnings)
+    said = said || contains(w, "one sample per configuration (--run-once), no blocking kernel");
+  EXPECT_TRUE(said);
+}
+
+// --repetitions with --random-interleaving: each configuration measured three times in a
+// shuffled order, one run per entry, the seed printed and recorded.
+TEST_F(RunnerCliGpu, RepetitionsInARandomOrderAreOneRunWithTheSeedRecorded) {
+  const std::string json = ::testing::TempDir() + "runner_cli_gpu_interleaved.json";
+  const auto r = run_command(runner +
+                             " --filter 'spin|copy' --processes 1 --repetitions 3 "
+                             "--random-interleaving --seed 11 -o " +
+                             json);
+  ASSERT_EQ(r.exit_status, 0) << r.err;
+  EXPECT_TRUE(contains(r.err, "random interleaving with seed 11 (--seed 11 repeats it)")) << r.err;
+  const Report report = read_report_file(json);
+  ASSERT_EQ(report.entries.size(), 6u);
+  for (const Entry& e : report.entries) {
+    EXPECT_TRUE(e.run_sizes.empty()) << e.name;  // the repetitions of one process: one run
+    EXPECT_GE(e.samples.size(), 60u) << e.name;  // each repetition at least 20 samples
+  }
+  bool recorded = false;
+  for (const std::string& w : report.warnings)
+    recorded = recorded || contains(w, "--random-interleaving --seed 11 repeats it");
+  EXPECT_TRUE(recorded);
+}
+
+TEST_F(RunnerCliGpu, EveryProcessShufflesWithTheParentsSeed) {
+  const std::string json = ::testing::TempDir() + "runner_cli_gpu_interleaved_processes.json";
+  const auto r =
+      run_command(runner + " --filter spin --processes 2 --random-interleaving -o " + json);
+  ASSERT_EQ(r.exit_status, 0) << r.err;
+  EXPECT_EQ(line_count(r.err), 1) << r.err;  // the seed, once, from the parent
+  EXPECT_TRUE(contains(r.err, "random interleaving with seed ")) << r.err;
+  const Report report = read_report_file(json);
+  ASSERT_EQ(report.entries.size(), 4u);
+  for (const Entry& e : report.entries)
+    EXPECT_EQ(e.run_sizes.size(), 2u) << e.name;
+}
+
 TEST_F(RunnerCliGpu, AnInvisibleDeviceIsABadArgument) {
   const auto r = run_command(runner + " --filter spin --device 99");
   EXPECT_EQ(r.exit_status, 2);

@@ -30,7 +30,7 @@ TEST(RunnerOptions, DefaultsConvergeFast) {
   ASSERT_FALSE(p.exit_status.has_value()) << p.err;
   const RunnerOptions& o = p.options;
   EXPECT_EQ(o.mode, MeasureMode::cold);
-  EXPECT_EQ(o.format, Format::table);
+  EXPECT_FALSE(o.format.has_value());  // table on standard output, extensions for files
   EXPECT_EQ(o.stopping.min_samples, 20u);
   EXPECT_DOUBLE_EQ(o.stopping.max_noise, 0.005);
   EXPECT_DOUBLE_EQ(o.stopping.max_ci_half_width, 0.005);
@@ -39,6 +39,13 @@ TEST(RunnerOptions, DefaultsConvergeFast) {
   EXPECT_TRUE(o.l2_flush);
   EXPECT_TRUE(o.cupti);
   EXPECT_TRUE(o.devices.empty());
+  EXPECT_DOUBLE_EQ(o.throttle_threshold, 0.75);
+  EXPECT_TRUE(o.blocking_kernel);
+  EXPECT_FALSE(o.run_once);
+  EXPECT_EQ(o.processes, 5u);
+  EXPECT_EQ(o.repetitions, 1u);
+  EXPECT_FALSE(o.random_interleaving);
+  EXPECT_FALSE(o.seed.has_value());
 }
 
 TEST(RunnerOptions, EveryOptionLandsInItsField) {
@@ -75,11 +82,11 @@ TEST(RunnerOptions, EveryOptionLandsInItsField) {
                                    "--quiet"});
   ASSERT_FALSE(p.exit_status.has_value()) << p.err;
   const RunnerOptions& o = p.options;
-  EXPECT_EQ(o.filter, "^spin");
-  ASSERT_EQ(o.axes.size(), 2u);
-  EXPECT_EQ(o.axes[0].name, "ns");
-  EXPECT_EQ(o.axes[0].values, "2000,5000");
-  EXPECT_EQ(o.axes[1].name, "n");
+  EXPECT_EQ(o.selection.filter, "^spin");
+  ASSERT_EQ(o.selection.axes.size(), 2u);
+  EXPECT_EQ(o.selection.axes[0].name, "ns");
+  EXPECT_EQ(o.selection.axes[0].values, "2000,5000");
+  EXPECT_EQ(o.selection.axes[1].name, "n");
   EXPECT_EQ(o.format, Format::json);
   EXPECT_EQ(o.outputs, (std::vector<std::string>{"a.json", "b.md"}));
   EXPECT_EQ(o.mode, MeasureMode::graph);
@@ -114,22 +121,170 @@ TEST(RunnerOptions, HelpExitsZeroWithTheOptions) {
 }
 
 TEST(RunnerOptions, BadArgumentsExitTwoWithOneLine) {
-  const std::vector<std::vector<std::string>> bad = {
-      {"--frobnicate"},       {"--mode", "warm"},  {"--format", "xml"},
-      {"--min-samples", "0"}, {"--timeout", "-1"}, {"--max-noise", "abc"},
-      {"--axis", "novalue"},  {"--device", "-2"},  {"--device", "0", "--all-devices"},
-      {"--samples", "0"},     {"--min-time", "x"}, {"stray"}};
+  const std::vector<std::vector<std::string>> bad = {{"--frobnicate"},
+                                                     {"--mode", "warm"},
+                                                     {"--format", "xml"},
+                                                     {"--min-samples", "0"},
+                                                     {"--timeout", "-1"},
+                                                     {"--max-noise", "abc"},
+                                                     {"--axis", "novalue"},
+                                                     {"--device", "-2"},
+                                                     {"--device", "0", "--all-devices"},
+                                                     {"--samples", "0"},
+                                                     {"--min-time", "x"},
+                                                     {"stray"},
+                                                     {"-d", "-1"},
+                                                     {"--devices", "0,x"},
+                                                     {"--devices", "0,,1"},
+                                                     {"--device", "all", "-d", "1"},
+                                                     {"--throttle-threshold", "100"},
+                                                     {"--throttle-threshold", "-5"},
+                                                     {"--seed", "3"},
+                                                     {"--repetitions", "0"},
+                                                     {"-a", "n[log]=1"},
+                                                     {"-a", "n=[1,2"},
+                                                     {"--benchmark"}};
   for (const auto& args : bad) {
     const ParsedArguments p = parse(args);
     ASSERT_TRUE(p.exit_status.has_value()) << args[0];
     EXPECT_EQ(*p.exit_status, 2) << args[0];
     EXPECT_EQ(count_lines(p.err), 1) << p.err;
     EXPECT_EQ(p.err.rfind("bench: ", 0), 0u) << p.err;
+    EXPECT_LT(p.err.size(), 300u) << p.err;  // no 310-digit bound of a number check
     EXPECT_TRUE(p.out.empty());
   }
 }
 
+TEST(RunnerOptions, ANegativeDeviceIsNamedNotBoundedByTheLargestDouble) {
+  const ParsedArguments p = parse({"-d", "-1"});
+  ASSERT_TRUE(p.exit_status.has_value());
+  EXPECT_NE(p.err.find("'-1' is not a device number"), std::string::npos) << p.err;
+  EXPECT_EQ(p.err.find("1797"), std::string::npos) << p.err;
+}
+
+TEST(RunnerOptions, DevicesTakeNvbenchsCommaListsAndAll) {
+  ParsedArguments p = parse({"--devices", "0,1", "-d", "3"});
+  ASSERT_FALSE(p.exit_status.has_value()) << p.err;
+  EXPECT_EQ(p.options.devices, (std::vector<int>{0, 1, 3}));
+  EXPECT_FALSE(p.options.all_devices);
+  p = parse({"-d", "all"});
+  ASSERT_FALSE(p.exit_status.has_value()) << p.err;
+  EXPECT_TRUE(p.options.all_devices);
+  EXPECT_TRUE(p.options.devices.empty());
+}
+
+TEST(RunnerOptions, AxesAfterABenchmarkBelongToIt) {
+  const ParsedArguments p = parse({"-a", "n=1", "-b", "sort", "-a", "T=[float,int8]", "--benchmark",
+                                   "2", "-a", "n[pow2]=[20:24]", "-a", "m=3"});
+  ASSERT_FALSE(p.exit_status.has_value()) << p.err;
+  const Selection& s = p.options.selection;
+  ASSERT_EQ(s.axes.size(), 1u);
+  EXPECT_EQ(s.axes[0].name, "n");
+  ASSERT_EQ(s.benchmarks.size(), 2u);
+  EXPECT_EQ(s.benchmarks[0].which, "sort");
+  ASSERT_EQ(s.benchmarks[0].axes.size(), 1u);
+  EXPECT_EQ(s.benchmarks[0].axes[0].name, "T");
+  EXPECT_EQ(s.benchmarks[0].axes[0].values, "float,int8");
+  EXPECT_EQ(s.benchmarks[1].which, "2");
+  ASSERT_EQ(s.benchmarks[1].axes.size(), 2u);
+  EXPECT_EQ(s.benchmarks[1].axes[0].values, "20:24");
+  EXPECT_TRUE(s.benchmarks[1].axes[0].exponents);
+  EXPECT_EQ(s.benchmarks[1].axes[1].name, "m");
+}
+
+TEST(RunnerOptions, ThrottleThresholdIsAPercentageAsInNvbench) {
+  ParsedArguments p = parse({"--throttle-threshold", "50", "--throttle-recovery-delay", "0.2"});
+  ASSERT_FALSE(p.exit_status.has_value()) << p.err;
+  EXPECT_DOUBLE_EQ(p.options.throttle_threshold, 0.5);
+  EXPECT_DOUBLE_EQ(p.options.throttle_recovery_s, 0.2);
+  p = parse({"--throttle-threshold", "0"});
+  ASSERT_FALSE(p.exit_status.has_value()) << p.err;
+  EXPECT_DOUBLE_EQ(p.options.throttle_threshold, 0.0);
+}
+
+TEST(RunnerOptions, ProfileIsOneSampleWithoutBlockingKernelCuptiOrChildren) {
+  ParsedArguments p = parse({"--profile"});
+  ASSERT_FALSE(p.exit_status.has_value()) << p.err;
+  EXPECT_TRUE(p.options.run_once);
+  EXPECT_FALSE(p.options.blocking_kernel);
+  EXPECT_FALSE(p.options.cupti);
+  EXPECT_EQ(p.options.processes, 1u);
+  p = parse({"--profile", "--processes", "3"});  // an explicit --processes stays
+  ASSERT_FALSE(p.exit_status.has_value()) << p.err;
+  EXPECT_EQ(p.options.processes, 3u);
+  p = parse({"--run-once"});
+  ASSERT_FALSE(p.exit_status.has_value()) << p.err;
+  EXPECT_TRUE(p.options.run_once);
+  EXPECT_TRUE(p.options.blocking_kernel);
+  EXPECT_TRUE(p.options.cupti);
+  EXPECT_EQ(p.options.processes, 1u);
+  p = parse({"--disable-blocking-kernel"});
+  ASSERT_FALSE(p.exit_status.has_value()) << p.err;
+  EXPECT_FALSE(p.options.run_once);
+  EXPECT_FALSE(p.options.blocking_kernel);
+  EXPECT_EQ(p.options.processes, 5u);
+}
+
+TEST(RunnerOptions, RepetitionsShareTheTimeoutAndInterleavingTakesASeed) {
+  ParsedArguments p = parse({"--repetitions", "4", "--random-interleaving", "--seed", "42"});
+  ASSERT_FALSE(p.exit_status.has_value()) << p.err;
+  EXPECT_EQ(p.options.repetitions, 4u);
+  EXPECT_DOUBLE_EQ(p.options.stopping.timeout_s, 5.0 / 4.0);
+  EXPECT_TRUE(p.options.random_interleaving);
+  ASSERT_TRUE(p.options.seed.has_value());
+  EXPECT_EQ(*p.options.seed, 42u);
+  // Google Benchmark's spellings.
+  p = parse({"--benchmark_enable_random_interleaving=true", "--benchmark_repetitions=3"});
+  ASSERT_FALSE(p.exit_status.has_value()) << p.err;
+  EXPECT_TRUE(p.options.random_interleaving);
+  EXPECT_EQ(p.options.repetitions, 3u);
+  EXPECT_FALSE(p.options.seed.has_value());  // the runner draws one and prints it
+}
+
+TEST(RunnerOptions, AChildTakesTheParentsSeedAndItsShareOfTheTimeout) {
+  const ParsedArguments p =
+      parse({"--random-interleaving", "--repetitions", "2", "--kerntime-worker=1",
+             "--kerntime-worker-output=/tmp/x.json", "--kerntime-worker-seed=99"});
+  ASSERT_FALSE(p.exit_status.has_value()) << p.err;
+  ASSERT_TRUE(p.options.worker.has_value());
+  EXPECT_EQ(*p.options.worker, 1u);
+  ASSERT_TRUE(p.options.seed.has_value());
+  EXPECT_EQ(*p.options.seed, 99u);
+  EXPECT_DOUBLE_EQ(p.options.stopping.timeout_s, 5.0 / 5.0 / 2.0);
+}
+
+std::vector<std::string> describe(const std::vector<Output>& outputs) {
+  std::vector<std::string> out;
+  for (const Output& o : outputs) {
+    const char* names[] = {"table", "md", "csv", "json"};
+    out.push_back(o.path + ":" + names[static_cast<int>(o.format)]);
+  }
+  return out;
+}
+
+std::vector<std::string> outputs_for(std::vector<std::string> args) {
+  const ParsedArguments p = parse(std::move(args));
+  EXPECT_FALSE(p.exit_status.has_value()) << p.err;
+  return describe(outputs_of(p.options));
+}
+
+// One rule with `kerntime compare` and `kerntime report`: --format is the format of the file.
+TEST(RunnerOptions, FormatIsTheFormatOfTheOutputFileAsInCompare) {
+  using V = std::vector<std::string>;
+  EXPECT_EQ(outputs_for({}), (V{"-:table"}));
+  EXPECT_EQ(outputs_for({"--format", "csv"}), (V{"-:csv"}));
+  EXPECT_EQ(outputs_for({"-o", "r.json"}), (V{"-:table", "r.json:json"}));
+  EXPECT_EQ(outputs_for({"--format", "md", "-o", "r.txt"}), (V{"-:table", "r.txt:md"}));
+  EXPECT_EQ(outputs_for({"--format", "json", "-o", "a.out", "-o", "b.md"}),
+            (V{"-:table", "a.out:json", "b.md:json"}));
+  EXPECT_EQ(outputs_for({"--format", "md", "-o", "-", "-o", "r.json"}), (V{"-:md", "r.json:md"}));
+  EXPECT_EQ(outputs_for({"-o", "-", "-o", "r.json"}), (V{"-:table", "r.json:json"}));
+  EXPECT_EQ(outputs_for({"--quiet", "-o", "r.csv"}), (V{"r.csv:csv"}));
+  EXPECT_TRUE(outputs_for({"--quiet"}).empty());
+}
+
 TEST(RunnerOptions, OutputFormatFollowsTheExtension) {
+  using kerntime::format_for_path;
   EXPECT_EQ(format_for_path("r.json"), Format::json);
   EXPECT_EQ(format_for_path("dir/r.md"), Format::markdown);
   EXPECT_EQ(format_for_path("r.csv"), Format::csv);

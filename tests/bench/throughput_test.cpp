@@ -2,6 +2,7 @@
 // GB/s, TFLOP/s and percent of peak from declared work.
 #include <gtest/gtest.h>
 
+#include <kerntime/counter.hpp>
 #include <kerntime/throughput.hpp>
 
 namespace kerntime {
@@ -33,6 +34,23 @@ TEST(Throughput, UndeclaredOrUnknownStaysEmpty) {
   EXPECT_FALSE(no_peak.peak_bandwidth_percent.has_value());
   const Throughput zero_time = compute_throughput({1000.0, 1000.0}, 0.0, 6000.0);
   EXPECT_FALSE(zero_time.gb_per_s || zero_time.tflop_per_s);
+}
+
+TEST(Throughput, ElementsPerSecond) {
+  const Throughput t = compute_throughput({0.0, 0.0, 1'048'576.0}, 2'000.0, 0.0);  // in 2 us
+  ASSERT_TRUE(t.elements_per_s.has_value());
+  EXPECT_DOUBLE_EQ(*t.elements_per_s, 524'288e6);
+  EXPECT_FALSE(t.gb_per_s.has_value());
+  EXPECT_FALSE(compute_throughput({1.0, 1.0}, 2'000.0, 0.0).elements_per_s.has_value());
+}
+
+TEST(Counters, ValuesAsTheyAreRatesPerSecondOfTheHeadline) {
+  EXPECT_EQ(counter_result({"bytes/elem", 4.0}, 2'000.0), 4.0);
+  EXPECT_EQ(counter_result({"bytes/elem", 4.0}, 0.0), 4.0);
+  const auto rate = counter_result({"segments/s", 32'768.0, CounterKind::rate}, 2'000.0);
+  ASSERT_TRUE(rate.has_value());
+  EXPECT_DOUBLE_EQ(*rate, 32'768.0 / 2e-6);
+  EXPECT_FALSE(counter_result({"r", 1.0, CounterKind::rate}, 0.0).has_value());
 }
 
 }  // namespace

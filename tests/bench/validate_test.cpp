@@ -30,6 +30,27 @@ TEST(Validate, DefaultsAreValid) {
   EXPECT_NO_THROW(validate(MeasureOptions{}));
 }
 
+TEST(Validate, CountersNeedUniqueNamesAndFiniteValues) {
+  EXPECT_NE(error_of([](auto& o) {
+              o.counters = {{"", 1.0}};
+            }).find("counters[0] has no name"),
+            std::string::npos);
+  EXPECT_NE(error_of([](auto& o) {
+              o.counters = {{"a", 1.0}, {"a", 2.0}};
+            }).find("two counters named 'a'"),
+            std::string::npos);
+  EXPECT_NE(error_of([](auto& o) {
+              o.counters = {{"inf", std::numeric_limits<double>::infinity()}};
+            }).find("counters 'inf'"),
+            std::string::npos);
+  EXPECT_NE(error_of([](auto& o) { o.work.elements = -1; }).find("work.elements"),
+            std::string::npos);
+  EXPECT_EQ(error_of([](auto& o) {
+              o.counters = {{"a", 1.0}, {"b", 2.0, CounterKind::rate}};
+            }),
+            "");
+}
+
 TEST(Validate, EachBadFieldIsNamed) {
   EXPECT_NE(error_of([](auto& o) { o.name.clear(); }).find("name"), std::string::npos);
   EXPECT_NE(error_of([](auto& o) { o.stopping.timeout_s = 0; }).find("stopping.timeout_s"),

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // The report reader's memory follows what the model keeps, not a DOM of the whole file
-// (kerntime issue 11; docs/hardening.md has the figures). `kerntime compare A A` of a report
+// (docs/hardening.md, "Bounded input", has the figures). `kerntime compare A A` of a report
 // whose trace section holds 16 MiB of kernel records needs about 9x the file's size of data
 // memory (RLIMIT_DATA) when the reader builds a DOM of the whole file, about 3.4x when it
 // reads while parsing (the text and the models). The command runs under a limit of 5.5x the

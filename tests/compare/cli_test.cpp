@@ -306,6 +306,28 @@ TEST(CompareCli, JsonAndMarkdownOnStdout) {
   EXPECT_TRUE(contains(r.out, "| saxpy | **regressed** |")) << r.out;
 }
 
+// One rule for -o FILE in every command: without --format, the file's extension names the
+// format (and compare's standard output keeps the table for the log).
+TEST(CompareCli, AnOutputFileWithoutFormatTakesItsExtensionsFormat) {
+  const std::string json = temp_path("by_extension.json");
+  const std::string xml = temp_path("by_extension.xml");
+  const std::string md = temp_path("by_extension_report.md");
+  CommandResult r = kerntime("compare base.json slower.json -o '" + json + "'");
+  EXPECT_EQ(r.exit_status, 1);
+  EXPECT_TRUE(contains(r.out, "regressed  median")) << r.out;
+  EXPECT_EQ(nlohmann::json::parse(read_file(json))["summary"]["regressed"], 1);
+  r = kerntime("compare base.json slower.json -o '" + xml + "'");
+  EXPECT_EQ(r.exit_status, 1);
+  EXPECT_EQ(testing::xml_problem(read_file(xml)), "");
+  r = kerntime("report base.json -o '" + md + "'");
+  EXPECT_EQ(r.exit_status, 0) << r.err;
+  EXPECT_TRUE(contains(read_file(md), "| Name | Samples | Median |")) << read_file(md);
+  // --format still wins over the extension.
+  r = kerntime("report base.json --format csv -o '" + md + "'");
+  EXPECT_EQ(r.exit_status, 0) << r.err;
+  EXPECT_TRUE(contains(read_file(md), "saxpy,")) << read_file(md);
+}
+
 TEST(CompareCli, ReportMergesRepeatedRuns) {
   CommandResult r = kerntime("report base.json rerun.json --format json");
   EXPECT_EQ(r.exit_status, 0) << r.err;

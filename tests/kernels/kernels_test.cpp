@@ -419,5 +419,56 @@ TEST_F(SampleKernelTest, SgemmWithEmptyInnerDimensionScalesC) {
   }
 }
 
+// --- segment_sort --------------------------------------------------------------------------
+
+// Each segment of 32 sorted as the CPU sorts it, at `key` (the element as a float or an int).
+template <class T, class Key>
+void check_segment_sort(const std::vector<T>& input, Key key, cudaStream_t stream) {
+  std::vector<T> expected = input;
+  for (std::size_t s = 0; s < expected.size(); s += kSortSegment) {
+    std::sort(expected.begin() + static_cast<std::ptrdiff_t>(s),
+              expected.begin() + static_cast<std::ptrdiff_t>(s + kSortSegment),
+              [&key](const T& a, const T& b) { return key(a) < key(b); });
+  }
+  DeviceBuffer<T> data(input.size());
+  data.upload(input);
+  launch_segment_sort(data.get(), input.size(), stream);
+  cuda_ok(cudaStreamSynchronize(stream), "cudaStreamSynchronize");
+  const std::vector<T> sorted = data.download();
+  std::size_t wrong = 0;
+  for (std::size_t i = 0; i < sorted.size(); ++i)
+    wrong += key(sorted[i]) == key(expected[i]) ? 0 : 1;
+  EXPECT_EQ(wrong, 0u) << "of " << sorted.size();
+  EXPECT_TRUE(data.guards_intact());
+  // In place and idempotent: sorting sorted segments changes nothing.
+  launch_segment_sort(data.get(), input.size(), stream);
+  cuda_ok(cudaStreamSynchronize(stream), "cudaStreamSynchronize");
+  const std::vector<T> again = data.download();
+  for (std::size_t i = 0; i < again.size(); ++i)
+    wrong += key(again[i]) == key(expected[i]) ? 0 : 1;
+  EXPECT_EQ(wrong, 0u);
+}
+
+TEST_F(SampleKernelTest, SegmentSortSortsEverySegmentOfEveryType) {
+  constexpr std::size_t n = 32 * 3001;  // not a whole number of blocks
+  const std::vector<float> floats = random_floats(n, 21);
+  check_segment_sort(
+      floats, [](float v) { return v; }, stream_);
+  std::vector<__half> halves(n);
+  std::vector<std::int8_t> bytes(n);
+  std::vector<std::int32_t> ints(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    halves[i] = __float2half(floats[i]);
+    bytes[i] = static_cast<std::int8_t>(static_cast<int>(floats[i] * 127.0f));
+    ints[i] = static_cast<std::int32_t>(floats[i] * 1e9f);
+  }
+  check_segment_sort(
+      halves, [](__half v) { return __half2float(v); }, stream_);
+  check_segment_sort(
+      bytes, [](std::int8_t v) { return static_cast<int>(v); }, stream_);
+  check_segment_sort(
+      ints, [](std::int32_t v) { return v; }, stream_);
+}
+
 }  // namespace
 }  // namespace kerntime::samples

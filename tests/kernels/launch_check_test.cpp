@@ -77,5 +77,18 @@ static_assert(sgemm_flops(2, 3, 4) == 48);
 static_assert(sgemm_bytes(2, 3, 4) == (8 + 12 + 12) * 4);
 static_assert(reduce_sum_addition_depth(1) == 1 + 10 + 1024);
 
+TEST(SampleLaunchGrid, SegmentSortRefusesAPartialSegmentBeforeLaunching) {
+  try {
+    launch_segment_sort(static_cast<float*>(nullptr), 33, nullptr);
+    FAIL() << "expected kerntime::Error";
+  } catch (const kerntime::Error& error) {
+    const std::string message = error.what();
+    EXPECT_NE(message.find("segment_sort: n = 33 is not a multiple of the segment (32"),
+              std::string::npos)
+        << message;
+  }
+  EXPECT_NO_THROW(launch_segment_sort(static_cast<std::int8_t*>(nullptr), 0, nullptr));
+}
+
 }  // namespace
 }  // namespace kerntime::samples

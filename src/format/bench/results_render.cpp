@@ -9,6 +9,7 @@
 #include <kerntime/report_json.hpp>
 
 #include "format/text_grid.hpp"
+#include "text/numbers.hpp"
 
 namespace kerntime::format_detail {
 namespace {
@@ -52,11 +53,49 @@ Row row_of(const Measurement& m) {
           std::string{to_string(m.stop_reason)}};
 }
 
+// The columns beyond the fixed ones: Items/s when any measurement declares elements, then every
+// custom counter's name, in the order they first appear.
+struct ExtraColumns {
+  bool items = false;
+  std::vector<std::string> counters;
+};
+
+ExtraColumns extra_columns(const std::vector<Measurement>& ms) {
+  ExtraColumns extra;
+  for (const Measurement& m : ms) {
+    extra.items = extra.items || m.work.elements > 0.0;
+    for (const Counter& c : m.counters) {
+      if (std::find(extra.counters.begin(), extra.counters.end(), c.name) == extra.counters.end()) {
+        extra.counters.push_back(c.name);
+      }
+    }
+  }
+  return extra;
+}
+
+// What the counter `name` shows for `m`; empty when `m` has none of that name.
+std::optional<double> counter_of(const Measurement& m, const std::string& name) {
+  for (const Counter& c : m.counters) {
+    if (c.name == name)
+      return m.headline.count > 0 ? counter_result(c, m.headline.median) : std::nullopt;
+  }
+  return std::nullopt;
+}
+
+std::string si_or_dash(const std::optional<double>& v) {
+  return v ? detail::format_si(*v) : std::string{"-"};
+}
+
 std::string csv(const std::vector<Measurement>& ms) {
+  const ExtraColumns extra = extra_columns(ms);
   std::string out =
       "name,mode,device,samples,throttled,invalid,headline_median_ns,headline_timer,"
       "events_median_ns,cupti_median_ns,relative_noise,gb_per_s,peak_percent,tflop_per_s,"
-      "sm_clock_mhz,batch,stop_reason,wall_time_s,host_overhead_ns\n";
+      "sm_clock_mhz,batch,stop_reason,wall_time_s,host_overhead_ns";
+  if (extra.items) out += ",items_per_s";
+  for (const std::string& name : extra.counters)
+    out += "," + csv_field(name);
+  out += "\n";
   auto num = [](const std::optional<double>& v) {
     return v ? fmt::format("{}", *v) : std::string{};
   };
@@ -72,20 +111,40 @@ std::string csv(const std::vector<Measurement>& ms) {
         num(m.throughput.gb_per_s), num(m.throughput.peak_bandwidth_percent),
         num(m.throughput.tflop_per_s), num(m.median_sm_clock_mhz), m.batch_size,
         to_string(m.stop_reason), m.wall_time_s, m.host_overhead_ns);
+    out.pop_back();  // the row's line break, after the extra columns
+    if (extra.items) out += "," + num(m.throughput.elements_per_s);
+    for (const std::string& name : extra.counters)
+      out += "," + num(counter_of(m, name));
+    out += "\n";
   }
   return out;
 }
 
-// Names, the source and the stop reason are text (left-aligned); the rest are numbers.
+// Names, the source and the stop reason are text (left-aligned); the rest are numbers. Items/s
+// and the counters go before the stop reason, beside the other rates.
 Grid grid_of(const std::vector<Measurement>& ms, bool markdown) {
+  const ExtraColumns extra = extra_columns(ms);
   Grid grid;
-  for (std::size_t c = 0; c < kHeader.size(); ++c) {
-    const bool text = c == 0 || c == 3 || c + 1 == kHeader.size();
+  auto header = [markdown](const std::string& name) {
+    return markdown ? markdown_escape(name) : printable(name);
+  };
+  for (std::size_t c = 0; c + 1 < kHeader.size(); ++c) {
+    const bool text = c == 0 || c == 3;
     grid.columns.push_back({kHeader[c], !text});
   }
+  if (extra.items) grid.columns.push_back({"Items/s", true});
+  for (const std::string& name : extra.counters)
+    grid.columns.push_back({header(name), true});
+  grid.columns.push_back({kHeader.back(), false});
   for (const Measurement& m : ms) {
     Row row = row_of(m);
     row[0] = markdown ? markdown_escape(row[0]) : printable(row[0]);
+    std::string stop = std::move(row.back());
+    row.pop_back();
+    if (extra.items) row.push_back(si_or_dash(m.throughput.elements_per_s));
+    for (const std::string& name : extra.counters)
+      row.push_back(si_or_dash(counter_of(m, name)));
+    row.push_back(std::move(stop));
     grid.rows.push_back(std::move(row));
   }
   return grid;

@@ -16,6 +16,16 @@ Format parse_format(std::string_view name) {
       name, {{"table"}, {"md", "markdown"}, {"csv"}, {"json"}})];
 }
 
+Format format_for_path(std::string_view path) {
+  auto ends = [path](std::string_view suffix) {
+    return path.size() >= suffix.size() && path.substr(path.size() - suffix.size()) == suffix;
+  };
+  if (ends(".json")) return Format::json;
+  if (ends(".md")) return Format::markdown;
+  if (ends(".csv")) return Format::csv;
+  return Format::table;
+}
+
 std::string render(const Report& report, Format format) {
   switch (format) {
     case Format::table:

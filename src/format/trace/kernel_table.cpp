@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// The per-kernel table in the layout of `nsys stats --report cuda_gpu_kern_sum`, so users
+// The per-kernel table in the layout of `nsys stats --report cuda_gpu_kern_gb_sum`, so users
 // read it without a legend; durations carry their unit, except in CSV (plain ns).
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>

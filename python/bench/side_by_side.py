@@ -1,0 +1,142 @@
+# SPDX-License-Identifier: Apache-2.0
+"""Side by side, on the same kernels launched from Python: each timing method's median and wall time.
+
+    python python/bench/side_by_side.py [--repeat N]
+
+Kernels: a %globaltimer spin of 2, 10 and 100 us (Triton), a bandwidth-bound copy of 256 MiB
+(Triton) and a torch.matmul (4096^2, bf16). Methods, each on its own and in this order:
+  CUPTI            the reference: kerntime.Tracer over 200 plain calls (L2 flushed between them),
+                   each call's GPU span from its first kernel's start to its last kernel's end
+  kerntime.measure cold, CUPTI headline (the engine)
+  kerntime.do_bench  triton.testing.do_bench's signature on the engine, return_mode="median"
+  triton do_bench  triton.testing.do_bench(fn, return_mode="median")
+  torch Timer      torch.utils.benchmark.Timer(...).blocked_autorange().median
+  torch events     a torch.cuda.Event pair around each of 100 calls, median
+Times are medians in us; "wall" is the wall time each method took for the configuration (the
+kerntime methods with the process's CUPTI Tracer running, the others without it). The
+checks are the issue's: measure and do_bench within max(2 %, 0.25 us) of CUPTI, and their wall
+time no more than triton.testing.do_bench's. Runs in well under two minutes on an H200.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+
+import torch
+import torch.utils.benchmark as torch_benchmark
+import triton.testing
+
+import kerntime
+from _common import copy, cupti_reference, machine, median, spin, timed
+
+
+def torch_events(fn, calls=100):
+    pairs = [(torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)) for _ in range(calls)]
+    for start, end in pairs:
+        start.record()
+        fn()
+        end.record()
+    torch.cuda.synchronize()
+    return median([s.elapsed_time(e) * 1e3 for s, e in pairs])
+
+
+def torch_timer(fn):
+    return torch_benchmark.Timer(stmt="fn()", globals={"fn": fn}).blocked_autorange().median * 1e6
+
+
+def matmul(n=4096):
+    a = torch.randn(n, n, device="cuda", dtype=torch.bfloat16)
+    b = torch.randn(n, n, device="cuda", dtype=torch.bfloat16)
+    return lambda: torch.matmul(a, b)
+
+
+METHODS = {
+    "CUPTI": lambda fn: median(cupti_reference(fn)) / 1e3,
+    "kerntime.measure": lambda fn: kerntime.measure(fn).median_ns / 1e3,
+    "kerntime.do_bench": lambda fn: kerntime.do_bench(fn, return_mode="median") * 1e3,
+    "triton do_bench": lambda fn: triton.testing.do_bench(fn, return_mode="median") * 1e3,
+    "torch Timer": torch_timer,
+    "torch events": torch_events,
+}
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repeat", type=int, default=1, help="runs of every method (median shown)")
+    args = parser.parse_args()
+    kerntime.require_gpu()
+    configurations = {
+        "spin 2 us": spin(2_000),
+        "spin 10 us": spin(10_000),
+        "spin 100 us": spin(100_000),
+        "copy 256 MiB": copy(256 << 20),
+        "matmul 4096 bf16": matmul(),
+    }
+    # Compile, load and calibrate everything once, untimed: JIT, cuBLAS handles, the engine's
+    # launch floor.
+    for fn in configurations.values():
+        fn()
+    torch.cuda.synchronize()
+    kerntime.measure(configurations["spin 2 us"], fixed_samples=20, cupti=False)
+
+    # The CUPTI references first: their kerntime.Tracer would stop the process's own Tracer,
+    # and restarting it inside a timed method would charge that method ~15 ms.
+    times = {}
+    walls = {}
+    notes = []
+
+    def run_methods(methods):
+        for label, fn in configurations.items():
+            for method in methods:
+                results = [timed(lambda: METHODS[method](fn)) for _ in range(args.repeat)]
+                times[label, method] = statistics.median(r[0] for r in results)
+                walls[label, method] = statistics.median(r[1] for r in results)
+                if method in ("kerntime.measure", "kerntime.do_bench"):
+                    m = kerntime.last_measurement()
+                    if m.headline_timer != "cupti-kernel" or m.warnings:
+                        notes.append(f"{label}, {method}: {m.headline_timer}; {'; '.join(m.warnings)}")
+
+    run_methods(["CUPTI"])
+    kerntime.measure(configurations["spin 2 us"], fixed_samples=20)  # the process's Tracer, untimed
+    run_methods(["kerntime.measure", "kerntime.do_bench"])
+    # The others without CUPTI in the process: it costs every launch host time.
+    kerntime.release_tracer()
+    run_methods(["triton do_bench", "torch Timer", "torch events"])
+
+    print(machine())
+    names = list(METHODS)
+    print("\nMedian per call (us); in brackets the difference from CUPTI")
+    print(f"{'configuration':18s}" + "".join(f"{n:>22s}" for n in names))
+    for label in configurations:
+        ref = times[label, "CUPTI"]
+        cells = [f"{times[label, n]:10.3f}" + ("" if n == "CUPTI" else f" [{times[label, n] - ref:+7.3f}]")
+                 for n in names]
+        print(f"{label:18s}" + "".join(f"{c:>22s}" for c in cells))
+    print("\nWall time per configuration (s)")
+    print(f"{'configuration':18s}" + "".join(f"{n:>22s}" for n in names))
+    for label in configurations:
+        print(f"{label:18s}" + "".join(f"{walls[label, n]:22.3f}" for n in names))
+
+    failures = []
+    for label in configurations:
+        ref = times[label, "CUPTI"]
+        for method in ("kerntime.measure", "kerntime.do_bench"):
+            off = abs(times[label, method] - ref)
+            if off > max(0.02 * ref, 0.25):
+                failures.append(f"{label}: {method} is {off:.3f} us from CUPTI (limit {max(0.02 * ref, 0.25):.3f})")
+            if walls[label, method] > walls[label, "triton do_bench"]:
+                failures.append(f"{label}: {method} took {walls[label, method]:.3f} s, triton.testing.do_bench "
+                                f"{walls[label, 'triton do_bench']:.3f} s")
+    for note in notes:
+        print("note:", note)
+    print("\nchecks: measure and do_bench within max(2 %, 0.25 us) of CUPTI, wall time <= triton do_bench's:",
+          "PASS" if not failures else "FAIL")
+    for failure in failures:
+        print("  " + failure)
+    return 0 if not failures else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,273 @@
+// SPDX-License-Identifier: Apache-2.0
+// Session, Region and kerntime.scope (session.hpp): a ScopedTimer as a context manager on the
+// current PyTorch or CuPy stream. A scope is the one binding on a hot path (one per timed
+// launch), so it is C++ from end to end: the current stream is read through PyTorch's own C
+// entry points, cached once PyTorch has started CUDA, and the name goes to the ScopedTimer as is.
+#include <cstdint>
+#include <nanobind/stl/optional.h>
+#include <nanobind/stl/string.h>
+#include <nanobind/stl/string_view.h>
+#include <nanobind/stl/vector.h>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <kerntime/error.hpp>
+#include <kerntime/report.hpp>
+#include <kerntime/session.hpp>
+
+#include "bindings.hpp"
+
+namespace kerntime::python {
+namespace {
+
+using namespace nb::literals;
+
+// A reference kept for the life of the process.
+PyObject* keep(nb::object value) {
+  return value.release().ptr();
+}
+
+cudaStream_t as_stream(nb::handle value) {
+  return reinterpret_cast<cudaStream_t>(nb::cast<std::uintptr_t>(value));
+}
+
+/// Which stream "current" means: PyTorch's current stream once PyTorch has started CUDA, else
+/// CuPy's when CuPy is imported, else the default stream. The Python objects are looked up once
+/// and kept for the life of the process (never released: the interpreter may be gone by the time
+/// static destructors run).
+class CurrentStream {
+ public:
+  cudaStream_t get() {
+    if (torch_raw_stream_ != nullptr) return torch_stream();
+    if (modules_ == nullptr) modules_ = keep(nb::module_::import_("sys").attr("modules"));
+    const nb::dict modules = nb::borrow<nb::dict>(modules_);
+    if (modules.contains("torch")) {
+      if (torch_initialized_ == nullptr) {
+        torch_initialized_ = keep(modules["torch"].attr("cuda").attr("is_initialized"));
+      }
+      if (nb::cast<bool>(nb::handle{torch_initialized_}())) {
+        const nb::object c = modules["torch"].attr("_C");
+        torch_device_ = keep(c.attr("_cuda_getDevice"));
+        torch_raw_stream_ = keep(c.attr("_cuda_getCurrentRawStream"));
+        return torch_stream();
+      }
+    }
+    if (modules.contains("cupy")) {
+      if (cupy_current_ == nullptr) {
+        cupy_current_ = keep(modules["cupy"].attr("cuda").attr("get_current_stream"));
+      }
+      return as_stream(nb::handle{cupy_current_}().attr("ptr"));
+    }
+    return nullptr;
+  }
+
+ private:
+  cudaStream_t torch_stream() {
+    const nb::object device = nb::handle{torch_device_}();
+    return as_stream(nb::handle{torch_raw_stream_}(device));
+  }
+
+  PyObject* modules_ = nullptr;
+  PyObject* torch_initialized_ = nullptr;
+  PyObject* torch_device_ = nullptr;
+  PyObject* torch_raw_stream_ = nullptr;
+  PyObject* cupy_current_ = nullptr;
+};
+
+CurrentStream& current_stream() {
+  static CurrentStream* instance = new CurrentStream();  // used with the GIL held only
+  return *instance;
+}
+
+// The session of kerntime.scope() without a session: made on first use, released by
+// kerntime's atexit handler (before CUDA shuts down). Only touched with the GIL held.
+PyObject* default_session_object = nullptr;
+
+nb::object default_session() {
+  if (default_session_object == nullptr) {
+    default_session_object = nb::type<Session>()().release().ptr();
+  }
+  return nb::borrow(default_session_object);
+}
+
+/// Room for one open ScopedTimer inside a Scope, so that entering a scope allocates nothing.
+/// ScopedTimer cannot move; a Scope moves only while closed (when nanobind takes it over).
+class TimerSlot {
+ public:
+  TimerSlot() = default;
+  TimerSlot(TimerSlot&& other) noexcept { (void)other; }  // a closed slot holds nothing to move
+  TimerSlot& operator=(TimerSlot&&) = delete;
+  ~TimerSlot() { close(); }
+
+  bool open() const { return open_; }
+  template <class... Args>
+  void emplace(Args&&... args) {
+    new (storage_) ScopedTimer(std::forward<Args>(args)...);
+    open_ = true;
+  }
+  void close() {
+    if (!open_) return;
+    open_ = false;
+    reinterpret_cast<ScopedTimer*>(storage_)->~ScopedTimer();
+  }
+
+ private:
+  alignas(ScopedTimer) unsigned char storage_[sizeof(ScopedTimer)];
+  bool open_ = false;
+};
+
+/// A ScopedTimer as a reusable context manager: each `with` opens one timer and closes it.
+class Scope {
+ public:
+  Scope(nb::handle target, nb::handle stream, nb::handle session) {
+    owner_ = session.is_none() ? default_session() : nb::borrow(session);
+    session_ = nb::cast<Session*>(owner_);
+    if (nb::isinstance<Region>(target)) {
+      region_ = nb::cast<Region>(target);
+    } else if (nb::isinstance<nb::str>(target)) {
+      name_ = nb::cast<std::string>(target);
+    } else {
+      throw Error("kerntime.scope needs a name (str) or a Session.region(); got " +
+                  nb::cast<std::string>(nb::str(target.type())));
+    }
+    explicit_stream_ = !stream.is_none();
+    if (explicit_stream_) stream_ = stream_from_python(stream);
+  }
+  Scope(Scope&&) noexcept = default;
+
+  void enter() {
+    if (timer_.open()) {
+      throw Error("kerntime.scope(\"" + name_ +
+                  "\") is already open; nest two scope objects instead of entering one twice");
+    }
+    const cudaStream_t stream = explicit_stream_ ? stream_ : current_stream().get();
+    if (region_) {
+      timer_.emplace(*session_, *region_, stream);
+    } else {
+      timer_.emplace(*session_, std::string_view{name_}, stream);
+    }
+  }
+
+  void exit() { timer_.close(); }
+
+  const std::string& name() const { return name_; }
+  nb::object session() const { return owner_; }
+
+ private:
+  nb::object owner_;
+  Session* session_ = nullptr;
+  std::string name_;
+  std::optional<Region> region_;
+  bool explicit_stream_ = false;
+  cudaStream_t stream_ = nullptr;
+  TimerSlot timer_;
+};
+
+}  // namespace
+
+cudaStream_t stream_from_python(nb::handle stream) {
+  if (stream.is_none()) return nullptr;
+  if (nb::isinstance<nb::int_>(stream)) return as_stream(stream);
+  for (const char* attribute : {"cuda_stream", "ptr"}) {
+    if (nb::hasattr(stream, attribute)) return as_stream(stream.attr(attribute));
+  }
+  throw Error(
+      "a stream must be None (the default stream), an integer CUDA stream handle, or an object "
+      "with cuda_stream (torch.cuda.Stream) or ptr (cupy.cuda.Stream); got " +
+      nb::cast<std::string>(nb::str(stream.type())));
+}
+
+void bind_timing(nb::module_& m) {
+  nb::class_<Region>(m, "Region",
+                     "A region name registered with a Session (Session.region()); timing "
+                     "through it skips the name lookup. It belongs to the Session that made it.")
+      .def_prop_ro("id", &Region::id);
+
+  nb::class_<Session>(m, "Session",
+                      "Collects GPU-time samples per named region (C++ kerntime::Session). It "
+                      "creates its CUDA events up front and never synchronizes on its own; "
+                      "results are read by report(), samples() or resolve(). Thread-safe.")
+      .def(
+          "__init__",
+          [](Session* self, std::size_t event_pairs_per_device, const std::vector<int>& devices,
+             bool nvtx_ranges, bool name_faulting_scopes) {
+            SessionOptions options;
+            options.event_pairs_per_device = event_pairs_per_device;
+            options.devices = devices;
+            options.nvtx_ranges = nvtx_ranges;
+            options.name_faulting_scopes = name_faulting_scopes;
+            new (self) Session(options);
+          },
+          "event_pairs_per_device"_a = 1024, "devices"_a = std::vector<int>{},
+          "nvtx_ranges"_a = true, "name_faulting_scopes"_a = true,
+          "Creates the event pools of `devices` (the current device when empty). Raises "
+          "kerntime.Error when CUDA cannot be used.")
+      .def("region", &Session::region, "name"_a, "Registers `name` (once) and returns its Region.")
+      .def(
+          "scope",
+          [](nb::handle self, nb::handle target, nb::handle stream) {
+            return Scope(target, stream, self);
+          },
+          "name"_a, "stream"_a = nb::none(),
+          nb::sig("def scope(self, name: str | Region, stream: object | None = None) -> scope"),
+          "A scope timing under `name` (a str or a Region) on `stream` (the current stream when "
+          "None); see kerntime.scope.")
+      .def("resolve", &Session::resolve, nb::call_guard<nb::gil_scoped_release>(),
+           "Waits for every timer in flight and turns it into a sample; raises the first error a "
+           "scope's end could not raise.")
+      .def("in_flight", &Session::in_flight, "Timers whose events have not been read yet.")
+      .def("samples", &Session::samples, "name"_a, nb::call_guard<nb::gil_scoped_release>(),
+           "Every sample of `name` in ns (resolving first); empty for an unknown name.")
+      .def("report", &Session::report, nb::call_guard<nb::gil_scoped_release>(),
+           "A Report of every region in order of registration (resolving first).");
+
+  nb::class_<Scope>(m, "scope",
+                    "with kerntime.scope(\"name\"): times, as GPU time, everything enqueued on "
+                    "the stream inside the block (a C++ kerntime::ScopedTimer). `stream`: None "
+                    "for the current stream (PyTorch's once it has started CUDA, else CuPy's, "
+                    "else the default stream), an integer handle, a torch.cuda.Stream or a "
+                    "cupy.cuda.Stream. `session`: None for the process's default session "
+                    "(kerntime.default_session()). Neither end synchronizes. A scope object can "
+                    "be entered again after it closed, which saves making one per launch.")
+      .def(nb::init<nb::handle, nb::handle, nb::handle>(), "name"_a, "stream"_a = nb::none(),
+           "session"_a = nb::none(),
+           nb::sig("def __init__(self, name: str | Region, stream: object | None = None, "
+                   "session: Session | None = None) -> None"))
+      .def(
+          "__enter__",
+          [](nb::handle self) {
+            nb::cast<Scope&>(self).enter();
+            return nb::borrow(self);
+          },
+          nb::sig("def __enter__(self) -> scope"),
+          "Opens the timer: records its start event on the stream.")
+      .def(
+          "__exit__",
+          [](Scope& self, nb::handle, nb::handle, nb::handle) {
+            self.exit();
+            return false;
+          },
+          "type"_a.none(), "value"_a.none(), "traceback"_a.none(),
+          "Closes the timer: records its stop event; errors surface at the session's next "
+          "report() or resolve().")
+      .def_prop_ro("name", &Scope::name)
+      .def_prop_ro("session", &Scope::session);
+
+  m.def("default_session", &default_session, nb::sig("def default_session() -> Session"),
+        "The Session of kerntime.scope() calls without one, made on first use.");
+  m.def(
+      "_release_default_session",
+      [] {
+        nb::handle session{default_session_object};
+        default_session_object = nullptr;
+        session.dec_ref();
+      },
+      "Drops the default session (kerntime does this at exit, before CUDA shuts down).");
+  m.def(
+      "current_stream", [] { return reinterpret_cast<std::uintptr_t>(current_stream().get()); },
+      "The handle of the stream a scope without a stream times on.");
+}
+
+}  // namespace kerntime::python

@@ -1,0 +1,65 @@
+# SPDX-License-Identifier: Apache-2.0
+# The package as installed: importable without a GPU, the C++ error type, the command and the
+# injection library beside it, the type stubs.
+import ast
+import os
+import subprocess
+import sys
+import sysconfig
+from pathlib import Path
+
+import kerntime
+from kerntime import _kerntime
+
+PACKAGE = Path(kerntime.__file__).parent
+
+
+def test_error_is_a_runtime_error_of_the_bindings():
+    assert kerntime.Error is _kerntime.Error
+    assert issubclass(kerntime.Error, RuntimeError)
+    assert "one line" in kerntime.Error.__doc__
+
+
+def test_version_is_the_project_version():
+    pyproject = (Path(__file__).parents[2] / "pyproject.toml").read_text()
+    assert f'version = "{kerntime.__version__}"' in pyproject
+
+
+def test_every_exported_name_exists():
+    missing = [name for name in kerntime.__all__ if not hasattr(kerntime, name)]
+    assert missing == []
+
+
+def test_the_kerntime_command_is_installed_as_a_script():
+    command = Path(sysconfig.get_path("scripts")) / "kerntime"
+    assert command.is_file() and os.access(command, os.X_OK)
+    done = subprocess.run([str(command), "--version"], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert kerntime.__version__ in done.stdout
+
+
+def test_kerntime_run_finds_its_injection_library_beside_the_command():
+    # The command looks at ../lib beside itself (cli/run_command.cpp).
+    scripts = Path(sysconfig.get_path("scripts"))
+    assert (scripts.parent / "lib" / "libkerntime_inject.so").is_file()
+
+
+def test_the_library_is_beside_the_module():
+    assert (PACKAGE / "libkerntime.so").is_file()
+    assert list(PACKAGE.glob("_kerntime*.so"))
+
+
+def test_stubs_and_marker_are_installed_and_name_every_binding():
+    assert (PACKAGE / "py.typed").is_file()
+    stub = ast.parse((PACKAGE / "_kerntime.pyi").read_text())
+    declared = {node.name for node in stub.body if isinstance(node, (ast.ClassDef, ast.FunctionDef))}
+    public = {name for name in dir(_kerntime) if not name.startswith("_")}
+    assert public - declared == set()
+
+
+def test_import_needs_no_gpu_and_starts_no_cuda_work():
+    # A fresh interpreter: importing must not touch the GPU (no engine, no tracer, no session).
+    code = "import kerntime, kerntime._process as p; print(p._engine is None and p._tracer is None)"
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "True"

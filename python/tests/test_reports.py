@@ -1,0 +1,87 @@
+# SPDX-License-Identifier: Apache-2.0
+# Reports written from Python are kerntime-report/1 through the C++ writer: they read back
+# sample for sample, and `kerntime compare` gates them like the C++ runner's reports.
+import json
+import random
+import subprocess
+import sysconfig
+from pathlib import Path
+
+import pytest
+
+import kerntime
+
+COMMAND = str(Path(sysconfig.get_path("scripts")) / "kerntime")
+
+
+def samples(median_ns, count=200, seed=1):
+    rng = random.Random(seed)
+    return [median_ns * (1.0 + rng.gauss(0.0, 0.01)) for _ in range(count)]
+
+
+def report_of(entries):
+    report = kerntime.Report()
+    for name, values in entries.items():
+        report.add_samples(name, values, timer="python")
+    return report
+
+
+def compare(base, new, *extra):
+    return subprocess.run([COMMAND, "compare", str(base), str(new), *extra], capture_output=True,
+                          text=True, timeout=120)
+
+
+def test_a_report_reads_back_sample_for_sample(tmp_path):
+    values = samples(2500.0)
+    written = kerntime.write_report(str(tmp_path / "r.json"), report_of({"spin/2us": values}))
+    read = kerntime.read_report(str(tmp_path / "r.json"))
+    assert read.schema == "kerntime-report/1"
+    entry = read.find("spin/2us")
+    assert entry is not None and entry.samples == values and entry.timer == "python"
+    assert entry.statistics.median == pytest.approx(written.find("spin/2us").statistics.median)
+    assert read.environment.tool_version == kerntime.__version__
+    document = json.loads((tmp_path / "r.json").read_text())
+    assert document["schema"] == "kerntime-report/1"
+    assert kerntime.parse_report(read.to_json(), "again").find("spin/2us").samples == values
+
+
+def test_compare_passes_the_same_timings_and_flags_a_slower_entry(tmp_path):
+    base = tmp_path / "base.json"
+    same = tmp_path / "same.json"
+    slower = tmp_path / "slower.json"
+    kerntime.write_report(str(base), report_of({"copy": samples(40e3, seed=1), "mm": samples(1e6, seed=2)}))
+    kerntime.write_report(str(same), report_of({"copy": samples(40e3, seed=3), "mm": samples(1e6, seed=4)}))
+    kerntime.write_report(str(slower), report_of({"copy": samples(40e3, seed=5), "mm": samples(1.3e6, seed=6)}))
+    done = compare(base, same)
+    assert done.returncode == 0, done.stdout + done.stderr
+    done = compare(base, slower)
+    assert done.returncode == 1, done.stdout + done.stderr
+    verdicts = {line.split()[0]: line for line in done.stdout.splitlines()
+                if line.startswith(("copy ", "mm "))}
+    assert "regressed" in verdicts["mm"] and "+30" in verdicts["mm"]
+    assert " same " in verdicts["copy"]
+
+
+def test_entries_need_unique_names_and_samples():
+    report = report_of({"a": [1.0, 2.0]})
+    with pytest.raises(kerntime.Error, match="already has an entry named 'a'"):
+        report.add_samples("a", [1.0])
+    with pytest.raises(kerntime.Error, match="no samples"):
+        report.add_samples("b", [])
+
+
+def test_make_report_takes_measurements_or_a_report():
+    report = report_of({"a": [1.0, 2.0]})
+    assert kerntime.make_report(report) is report
+    with pytest.raises(TypeError, match="Measurement"):
+        kerntime.make_report([report])
+
+
+def test_renderings_of_a_report():
+    report = report_of({"host/loop": [1000.0, 2000.0, 3000.0]})
+    assert "host/loop" in report.render("table")
+    assert "| host/loop | 3 |" in report.render("markdown")
+    assert "host/loop" in report.render("csv")
+    assert json.loads(report.render("json"))["entries"][0]["name"] == "host/loop"
+    with pytest.raises(kerntime.Error, match="table"):
+        report.render("yaml")
