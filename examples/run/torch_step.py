@@ -1,8 +1,13 @@
 # SPDX-License-Identifier: Apache-2.0
 # A program `kerntime run` is measured on (.ci/run-measure, docs/run.md); it knows nothing of kerntime.
-# A small PyTorch training step, launch-bound (tiny MLP) or not (large matmuls), plus a Triton
-# kernel and a CUDA graph replay; mode "profiler" wraps the steps in torch.profiler and prints
-# its per-kernel counts and totals as JSON; mode "plain" runs them bare (for kerntime run).
+# A small PyTorch training step, launch-bound (tiny MLP) or not (large matmuls):
+#   torch_step.py MODE SIZE STEPS [DELAY_US]
+# MODE plain: the steps bare; profiler: under torch.profiler, printing its per-kernel counts
+# and totals as JSON; graph / graph-profiler: one step captured in a CUDA graph and replayed
+# STEPS times, bare or under torch.profiler (the GPU runs the same work however fast the host
+# is); paced: the steps with a busy wait of DELAY_US before every PyTorch operation (a host
+# that launches slower, as under a profiler). The measured steps sit between
+# cudaProfilerStart and Stop, for kerntime run --capture-range=cudaProfilerApi.
 import json, sys, time
 import torch
 mode, size, steps = sys.argv[1], sys.argv[2], int(sys.argv[3])
@@ -17,29 +22,57 @@ def step():
         loss = model(x).square().mean()
         loss.backward()
         opt.step()
-for _ in range(5):
-    step()
-torch.cuda.synchronize()
-def run():
-    t0 = time.perf_counter()
-    for _ in range(steps):
+profiled = mode in ("profiler", "graph-profiler")
+if mode == "graph-profiler":
+    torch.profiler._utils._init_for_cuda_graphs()  # CUPTI must see the graph built (torch's advice)
+side = torch.cuda.Stream()
+side.wait_stream(torch.cuda.current_stream())
+with torch.cuda.stream(side):  # warm-up; a graph must be captured after it, on a side stream
+    for _ in range(5):
         step()
+torch.cuda.current_stream().wait_stream(side)
+torch.cuda.synchronize()
+work = step
+if mode.startswith("graph"):
+    graph = torch.cuda.CUDAGraph()
+    opt.zero_grad(set_to_none=True)
+    with torch.cuda.graph(graph):
+        step()
+    work = graph.replay
     torch.cuda.synchronize()
-    return time.perf_counter() - t0
-if mode == "profiler":
+pacing = None
+if mode == "paced":
+    from torch.utils._python_dispatch import TorchDispatchMode
+    delay_ns = int(float(sys.argv[4]) * 1000) if len(sys.argv) > 4 else 0
+    class Paced(TorchDispatchMode):
+        def __torch_dispatch__(self, func, types, args=(), kwargs=None):
+            end = time.perf_counter_ns() + delay_ns
+            while time.perf_counter_ns() < end:
+                pass
+            return func(*args, **(kwargs or {}))
+    pacing = Paced()
+def run():
+    torch.cuda.profiler.start()  # kerntime run --capture-range=cudaProfilerApi records this part
+    t0 = time.perf_counter()
+    if pacing is not None:
+        with pacing:
+            for _ in range(steps):
+                work()
+    else:
+        for _ in range(steps):
+            work()
+    torch.cuda.synchronize()
+    wall = time.perf_counter() - t0
+    torch.cuda.profiler.stop()
+    return wall
+if profiled:
     from torch.profiler import profile, ProfilerActivity
     with profile(activities=[ProfilerActivity.CUDA, ProfilerActivity.CPU]) as prof:
         wall = run()
     kernels = {}
-    for e in prof.events():
-        if e.device_type == torch.autograd.DeviceType.CUDA and getattr(e, "is_async", False) is False:
-            pass
     for e in prof.key_averages():
         if e.device_type == torch.autograd.DeviceType.CUDA:
             kernels[e.key] = [e.count, e.device_time_total * 1000.0]
     print(json.dumps({"wall_s": wall, "kernels": kernels}))
 else:
-    torch.cuda.profiler.start()  # kerntime run --capture-range=cudaProfilerApi records this part
-    wall = run()
-    torch.cuda.profiler.stop()
-    print(json.dumps({"wall_s": wall}))
+    print(json.dumps({"wall_s": run()}))

@@ -58,6 +58,23 @@ struct TraceCounts : TraceLosses {
   std::uint64_t api_calls = 0;
 };
 
+/// One row of the per-NVTX-range table of a `kerntime run` report: every instance of one range
+/// name in one domain. Its host times are the report's entry `nvtx:NAME` (`nvtx:DOMAIN:NAME`).
+/// A kernel belongs to the ranges open on its launching thread when it was launched: to each of
+/// them once (`kernels`, nested ranges included, like ScopedTimer's scopes) and to the innermost
+/// as its own (`self_kernels`).
+struct RangeSummary {
+  std::string name;
+  std::string domain;  ///< empty: NVTX's default domain
+  std::uint64_t instances = 0;
+  std::uint64_t total_ns = 0;  ///< host time, push to pop (or start to end), of all instances
+  double median_ns = 0.0;      ///< of one instance
+  std::uint64_t kernels = 0;
+  std::uint64_t kernel_time_ns = 0;  ///< their GPU durations, summed
+  std::uint64_t self_kernels = 0;
+  std::uint64_t self_kernel_time_ns = 0;
+};
+
 /// What a CUPTI trace adds to a report (attach_trace() in report_transforms.hpp fills it): the
 /// per-kernel summary, the records up to a limit, and the loss counts, which are always present
 /// so that no reader misses a loss. A list shorter than its count is partial (the record limit).
@@ -77,6 +94,8 @@ struct TraceSection {
   std::vector<ApiCall> api_calls;
   std::uint64_t omitted_records = 0;    ///< records counted above but not listed (record limit)
   std::shared_ptr<const void> strings;  ///< owns the text the records' string_views show
+  /// NVTX ranges (`kerntime run`), in order of first opening; empty in other reports.
+  std::vector<RangeSummary> range_summary{};
 };
 
 /// The report model: what aggregation produces and every formatter renders.

@@ -25,7 +25,10 @@ std::string render_kernel_summary(const Trace& trace, Format format,
                                   const KernelSummaryOptions& options = {});
 
 /// The same table from a report's trace section (`kerntime run` and reports with attach_trace),
-/// with the report's warnings in the footer. Throws kerntime::Error when it has none.
+/// with the report's warnings in the footer. When the section has NVTX ranges (`kerntime run`),
+/// their table (render_range_summary) follows the kernels': before the footer in a table or
+/// Markdown, after a blank line in CSV, as "ranges" in JSON. Throws kerntime::Error when the
+/// report has no trace section.
 std::string render_kernel_summary(const Report& report, Format format);
 
 /// The summaries of `nsys stats` that kerntime makes from a trace (docs/tracing.md).
@@ -60,6 +63,13 @@ std::string render_trace_summary(const Trace& trace, TraceSummaryKind kind, Form
 /// at the record limit, and then a warning says the summary covers the listed records only.
 /// Throws kerntime::Error when the report has no trace section.
 std::string render_trace_summary(const Report& report, TraceSummaryKind kind, Format format);
+
+/// The per-NVTX-range table of a `kerntime run` report: each range name (DOMAIN:NAME for a
+/// named domain) in order of first opening, its instances, their total and median host time,
+/// the kernels launched inside it (nested ranges included) and their GPU time, and its own
+/// (those launched while it was the innermost range). JSON: {"ranges": [...]}, the report's
+/// rows. Throws kerntime::Error when the report has no trace section.
+std::string render_range_summary(const Report& report, Format format);
 
 /// The per-scope summary: openings, kernels (nested scopes included), the sum of their
 /// durations, the median GPU span of one opening, and, when `events` holds an entry of the same

@@ -42,6 +42,9 @@ through CUPTI, and NVTX ranges (torch.cuda.nvtx, nvtxRangePush) as scopes. Each
 process writes its own report; at the end they are merged, each process a run of
 every kernel it ran, and the per-kernel summary is printed on standard error.
 
+A process that aborts or faults (SIGABRT, SIGSEGV, SIGBUS, SIGFPE, SIGILL) leaves a
+report naming the last kernel it launched, and saying which records may be missing.
+
 Exit status: the program's own (128 + N when signal N ended it); 2 when kerntime
 itself fails (no such program, bad options, the library cannot be found).)";
 
@@ -205,17 +208,19 @@ int run(RunOptions& o) {
 
   Report merged = merge_process_reports(reports, sources);
   if (reports.empty()) {
-    merged.warnings.push_back("no CUDA work was recorded: the program never started CUDA");
-    fmt::print(stderr,
-               "kerntime run: no CUDA work was recorded (the program never started CUDA)\n");
+    // The library writes a report in every process that starts CUDA; none means none started
+    // it with the library loaded.
+    const std::string why =
+        "no process of the program started CUDA with kerntime's library loaded: it never "
+        "started CUDA, or a tool it ran in between (Nsight Systems, compute-sanitizer) "
+        "replaced CUDA_INJECTION64_PATH";
+    merged.warnings.push_back("no CUDA work was recorded: " + why);
+    fmt::print(stderr, "kerntime run: no CUDA work was recorded ({})\n", why);
   } else {
     Environment environment = current_environment();
     environment.host_name =
         merged.environment.host_name.substr(0, merged.environment.host_name.find(' '));
     merged.environment = environment;
-    if (merged.trace && merged.trace->counts.kernels == 0) {
-      merged.warnings.push_back("no kernel was recorded");
-    }
     fmt::print(stderr, "{}", render_kernel_summary(merged, format));
   }
   if (!o.output.empty()) write_report_file(merged, o.output);
@@ -260,6 +265,9 @@ void add_run_command(CLI::App& app, int& exit_status) {
       ->default_str("2s");
   command->add_option("--process-reports", options->process_reports,
                       "Keep each process's report in DIR (default: a temporary directory)");
+  command->add_flag("--no-last-launch", options->no_last_launch,
+                    "Do not keep each thread's last kernel launch (a callback in every launch): "
+                    "a process that aborts or faults then cannot name it");
   command->add_option("command", options->command, "PROGRAM [ARGS...] (after --)")->required();
   command->positionals_at_end();
   command->callback([options, &exit_status] {

@@ -22,6 +22,7 @@ struct RunOptions {
   std::uint64_t timeline_records = 20'000;
   std::string checkpoint = "2s";
   std::string process_reports;
+  bool no_last_launch = false;
 };
 
 /// "2s", "500ms", "1.5min", "0": nanoseconds. Throws kerntime::Error naming `option`.

@@ -12,6 +12,7 @@
 #include "cupti/buffer_callbacks.hpp"
 #include "cupti/cupti_holder.hpp"
 #include "cupti/cupti_versions.hpp"
+#include "cupti/other_client.hpp"
 #include "cupti/record_decoder.hpp"
 
 namespace kerntime::cupti {
@@ -46,19 +47,7 @@ std::int64_t steady_now_ns() {
       .count();
 }
 
-// The CUPTI client that takes the records when it is not kerntime, as far as the process can
-// tell: CUPTI names no activity client, only subscribers.
-std::string other_cupti_client() {
-  const char* injection = std::getenv("CUDA_INJECTION64_PATH");
-  if (injection != nullptr && *injection != '\0') {
-    return std::string{"the tool CUDA_INJECTION64_PATH loads, "} + injection;
-  }
-  return "a profiler the program started itself, such as torch.profiler, or a tool that "
-         "attached to it";
-}
-
-constexpr const char* kFallback =
-    ": kernel tracing is off and GPU times come from cudaEvents (they include launch latency)";
+constexpr const char* kFallback = kTracerFallback;
 
 }  // namespace
 
@@ -67,7 +56,8 @@ ActivitySession::ActivitySession(CuptiApi& api, const TracerOptions& options,
     : api_(api),
       options_(options),
       synchronize_(std::move(synchronize)),
-      pool_(options.buffer_bytes, options.preallocated_buffers, options.max_buffers) {}
+      pool_(options.buffer_bytes, options.preallocated_buffers, options.max_buffers),
+      consequence_(kFallback) {}
 
 ActivitySession::~ActivitySession() {
   stop();
@@ -76,21 +66,21 @@ ActivitySession::~ActivitySession() {
 std::string ActivitySession::start() {
   std::lock_guard control{control_};
   if (!route_buffers_to(this)) {
-    return std::string{"another kerntime::Tracer is active in this process"} + kFallback;
+    return std::string{"another kerntime::Tracer is active in this process"} + consequence_;
   }
   claimed_ = true;
 
   std::string holder;
-  const CUptiResult subscribed = api_.subscribe("kerntime", holder);
+  const CUptiResult subscribed = api_.subscribe(subscriber_name_.c_str(), holder);
   if (subscribed == CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED) {
     release();
     const char* injection = std::getenv("CUDA_INJECTION64_PATH");
-    return held_reason(holder, injection != nullptr ? injection : "");
+    return held_reason(holder, injection != nullptr ? injection : "", consequence_);
   }
   if (subscribed != CUPTI_SUCCESS) {
     release();
     return "CUPTI could not start (" + api_.describe(subscribed) +
-           "; often no NVIDIA driver, or a libcupti that does not match it)" + kFallback;
+           "; often no NVIDIA driver, or a libcupti that does not match it)" + consequence_;
   }
   subscribed_ = true;
   version_ = api_.version();
@@ -115,7 +105,7 @@ std::string ActivitySession::start() {
   if (const CUptiResult r = api_.register_callbacks(&on_buffer_requested, &on_buffer_completed);
       r != CUPTI_SUCCESS) {
     release();
-    return "CUPTI refused kerntime's activity buffers (" + api_.describe(r) + ")" + kFallback;
+    return "CUPTI refused kerntime's activity buffers (" + api_.describe(r) + ")" + consequence_;
   }
 
   // CONCURRENT_KERNEL, never KERNEL: KERNEL serializes every kernel in the process.
@@ -135,7 +125,7 @@ std::string ActivitySession::start() {
       enabled_.push_back(kind);
     } else if (kind == CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL) {
       release();
-      return "CUPTI could not enable kernel records (" + api_.describe(r) + ")" + kFallback;
+      return "CUPTI could not enable kernel records (" + api_.describe(r) + ")" + consequence_;
     } else {
       builder_.add_warning(std::string{"CUPTI could not enable "} + kind_name(kind) + " records (" +
                            api_.describe(r) + "); they are missing");
@@ -152,7 +142,7 @@ std::string ActivitySession::start() {
   // this session would be active and empty. Counting launches until records arrive shows it.
   watching_launches_ = api_.watch_launches(true) == CUPTI_SUCCESS;
   if (const char* injection = std::getenv("CUDA_INJECTION64_PATH");
-      injection != nullptr && *injection != '\0') {
+      injection != nullptr && other_tool_injected()) {
     builder_.add_warning(std::string{"a CUPTI tool is loaded through CUDA_INJECTION64_PATH ("} +
                          injection +
                          "); CUPTI gives activity records to one client per process, so that "
@@ -222,8 +212,15 @@ void ActivitySession::check_records_arrive() {
   api_.watch_launches(false);
   watching_launches_ = false;
   std::lock_guard lock{builder_mutex_};
-  starved_reason_ = cupti::starved_reason(launches, other_cupti_client());
+  starved_reason_ = cupti::starved_reason(launches, describe_other_cupti_client(), consequence_);
   builder_.add_warning(starved_reason_);
+}
+
+void ActivitySession::stop_watching_launches_if_records_arrive() {
+  std::lock_guard control{control_};
+  if (!watching_launches_ || kernels_received_.load() == 0) return;
+  api_.watch_launches(false);
+  watching_launches_ = false;
 }
 
 std::string ActivitySession::starved_reason() {

@@ -53,6 +53,12 @@ class ActivitySession {
   /// Before start(); the sink must outlive the session.
   void send_records_to(RecordSink* sink) { sink_ = sink; }
 
+  /// Before start(): the name CUPTI gives another tool that finds the subscriber slot taken.
+  void set_subscriber_name(std::string name) { subscriber_name_ = std::move(name); }
+  /// Before start(): what an unavailable or starved session means, ending each reason (a
+  /// Tracer's: kernel tracing is off and times come from cudaEvents).
+  void set_unavailable_consequence(std::string text) { consequence_ = std::move(text); }
+
   /// Starts recording. Returns an empty string, or why tracing is unavailable (in which case
   /// everything taken has been released again).
   std::string start();
@@ -67,6 +73,10 @@ class ActivitySession {
 
   Trace trace();
   void clear();
+
+  /// Stops counting launches once kernel records have arrived (the watch has its answer), so
+  /// launches no longer pay for the callback: for a session that flushes only at its end.
+  void stop_watching_launches_if_records_arrive();
 
   /// Why CUPTI delivers no records to this session although launches happen (another CUPTI
   /// client in the process receives them), once a flush has shown it; empty otherwise.
@@ -89,6 +99,9 @@ class ActivitySession {
   BufferPool pool_;
   trace::ScopeTable scopes_;
   std::unique_ptr<ScopeTagger> tagger_;
+
+  std::string subscriber_name_ = "kerntime";
+  std::string consequence_;
 
   std::mutex control_;
   std::atomic<bool> running_{false};

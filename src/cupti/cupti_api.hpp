@@ -54,7 +54,28 @@ class CuptiApi {
   virtual CUptiResult watch_profiler_api(ProfilerApiHandler /*handler*/, void* /*context*/) {
     return CUPTI_ERROR_NOT_SUPPORTED;
   }
-  /// Launches counted while watching, since the subscription.
+  /// One kernel or graph launch as the program's thread enters the call: what a crash report
+  /// names as the last launch (`kerntime run`).
+  struct LaunchSite {
+    /// CUPTI's name of the kernel, valid during the handler only; nullptr for a graph launch.
+    const char* kernel_name = nullptr;
+    /// The stream handle the call names (nullptr: the legacy default stream).
+    const void* stream = nullptr;
+    std::uint32_t correlation_id = 0;  ///< the kernel record's correlationId carries it too
+    std::uint32_t context_id = 0;      ///< CUPTI's context id, as the kernel records have it
+    std::int32_t device = -1;          ///< -1: the context's device is not known
+    bool graph = false;
+    bool per_thread_stream = false;  ///< a _ptsz entry point: a null stream is the thread's own
+  };
+  using LaunchSiteHandler = void (*)(const LaunchSite& site, void* context);
+  /// Calls `handler` on the launching thread at every kernel and graph launch that is not
+  /// captured into a graph (nullptr: stops calling). It must be fast, take no lock and allocate
+  /// nothing: it runs inside every launch. Needs the subscription.
+  virtual CUptiResult watch_launch_sites(LaunchSiteHandler /*handler*/, void* /*context*/) {
+    return CUPTI_ERROR_NOT_SUPPORTED;
+  }
+  /// Launches counted while watching, since the subscription: kernel and graph launches that
+  /// returned success, not captured into a graph.
   virtual std::uint64_t launches_seen() = 0;
   /// CUPTI's name of an API function, or nullptr.
   virtual const char* callback_name(CUpti_CallbackDomain domain, std::uint32_t callback_id) = 0;

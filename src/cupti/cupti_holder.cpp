@@ -7,9 +7,6 @@ namespace kerntime::cupti {
 namespace {
 
 constexpr std::string_view kPrefix = "CUPTI for ";
-constexpr const char* kEvents =
-    "kernel tracing is off and GPU times come from cudaEvents (they include launch latency; the "
-    "benchmark engine corrects its cold events for it)";
 
 bool contains(std::string_view text, std::string_view part) {
   return text.find(part) != std::string_view::npos;
@@ -58,21 +55,23 @@ std::string holder_in_words(const std::string& holder, std::string_view injectio
   return name;
 }
 
-std::string held_reason(const std::string& holder, std::string_view injection) {
+std::string held_reason(const std::string& holder, std::string_view injection,
+                        std::string_view consequence) {
   const std::string name = holder_in_words(holder, injection);
   const std::string who =
       name.empty() ? "another tool (Nsight Systems, Nsight Compute, compute-sanitizer, cuda-gdb "
                      "or another profiler)"
                    : name;
-  return "CUPTI is held by " + who + " (a process has one CUPTI subscriber at a time): " + kEvents +
-         ". To trace with kerntime, " + advice(name);
+  return "CUPTI is held by " + who + " (a process has one CUPTI subscriber at a time)" +
+         std::string{consequence} + ". To trace with kerntime, " + advice(name);
 }
 
-std::string starved_reason(std::uint64_t launches, const std::string& client) {
+std::string starved_reason(std::uint64_t launches, const std::string& client,
+                           std::string_view consequence) {
   return "CUPTI saw " + std::to_string(launches) + " kernel launch" + (launches == 1 ? "" : "es") +
          " but delivered no kernel record after a forced flush: another CUPTI client in this "
          "process receives the activity records (" +
-         client + "): " + kEvents +
+         client + ")" + std::string{consequence} +
          ". To trace with kerntime, run without that client, or stop its tracing before the "
          "Tracer starts";
 }

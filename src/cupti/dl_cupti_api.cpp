@@ -6,10 +6,12 @@
 #include <atomic>
 #include <cstring>
 #include <dlfcn.h>
+#include <mutex>
 
 #include "cupti/cupti_api.hpp"
 #include "cupti/cupti_library.hpp"
 #include "cupti/cupti_versions.hpp"
+#include "cupti/launch_watch.hpp"
 
 namespace kerntime::cupti {
 namespace {
@@ -30,55 +32,6 @@ static_assert(sizeof(SubscriberParams) == sizeof(CUpti_SubscriberParams) &&
 using SubscribeV2 = CUptiResult (*)(CUpti_SubscriberHandle*, CUpti_CallbackFunc, void*,
                                     SubscriberParams*);
 constexpr std::size_t kHolderNameBytes = 256;  // CUPTI asks for at least 64
-
-// The launches that make kernels, in both APIs: a launch through the runtime may reach the
-// driver's entry point too, so the two domains are counted apart and the larger count is taken.
-constexpr CUpti_CallbackId kRuntimeLaunches[] = {
-    CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_v7000,
-    CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernelExC_v11060,
-    CUPTI_RUNTIME_TRACE_CBID_cudaLaunchCooperativeKernel_v9000,
-    CUPTI_RUNTIME_TRACE_CBID_cudaGraphLaunch_v10000,
-};
-constexpr CUpti_CallbackId kDriverLaunches[] = {
-    CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel,
-    CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel_ptsz,
-    CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx,
-    CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx_ptsz,
-    CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel,
-    CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch,
-    CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch_ptsz,
-};
-
-struct LaunchCounts {
-  std::atomic<std::uint64_t> runtime{0};
-  std::atomic<std::uint64_t> driver{0};
-  std::atomic<CuptiApi::ProfilerApiHandler> profiler_handler{nullptr};
-  std::atomic<void*> profiler_context{nullptr};
-};
-
-// Activity needs a subscriber; its callback only counts launches while the session watches
-// (ActivitySession: until the first kernel record arrives), and is off otherwise.
-void CUPTIAPI count_launch(void* userdata, CUpti_CallbackDomain domain,
-                           CUpti_CallbackId callback_id, const void* data) {
-  if (userdata == nullptr || data == nullptr) return;
-  auto& counts = *static_cast<LaunchCounts*>(userdata);
-  const CUpti_ApiCallbackSite site = static_cast<const CUpti_CallbackData*>(data)->callbackSite;
-  if (domain == CUPTI_CB_DOMAIN_DRIVER_API &&
-      (callback_id == CUPTI_DRIVER_TRACE_CBID_cuProfilerStart ||
-       callback_id == CUPTI_DRIVER_TRACE_CBID_cuProfilerStop)) {
-    // Work launched after the start call returns is inside; work launched before the stop
-    // call is entered, too.
-    const bool start = callback_id == CUPTI_DRIVER_TRACE_CBID_cuProfilerStart;
-    if (site != (start ? CUPTI_API_EXIT : CUPTI_API_ENTER)) return;
-    if (const CuptiApi::ProfilerApiHandler handler = counts.profiler_handler.load()) {
-      handler(start, counts.profiler_context.load());
-    }
-    return;
-  }
-  if (site != CUPTI_API_ENTER) return;
-  (domain == CUPTI_CB_DOMAIN_DRIVER_API ? counts.driver : counts.runtime)
-      .fetch_add(1, std::memory_order_relaxed);
-}
 
 class DlCuptiApi final : public CuptiApi {
  public:
@@ -113,6 +66,8 @@ class DlCuptiApi final : public CuptiApi {
         reinterpret_cast<decltype(mute_driver_)>(dlsym(handle, "cuptiActivityEnableDriverApi"));
     enable_callback_ =
         reinterpret_cast<decltype(enable_callback_)>(dlsym(handle, "cuptiEnableCallback"));
+    watch_.device_of_context =
+        reinterpret_cast<decltype(watch_.device_of_context)>(dlsym(handle, "cuptiGetDeviceId"));
     return ok;
   }
 
@@ -122,18 +77,22 @@ class DlCuptiApi final : public CuptiApi {
   }
 
   CUptiResult subscribe(const char* name, std::string& holder) override {
-    if (subscribe_v2_ == nullptr) return subscribe_(&subscriber_, &count_launch, &launches_);
+    if (subscribe_v2_ == nullptr) return subscribe_(&subscriber_, &on_cupti_callback, &watch_);
     char old_name[kHolderNameBytes] = {};
     SubscriberParams params{sizeof(SubscriberParams), name, old_name, sizeof(old_name)};
-    const CUptiResult status = subscribe_v2_(&subscriber_, &count_launch, &launches_, &params);
+    const CUptiResult status = subscribe_v2_(&subscriber_, &on_cupti_callback, &watch_, &params);
     old_name[sizeof(old_name) - 1] = '\0';
     holder = old_name;
     return status;
   }
 
   CUptiResult unsubscribe() override {
+    std::lock_guard lock{callbacks_mutex_};
     const CUptiResult status = unsubscribe_(subscriber_);
     subscriber_ = nullptr;
+    launch_callbacks_on_ = false;
+    counting_ = false;
+    watch_.site_handler.store(nullptr);
     return status;
   }
 
@@ -154,22 +113,27 @@ class DlCuptiApi final : public CuptiApi {
   }
   CUptiResult flush_all(std::uint32_t flags) override { return flush_all_(flags); }
   CUptiResult watch_launches(bool on) override {
+    std::lock_guard lock{callbacks_mutex_};
+    counting_ = on;
+    return update_launch_callbacks();
+  }
+  CUptiResult watch_launch_sites(LaunchSiteHandler handler, void* context) override {
+    std::lock_guard lock{callbacks_mutex_};
     if (enable_callback_ == nullptr || subscriber_ == nullptr) return CUPTI_ERROR_NOT_SUPPORTED;
-    CUptiResult result = CUPTI_SUCCESS;
-    const auto set = [&](CUpti_CallbackDomain domain, CUpti_CallbackId id) {
-      const CUptiResult r = enable_callback_(on ? 1 : 0, subscriber_, domain, id);
-      if (r != CUPTI_SUCCESS && result == CUPTI_SUCCESS) result = r;
-    };
-    for (const CUpti_CallbackId id : kRuntimeLaunches)
-      set(CUPTI_CB_DOMAIN_RUNTIME_API, id);
-    for (const CUpti_CallbackId id : kDriverLaunches)
-      set(CUPTI_CB_DOMAIN_DRIVER_API, id);
-    return result;
+    watch_.site_context.store(context);
+    watch_.site_handler.store(handler);
+    // Each context's device, learnt as it is made, so a site names its device without a CUPTI
+    // call inside the launch.
+    if (handler != nullptr && watch_.device_of_context != nullptr) {
+      enable_callback_(1, subscriber_, CUPTI_CB_DOMAIN_RESOURCE,
+                       CUPTI_CBID_RESOURCE_CONTEXT_CREATED);
+    }
+    return update_launch_callbacks();
   }
   CUptiResult watch_profiler_api(ProfilerApiHandler handler, void* context) override {
     if (enable_callback_ == nullptr || subscriber_ == nullptr) return CUPTI_ERROR_NOT_SUPPORTED;
-    launches_.profiler_context.store(context);
-    launches_.profiler_handler.store(handler);
+    watch_.profiler_context.store(context);
+    watch_.profiler_handler.store(handler);
     const std::uint32_t on = handler != nullptr ? 1 : 0;
     CUptiResult result = enable_callback_(on, subscriber_, CUPTI_CB_DOMAIN_DRIVER_API,
                                           CUPTI_DRIVER_TRACE_CBID_cuProfilerStart);
@@ -177,10 +141,7 @@ class DlCuptiApi final : public CuptiApi {
                                               CUPTI_DRIVER_TRACE_CBID_cuProfilerStop);
     return result != CUPTI_SUCCESS ? result : stop;
   }
-  std::uint64_t launches_seen() override {
-    return std::max(launches_.runtime.load(std::memory_order_relaxed),
-                    launches_.driver.load(std::memory_order_relaxed));
-  }
+  std::uint64_t launches_seen() override { return watch_.launches(); }
   CUptiResult dropped_records(std::size_t& dropped) override {
     return dropped_(nullptr, 0, &dropped);
   }
@@ -206,8 +167,33 @@ class DlCuptiApi final : public CuptiApi {
   }
 
  private:
+  // The launch callbacks serve two watchers, the count (ActivitySession, until records arrive)
+  // and the launch-site handler (kerntime run, all along): on while either wants them. An id the
+  // loaded CUPTI does not know is refused alone; the others still count.
+  CUptiResult update_launch_callbacks() {
+    if (enable_callback_ == nullptr || subscriber_ == nullptr) return CUPTI_ERROR_NOT_SUPPORTED;
+    const bool want = counting_ || watch_.site_handler.load() != nullptr;
+    if (want == launch_callbacks_on_) return CUPTI_SUCCESS;
+    if (want) watch_.epoch.fetch_add(1);
+    std::size_t count = 0;
+    const WatchedCallback* callbacks = launch_callbacks(count);
+    CUptiResult refused = CUPTI_SUCCESS;
+    bool any = false;
+    for (std::size_t i = 0; i < count; ++i) {
+      const CUptiResult r =
+          enable_callback_(want ? 1 : 0, subscriber_, callbacks[i].domain, callbacks[i].id);
+      any = any || r == CUPTI_SUCCESS;
+      if (r != CUPTI_SUCCESS && refused == CUPTI_SUCCESS) refused = r;
+    }
+    launch_callbacks_on_ = want;
+    return !want || any ? CUPTI_SUCCESS : refused;
+  }
+
   CUpti_SubscriberHandle subscriber_ = nullptr;
-  LaunchCounts launches_;
+  LaunchWatch watch_;
+  std::mutex callbacks_mutex_;
+  bool counting_ = false;
+  bool launch_callbacks_on_ = false;
   decltype(&cuptiEnableCallback) enable_callback_ = nullptr;  // optional: no watch without it
   decltype(&cuptiGetVersion) get_version_ = nullptr;
   decltype(&cuptiSubscribe) subscribe_ = nullptr;

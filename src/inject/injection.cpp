@@ -2,23 +2,20 @@
 // The library `kerntime run` injects into a program: CUDA calls InitializeInjection from cuInit
 // (CUDA_INJECTION64_PATH), NVTX calls InitializeInjectionNvtx2 from a module's first NVTX call
 // (NVTX_INJECTION64_PATH). It records through CUPTI into a RunRecorder and writes one report per
-// process into KERNTIME_RUN_DIR: rewritten every few seconds while the program runs, and last at
-// exit, so that a process killed without warning still leaves what it recorded.
+// process into KERNTIME_RUN_DIR: rewritten every few seconds while the program runs, last at
+// exit or when a signal ends the process (signal_worker.hpp), so that a process killed without
+// warning still leaves what it recorded, and one that aborts names the last kernel it launched.
 //
 // Everything here lives until the process ends on purpose: atexit handlers and static
 // destructors run in an order this library does not control.
 #include <atomic>
-#include <cerrno>
-#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <memory>
 #include <mutex>
-#include <poll.h>
 #include <pthread.h>
 #include <signal.h>
 #include <string>
-#include <thread>
 #include <unistd.h>
 
 #include <nvtx3/nvToolsExt.h>
@@ -31,10 +28,14 @@
 #include "cuda/device_sync.hpp"
 #include "cupti/activity_session.hpp"
 #include "cupti/cupti_api.hpp"
+#include "cupti/other_client.hpp"
+#include "inject/end_of_process.hpp"
+#include "inject/last_launch.hpp"
 #include "inject/nvtx_hooks.hpp"
 #include "inject/run_recorder.hpp"
 #include "inject/run_settings.hpp"
 #include "inject/shard_name.hpp"
+#include "inject/signal_worker.hpp"
 
 namespace kerntime::inject {
 namespace {
@@ -55,14 +56,12 @@ struct Injection {
   std::unique_ptr<RunRecorder> recorder;
   std::unique_ptr<RecorderSink> sink;
   std::unique_ptr<cupti::ActivitySession> session;  // started at cuInit
-  std::string problem;                              // why nothing is recorded
+  LaunchSlots launches;                             // the last launch of each thread
+  bool watching_launch_sites = false;
+  std::string problem;  // why nothing is recorded
   pid_t pid = 0;
   std::string path;  // this process's report
-  int wake[2] = {-1, -1};
-  int written[2] = {-1, -1};  // the worker's answer to a signal: the final report is written
-  std::thread worker;
   std::atomic<bool> finished{false};
-  std::atomic<int> signal_received{0};
   std::mutex write_mutex;
 };
 
@@ -80,28 +79,40 @@ std::uint64_t cupti_now() {
   return now;
 }
 
-void write_report(Injection& in, bool final_write) {
+void write_report(Injection& in, ReportKind kind) {
   std::lock_guard lock{in.write_mutex};
   try {
     // A checkpoint carries the summary only: the records go into the final report, and building
     // them every few seconds would cost the program time and memory.
-    Report report = in.recorder->report(final_write);
+    Report report = in.recorder->report(kind != ReportKind::checkpoint);
     report.environment.tool_version = kVersion;
     report.environment.host_name = process_label();
     if (!in.problem.empty()) report.warnings.insert(report.warnings.begin(), in.problem);
-    if (in.session) {
-      const std::string starved = in.session->starved_reason();
-      if (!starved.empty()) report.warnings.insert(report.warnings.begin(), starved);
+    ProcessEnd end;
+    end.kind = kind;
+    end.signal = received_signal();
+    end.fatal = received_fatal_signal();
+    end.launch_sites_watched = in.watching_launch_sites;
+    if (end.fatal && kind != ReportKind::checkpoint) {
+      end.last_launch = in.launches.last();
+      if (end.last_launch) {
+        end.last_launch_thread = thread_name(end.last_launch->thread);
+        // A context made before CUPTI could say its device: its kernel records name it.
+        if (end.last_launch->device < 0) {
+          end.last_launch->device = in.recorder->device_of_context(end.last_launch->context_id);
+        }
+      }
     }
-    if (!final_write) {
-      report.warnings.push_back(
-          "the process did not finish normally (killed, aborted, or left through _exit): this "
-          "is its last checkpoint, without records for the timeline, and kernels after it are "
-          "missing");
-    } else if (const int signal = in.signal_received.load(); signal != 0) {
-      report.warnings.push_back("the process was stopped by signal " + std::to_string(signal) +
-                                "; what it recorded up to then is here");
+    if (kind == ReportKind::final && in.session) {
+      RecordAccount account;
+      account.launches = in.api->launches_seen();
+      account.kernel_records = in.recorder->kernels_received();
+      account.dropped_records = report.trace ? report.trace->counts.dropped_records : 0;
+      account.crashed = end.fatal;
+      end.records = account;
+      end.other_client = cupti::describe_other_cupti_client();
     }
+    add_end_warnings(report, end);
     write_report_file(report, in.path);
   } catch (const std::exception& error) {
     say("could not write " + in.path + ": " + error.what());
@@ -113,94 +124,22 @@ void write_report(Injection& in, bool final_write) {
 void finish() {
   Injection* in = g_injection;
   if (in == nullptr || getpid() != in->pid || in->finished.exchange(true)) return;
-  if (in->worker.joinable()) {
-    const char byte = 'q';
-    if (write(in->wake[1], &byte, 1) < 0) {
-      // The worker wakes at its next checkpoint anyway.
-    }
-    if (in->worker.get_id() != std::this_thread::get_id()) in->worker.join();
-  }
+  stop_report_worker();
   if (in->session) {
     const std::string failure = in->session->stop();
-    if (!failure.empty()) {
-      in->problem = "the last records could not all be read: " + failure;
-    }
+    if (!failure.empty()) in->problem = "the last records could not all be read: " + failure;
   }
-  write_report(*in, true);
+  write_report(*in, ReportKind::final);
 }
 
 void on_exit_handler() {
   finish();
 }
 
-// Runs on a program thread (the worker blocks these signals): it hands the writing to the
-// worker, waits for it, then lets the signal end the process as it would have. Waiting here,
-// instead of returning, keeps the program's interrupted call (a sleep, a read) from carrying on
-// as if nothing happened. Only async-signal-safe calls.
-void on_signal(int signal) {
-  Injection* in = g_injection;
-  if (in != nullptr) {
-    in->signal_received.store(signal);
-    const char byte = 's';
-    if (!in->finished.load() && write(in->wake[1], &byte, 1) == 1) {
-      char done = 0;
-      while (read(in->written[0], &done, 1) < 0 && errno == EINTR) {
-      }
-    }
-  }
-  struct sigaction fallback {};
-  fallback.sa_handler = SIG_DFL;
-  sigemptyset(&fallback.sa_mask);
-  sigaction(signal, &fallback, nullptr);
-  raise(signal);  // delivered when this handler returns
-}
-
-// Terminating signals the program leaves at their default: kerntime writes what it recorded,
-// then lets the signal end the process as it would have.
-void catch_termination() {
-  for (const int signal : {SIGTERM, SIGINT, SIGHUP}) {
-    struct sigaction current {};
-    if (sigaction(signal, nullptr, &current) != 0) continue;
-    if (current.sa_handler != SIG_DFL || (current.sa_flags & SA_SIGINFO) != 0) continue;
-    struct sigaction handler {};
-    handler.sa_handler = &on_signal;
-    sigemptyset(&handler.sa_mask);
-    sigaction(signal, &handler, nullptr);
-  }
-}
-
-// Checkpoints, and the work a signal handler cannot do.
-void work(Injection* in) {
-  const int timeout = in->settings.checkpoint_interval_ms == 0
-                          ? -1
-                          : static_cast<int>(in->settings.checkpoint_interval_ms);
-  for (;;) {
-    pollfd wake{in->wake[0], POLLIN, 0};
-    const int ready = poll(&wake, 1, timeout);
-    if (in->finished.load()) {
-      const char done = 'w';  // a handler may be waiting: the report is written already
-      if (write(in->written[1], &done, 1) < 0) {
-      }
-      return;
-    }
-    if (ready > 0) {
-      char byte = 0;
-      if (read(in->wake[0], &byte, 1) == 1 && byte == 'q') return;
-      if (in->signal_received.load() != 0) {
-        finish();
-        const char done = 'w';
-        if (write(in->written[1], &done, 1) < 0) {
-          // The handler then waits for nothing more: it reads end-of-file when we exit.
-        }
-        return;
-      }
-      continue;
-    }
-    if (ready == 0 && in->session) {
-      in->api->flush_all(0);  // completed buffers only: nothing the GPU still runs is cut short
-      write_report(*in, false);
-    }
-  }
+void on_launch_site(const cupti::CuptiApi::LaunchSite& site, void* context) {
+  static_cast<LaunchSlots*>(context)->publish(site.kernel_name, site.graph, site.device,
+                                              site.context_id, site.stream, site.per_thread_stream,
+                                              site.correlation_id);
 }
 
 void on_profiler_api(bool started, void*) {
@@ -211,6 +150,33 @@ void on_profiler_api(bool started, void*) {
     in->recorder->windows().open(now);
   } else {
     in->recorder->windows().close(now);
+  }
+}
+
+void start_worker(Injection& in) {
+  WorkerJobs jobs;
+  jobs.checkpoint = [&in] {
+    if (!in.session) return;
+    // Completed buffers only: nothing the GPU still runs is cut short.
+    in.api->flush_all(0);
+    write_report(in, ReportKind::checkpoint);
+  };
+  // Without the last launch, launches pay for CUPTI's callback only until the first kernel
+  // record shows that records arrive (the watch for another client has its answer).
+  if (in.session && !in.watching_launch_sites) {
+    jobs.tick = [&in] {
+      in.api->flush_all(0);
+      in.session->stop_watching_launches_if_records_arrive();
+      return in.recorder->kernels_received() == 0;
+    };
+  }
+  jobs.terminate = [](int) { finish(); };
+  jobs.crash_report = [&in](int) { write_report(in, ReportKind::crash); };
+  jobs.crash_final = [](int) { finish(); };
+  WorkerLimits limits;
+  limits.checkpoint_interval_ms = in.settings.checkpoint_interval_ms;
+  if (!start_report_worker(std::move(jobs), limits)) {
+    say("no worker thread: no checkpoints, and a signal ends the process without a report");
   }
 }
 
@@ -238,16 +204,15 @@ Injection* injection() {
     if (in.settings.duration_ns) end = origin + in.settings.delay_ns + *in.settings.duration_ns;
     in.recorder->windows().bound(origin + in.settings.delay_ns, end);
   }
-  pthread_atfork(nullptr, nullptr, [] {
-    // The child of fork() alone: its copy of this state belongs to the parent (finish() checks
-    // the pid), and it must not write into the parent's pipe.
-  });
   std::atexit(&on_exit_handler);
   return g_injection;
 }
 
 std::uint64_t sink_range_id(const char* domain, const char* name) {
   return g_injection->recorder->range_id(domain, name);
+}
+std::uint64_t sink_range_path(std::uint64_t parent, std::uint64_t range) {
+  return g_injection->recorder->range_path(parent, range);
 }
 bool sink_push_tag(std::uint64_t id) {
   Injection* in = g_injection;
@@ -287,27 +252,34 @@ extern "C" __attribute__((visibility("default"))) int InitializeInjection(void) 
   in->session = std::make_unique<kerntime::cupti::ActivitySession>(
       *in->api, options, &kerntime::detail::synchronize_active_devices);
   in->session->send_records_to(in->sink.get());
+  // A kerntime::Tracer in the program then reads "CUPTI is held by CUPTI for kerntime run".
+  in->session->set_subscriber_name("kerntime run");
+  in->session->set_unavailable_consequence(": kerntime run records nothing in this process");
+  // The session's reader thread must not run a terminating signal's handler either: the
+  // handler waits for the final report, and writing it joins that thread.
+  sigset_t terminating;
+  sigset_t previous;
+  sigemptyset(&terminating);
+  for (const int signal : {SIGTERM, SIGINT, SIGHUP})
+    sigaddset(&terminating, signal);
+  pthread_sigmask(SIG_BLOCK, &terminating, &previous);
   const std::string problem = in->session->start();
+  pthread_sigmask(SIG_SETMASK, &previous, nullptr);
   if (!problem.empty()) {
     in->problem = problem;
     in->session.reset();
     say(problem);
-  } else if (in->settings.capture == CaptureRange::profiler_api &&
-             in->api->watch_profiler_api(&on_profiler_api, nullptr) != CUPTI_SUCCESS) {
-    in->problem = "--capture-range=cudaProfilerApi: CUPTI could not watch cudaProfilerStart";
-    say(in->problem);
+  } else {
+    if (in->settings.capture == CaptureRange::profiler_api &&
+        in->api->watch_profiler_api(&on_profiler_api, nullptr) != CUPTI_SUCCESS) {
+      in->problem = "--capture-range=cudaProfilerApi: CUPTI could not watch cudaProfilerStart";
+      say(in->problem);
+    }
+    in->watching_launch_sites =
+        in->settings.last_launch &&
+        in->api->watch_launch_sites(&on_launch_site, &in->launches) == CUPTI_SUCCESS;
   }
-  if (pipe(in->wake) == 0 && pipe(in->written) == 0) {
-    // The worker must never run the handler: the handler waits for the worker.
-    sigset_t termination, previous;
-    sigemptyset(&termination);
-    for (const int signal : {SIGTERM, SIGINT, SIGHUP})
-      sigaddset(&termination, signal);
-    pthread_sigmask(SIG_BLOCK, &termination, &previous);
-    in->worker = std::thread{&work, in};
-    pthread_sigmask(SIG_SETMASK, &previous, nullptr);
-    catch_termination();
-  }
+  start_worker(*in);
   return 1;
 }
 
@@ -315,7 +287,7 @@ extern "C" __attribute__((visibility("default"))) int InitializeInjectionNvtx2(
     NvtxGetExportTableFunc_t get_export_table) {
   using namespace kerntime::inject;
   if (injection() == nullptr) return 0;
-  NvtxSink sink{&sink_range_id,         &cupti_now,   &sink_push_tag, &sink_pop_tag, &sink_range,
-                &sink_is_capture_range, &sink_capture};
+  NvtxSink sink{&sink_range_id, &sink_range_path,       &cupti_now,   &sink_push_tag, &sink_pop_tag,
+                &sink_range,    &sink_is_capture_range, &sink_capture};
   return install_nvtx_handlers(get_export_table, sink);
 }

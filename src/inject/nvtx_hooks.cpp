@@ -62,6 +62,7 @@ const char* domain_name(nvtxDomainHandle_t domain) {
 struct OpenRange {
   nvtxDomainHandle_t domain;
   std::uint64_t id;
+  std::uint64_t path;  // the ranges open on the thread, this one innermost
   std::uint64_t start_ns;
   bool tagged;   // pushed as CUPTI's external correlation id
   bool capture;  // opened the capture window
@@ -73,8 +74,10 @@ int push(nvtxDomainHandle_t domain, const std::string& name) {
   const std::uint64_t id = g_sink.range_id(domain_name(domain), name.c_str());
   const bool capture = g_sink.is_capture_range(name.c_str());
   if (capture) g_sink.capture(true, now);
-  const bool tagged = id != 0 && g_sink.push_tag(id);
-  open_ranges.push_back({domain, id, now, tagged, capture});
+  const std::uint64_t parent = open_ranges.empty() ? 0 : open_ranges.back().path;
+  const std::uint64_t path = id != 0 ? g_sink.range_path(parent, id) : 0;
+  const bool tagged = path != 0 && g_sink.push_tag(path);
+  open_ranges.push_back({domain, id, path, now, tagged, capture});
   return static_cast<int>(open_ranges.size()) - 1;
 }
 

@@ -12,6 +12,9 @@ namespace kerntime::inject {
 struct NvtxSink {
   /// The id an NVTX range name is recorded under (RunRecorder::range_id).
   std::uint64_t (*range_id)(const char* domain, const char* name);
+  /// The id a push/pop range is tagged with: range `range` opened inside the range path
+  /// `parent` (0: none open on the thread) (RunRecorder::range_path).
+  std::uint64_t (*range_path)(std::uint64_t parent, std::uint64_t range);
   /// Now, in CUPTI's clock; 0 when it cannot be read yet.
   std::uint64_t (*now_ns)();
   /// Tags the calling thread's launches with `id` until pop_tag (CUPTI external correlation).

@@ -4,12 +4,6 @@
 #include <algorithm>
 #include <utility>
 
-#include <kerntime/report_transforms.hpp>
-#include <kerntime/statistics.hpp>
-#include <kerntime/trace.hpp>
-
-#include "trace/scope_table.hpp"
-
 namespace kerntime::inject {
 namespace {
 
@@ -17,13 +11,13 @@ namespace {
 // flight, and 16 MiB at most, so a graph launch whose kernels keep its entry cannot grow it.
 constexpr std::size_t kMaxPendingLaunches = std::size_t{1} << 20;
 
-// The median is what the tables show; its interval would cost a bootstrap per kernel name at
-// every checkpoint, and `kerntime report` recomputes it when asked.
-StatisticsOptions entry_statistics() {
-  StatisticsOptions options;
-  options.median_interval = false;
-  return options;
-}
+// Kernels waiting for a tag that may come in a later buffer: a few buffers' worth (an 8 MiB
+// buffer holds about 38,000 kernel records), 6 MiB at most. Kernels outside every range pass
+// through and are forgotten.
+constexpr std::size_t kMaxUntaggedKernels = std::size_t{1} << 17;
+
+// How deep a range path is followed when a kernel is credited: deeper ranges are not credited.
+constexpr std::size_t kMaxRangeDepth = 64;
 
 std::string range_display_name(std::string_view domain, std::string_view name) {
   std::string text = "nvtx:";
@@ -38,7 +32,10 @@ std::string range_display_name(std::string_view domain, std::string_view name) {
 }  // namespace
 
 RunRecorder::RunRecorder(const RunSettings& settings)
-    : settings_(settings), windows_(settings.capture == CaptureRange::whole_run) {
+    : settings_(settings),
+      windows_(settings.capture == CaptureRange::whole_run),
+      range_of_launch_(kMaxPendingLaunches),
+      untagged_(kMaxUntaggedKernels) {
   if (!settings_.kernel_filter.empty()) filter_.emplace(settings_.kernel_filter);
 }
 
@@ -73,17 +70,13 @@ void RunRecorder::append(trace::RecordBatch batch) {
   memsets_received_ += batch.memsets.size();
   if (!ranges_.empty()) {
     for (const trace::RawScopeTag& tag : batch.scope_tags) {
-      if (range_of_launch_.emplace(tag.correlation_id, tag.scope_id).second) {
-        launch_order_.push_back(tag.correlation_id);
+      if (UntaggedKernels* early = untagged_.find(tag.correlation_id)) {
+        attribute_to_ranges(tag.scope_id, early->kernels, early->duration_ns);
+        const bool graph = early->graph;
+        untagged_.erase(tag.correlation_id);
+        if (!graph) continue;  // a graph launch's other kernels may still come
       }
-    }
-    while (range_of_launch_.size() > kMaxPendingLaunches) {
-      range_of_launch_.erase(launch_order_[launch_order_head_++]);
-    }
-    if (launch_order_head_ > launch_order_.size() / 2) {
-      launch_order_.erase(launch_order_.begin(),
-                          launch_order_.begin() + static_cast<std::ptrdiff_t>(launch_order_head_));
-      launch_order_head_ = 0;
+      range_of_launch_.get(tag.correlation_id) = tag.scope_id;
     }
   }
 
@@ -97,6 +90,13 @@ void RunRecorder::append(trace::RecordBatch batch) {
     if (recorded.size() < room) recorded.push_back(kernel);
   };
   for (const trace::RawKernel& kernel : batch.kernels) {
+    if (context_devices_.empty() || context_devices_.back().first != kernel.context) {
+      const auto known = std::find_if(context_devices_.begin(), context_devices_.end(),
+                                      [&](const auto& c) { return c.first == kernel.context; });
+      if (known == context_devices_.end() && context_devices_.size() < 256) {
+        context_devices_.emplace_back(kernel.context, kernel.device);
+      }
+    }
     if (kernel.start_ns == 0 || kernel.end_ns < kernel.start_ns) {
       keep(kernel);  // the timeline counts it as a loss; no duration to add
       continue;
@@ -112,17 +112,39 @@ void RunRecorder::append(trace::RecordBatch batch) {
     }
     add_kernel(kernel, name_id);
     keep(kernel);
-    if (const auto it = range_of_launch_.find(kernel.correlation_id);
-        it != range_of_launch_.end()) {
-      RangeStats& range = ranges_[it->second - 1];
-      ++range.kernels;
-      range.kernel_ns += static_cast<double>(kernel.duration_ns());
+    if (const std::uint64_t* path = range_of_launch_.find(kernel.correlation_id)) {
+      attribute_to_ranges(*path, 1, kernel.duration_ns());
       // A graph launch has one correlation id for all its kernels; others have one kernel.
-      if (kernel.graph_id == 0) range_of_launch_.erase(it);
+      if (kernel.graph_id == 0) range_of_launch_.erase(kernel.correlation_id);
+    } else if (!ranges_.empty()) {
+      UntaggedKernels& early = untagged_.get(kernel.correlation_id);
+      ++early.kernels;
+      early.duration_ns += kernel.duration_ns();
+      early.graph = early.graph || kernel.graph_id != 0;
     }
   }
   batch.kernels = std::move(recorded);
   keep_for_timeline(batch);
+}
+
+// The innermost range owns the kernel; every range of the path counts it once (a range nested in
+// one of its own name, recursion, must not count it twice).
+void RunRecorder::attribute_to_ranges(std::uint64_t path, std::uint64_t kernels,
+                                      std::uint64_t duration_ns) {
+  if (path == 0 || path > paths_.size()) return;
+  RangeStats& innermost = ranges_[paths_[path - 1].range - 1];
+  innermost.self_kernels += kernels;
+  innermost.self_kernel_ns += duration_ns;
+  std::uint64_t credited[kMaxRangeDepth];
+  std::size_t depth = 0;
+  for (std::uint64_t at = path; at != 0 && at <= paths_.size() && depth < kMaxRangeDepth;
+       at = paths_[at - 1].parent) {
+    const std::uint64_t range = paths_[at - 1].range;
+    if (std::find(credited, credited + depth, range) != credited + depth) continue;
+    credited[depth++] = range;
+    ranges_[range - 1].kernels += kernels;
+    ranges_[range - 1].kernel_ns += duration_ns;
+  }
 }
 
 // The first records of each kind go to the timeline in full; later ones are only counted.
@@ -170,9 +192,28 @@ std::uint64_t RunRecorder::range_id(std::string_view domain, std::string_view na
   if (it != range_ids_.end()) return it->second;
   ranges_.emplace_back(settings_.samples_per_kernel);
   ranges_.back().name = display;
+  ranges_.back().message = name.empty() ? std::string{"(unnamed)"} : std::string{name};
+  ranges_.back().domain = std::string{domain};
   const std::uint64_t id = ranges_.size();
   range_ids_.emplace(std::move(display), id);
   return id;
+}
+
+std::uint64_t RunRecorder::range_path(std::uint64_t parent, std::uint64_t range_id) {
+  std::lock_guard lock{mutex_};
+  if (range_id == 0 || range_id > ranges_.size()) return 0;
+  if (parent > paths_.size()) parent = 0;
+  const auto find_or_add = [&](std::uint64_t from) {
+    const std::uint64_t key = (from << 32) ^ range_id;
+    const auto [it, inserted] = path_ids_.emplace(key, paths_.size() + 1);
+    if (inserted) paths_.push_back({from, range_id});
+    return it->second;
+  };
+  if (paths_.size() >= kMaxRangePaths && path_ids_.count((parent << 32) ^ range_id) == 0) {
+    ++paths_folded_;
+    return find_or_add(0);
+  }
+  return find_or_add(parent);
 }
 
 void RunRecorder::add_range(std::uint64_t range_id, std::uint64_t start_ns, std::uint64_t end_ns) {
@@ -182,122 +223,17 @@ void RunRecorder::add_range(std::uint64_t range_id, std::uint64_t start_ns, std:
   ranges_[range_id - 1].durations.add(static_cast<double>(end_ns - start_ns));
 }
 
+std::int32_t RunRecorder::device_of_context(std::uint32_t context_id) const {
+  std::lock_guard lock{mutex_};
+  for (const auto& [context, device] : context_devices_) {
+    if (context == context_id) return static_cast<std::int32_t>(device);
+  }
+  return -1;
+}
+
 std::uint64_t RunRecorder::kernels_received() const {
   std::lock_guard lock{mutex_};
   return kernels_received_;
-}
-
-std::vector<std::pair<std::uint32_t, KernelSummary>> RunRecorder::kernel_rows() const {
-  double all_ns = 0.0;
-  for (const auto& [id, stats] : kernels_)
-    all_ns += stats.durations.total_ns();
-  std::vector<std::pair<std::uint32_t, KernelSummary>> rows;
-  rows.reserve(kernels_.size());
-  for (const auto& [id, stats] : kernels_) {
-    const DurationAggregate& d = stats.durations;
-    KernelSummary row;
-    row.name = std::string{names_.demangled(id)};
-    row.instances = static_cast<std::size_t>(d.count());
-    row.total_ns = static_cast<std::uint64_t>(d.total_ns() + 0.5);
-    row.time_percent = all_ns > 0.0 ? 100.0 * d.total_ns() / all_ns : 0.0;
-    row.average_ns = d.mean_ns();
-    row.median_ns = d.median_ns();
-    row.min_ns = static_cast<std::uint64_t>(d.min_ns());
-    row.max_ns = static_cast<std::uint64_t>(d.max_ns());
-    if (d.count() >= 2) row.stddev_ns = d.stddev_ns();
-    row.grid = stats.grid;
-    row.block = stats.block;
-    row.mixed_launch_config = stats.mixed_launch_config;
-    rows.emplace_back(id, std::move(row));
-  }
-  std::sort(rows.begin(), rows.end(), [](const auto& a, const auto& b) {
-    return a.second.total_ns != b.second.total_ns ? a.second.total_ns > b.second.total_ns
-                                                  : a.second.name < b.second.name;
-  });
-  return rows;
-}
-
-Report RunRecorder::report(bool with_records) const {
-  std::lock_guard lock{mutex_};
-  Report report;
-  const std::vector<std::pair<std::uint32_t, KernelSummary>> rows = kernel_rows();
-
-  if (with_records) {
-    // The timeline's records, attributed to the NVTX ranges (one scope per range name).
-    trace::ScopeSnapshot scopes;
-    for (std::size_t i = 0; i < ranges_.size(); ++i) {
-      scopes.names.push_back(ranges_[i].name);
-      scopes.scopes.push_back({i + 1, 0, static_cast<std::uint32_t>(i), 0});
-    }
-    const Trace trace = timeline_.build(scopes);
-    TraceReportOptions options;
-    options.max_records_per_kind = settings_.timeline_records;
-    options.api_calls = false;  // the timeline keeps them for its launch arrows only
-    attach_trace(report, trace, options);
-  } else {
-    report.trace.emplace();
-  }
-
-  // Entries: kernels by total time, then NVTX ranges; a name both a kernel and a range has
-  // cannot clash, ranges carry the "nvtx:" prefix.
-  const StatisticsOptions statistics = entry_statistics();
-  std::uint64_t kernels_recorded = 0;
-  for (const auto& [id, row] : rows) {
-    const KernelStats& stats = kernels_.at(id);
-    Entry entry;
-    entry.name = row.name;
-    entry.timer = "cupti-kernel";
-    if (!stats.mixed_devices && stats.device) entry.device = static_cast<int>(*stats.device);
-    entry.samples = stats.durations.kept();
-    entry.statistics = compute_statistics(entry.samples, statistics);
-    kernels_recorded += stats.durations.count();
-    if (!stats.durations.complete()) {
-      report.warnings.push_back(
-          "\"" + row.name + "\" ran " + std::to_string(stats.durations.count()) +
-          " times; its samples are a uniform random " +
-          std::to_string(stats.durations.kept().size()) +
-          " of them (count, total, min, max in the kernel summary are exact)");
-    }
-    report.entries.push_back(std::move(entry));
-  }
-  for (const RangeStats& range : ranges_) {
-    if (range.durations.count() == 0) continue;
-    Entry entry;
-    entry.name = range.name;
-    entry.timer = "nvtx-range";
-    entry.samples = range.durations.kept();
-    entry.statistics = compute_statistics(entry.samples, statistics);
-    report.entries.push_back(std::move(entry));
-  }
-
-  // The counts are of everything recorded; the section lists the first records of each kind,
-  // and the rest are omitted.
-  TraceSection& section = *report.trace;
-  section.kernel_summary.clear();  // attach_trace's rows cover the listed records only
-  section.kernel_summary.reserve(rows.size());
-  for (const auto& [id, row] : rows)
-    section.kernel_summary.push_back(row);
-  section.counts.kernels = kernels_recorded;
-  section.counts.memcpys = memcpys_received_;
-  section.counts.memsets = memsets_received_;
-  section.counts.api_calls = api_calls_received_;
-  section.counts.dropped_records = dropped_;
-  const std::uint64_t listed =
-      section.kernels.size() + section.memcpys.size() + section.memsets.size();
-  const std::uint64_t counted = kernels_recorded + memcpys_received_ + memsets_received_;
-  section.omitted_records = counted > listed ? counted - listed : 0;
-
-  if (kernels_outside_capture_ > 0) {
-    report.warnings.push_back(std::to_string(kernels_outside_capture_) +
-                              " kernels ran outside the capture range and are not counted");
-  }
-  if (kernels_filtered_ > 0) {
-    report.warnings.push_back(std::to_string(kernels_filtered_) + " kernels did not match " +
-                              "--kernel-filter '" + settings_.kernel_filter + "'");
-  }
-  for (const std::string& warning : warnings_)
-    report.warnings.push_back(warning);
-  return report;
 }
 
 }  // namespace kerntime::inject

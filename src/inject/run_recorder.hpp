@@ -17,6 +17,7 @@
 
 #include "inject/capture_windows.hpp"
 #include "inject/kernel_aggregate.hpp"
+#include "inject/recent_map.hpp"
 #include "inject/run_settings.hpp"
 #include "trace/names.hpp"
 #include "trace/raw_records.hpp"
@@ -34,6 +35,10 @@ namespace kerntime::inject {
 /// threads, report() from the checkpoint thread or the exit handler.
 class RunRecorder {
  public:
+  /// Distinct nestings of NVTX ranges kept (16 bytes each, and a map entry): far more than a
+  /// program has unless it nests ranges whose names never repeat.
+  static constexpr std::size_t kMaxRangePaths = std::size_t{1} << 16;
+
   explicit RunRecorder(const RunSettings& settings);
 
   CaptureWindows& windows() { return windows_; }
@@ -45,8 +50,16 @@ class RunRecorder {
   /// The id (never 0) an NVTX range name is pushed under as CUPTI's external correlation id,
   /// so the kernels launched inside are attributed to it. `domain` empty: the default domain.
   std::uint64_t range_id(std::string_view domain, std::string_view name);
+  /// The id (never 0) a push/pop range is tagged with: range `range_id` opened while the ranges
+  /// of path `parent` were open on the thread (0: none). Kernels launched under it count for
+  /// every range of the path once, and as the innermost's own. Paths are capped (kMaxRangePaths);
+  /// past the cap a range is tagged as if opened alone, and the report says so.
+  std::uint64_t range_path(std::uint64_t parent, std::uint64_t range_id);
   /// One NVTX range instance, opened and closed at these host times (CUPTI's clock).
   void add_range(std::uint64_t range_id, std::uint64_t start_ns, std::uint64_t end_ns);
+
+  /// The device of CUPTI context `context_id` from the kernel records received; -1: none yet.
+  std::int32_t device_of_context(std::uint32_t context_id) const;
 
   /// Kernel records received (before filtering), for the watch that tells an empty run from a
   /// starved one.
@@ -71,12 +84,22 @@ class RunRecorder {
   struct RangeStats {
     explicit RangeStats(std::size_t capacity) : durations(capacity) {}
     std::string name;  // as the report shows it: "nvtx:NAME" or "nvtx:DOMAIN:NAME"
+    std::string message;
+    std::string domain;
     DurationAggregate durations;
-    std::uint64_t kernels = 0;
-    double kernel_ns = 0.0;
+    std::uint64_t kernels = 0;  // nested ranges' included
+    std::uint64_t kernel_ns = 0;
+    std::uint64_t self_kernels = 0;
+    std::uint64_t self_kernel_ns = 0;
+  };
+  struct RangePath {
+    std::uint64_t parent;  // path id, 0: none
+    std::uint64_t range;   // range id
   };
 
   bool selected(std::uint32_t name_id);
+  void attribute_to_ranges(std::uint64_t path, std::uint64_t kernels, std::uint64_t duration_ns);
+  std::vector<RangeSummary> range_rows() const;
   void add_kernel(const trace::RawKernel& kernel, std::uint32_t name_id);
   void keep_for_timeline(trace::RecordBatch& batch);
   /// Each kernel's summary row with its name id, largest total first.
@@ -93,12 +116,21 @@ class RunRecorder {
   std::unordered_map<std::uint32_t, KernelStats> kernels_;  // by name id
   std::vector<RangeStats> ranges_;                          // range id - 1
   std::unordered_map<std::string, std::uint64_t> range_ids_;
-  // Correlation id -> range id of launches made inside an NVTX range, until their kernel
-  // arrives (bounded: the oldest are forgotten first).
-  std::unordered_map<std::uint32_t, std::uint64_t> range_of_launch_;
-  std::vector<std::uint32_t> launch_order_;
-  std::size_t launch_order_head_ = 0;
+  std::vector<RangePath> paths_;                               // path id - 1
+  std::unordered_map<std::uint64_t, std::uint64_t> path_ids_;  // (parent, range) -> path id
+  std::uint64_t paths_folded_ = 0;
+  // Correlation id -> range path of launches made inside NVTX ranges, until their kernel
+  // arrives; and, while ranges exist, kernels that arrived before any tag for them (CUPTI
+  // delivers buffers in no order), until their tag does. Both forget their oldest first.
+  struct UntaggedKernels {
+    std::uint64_t kernels = 0;
+    std::uint64_t duration_ns = 0;
+    bool graph = false;
+  };
+  RecentMap<std::uint64_t> range_of_launch_;
+  RecentMap<UntaggedKernels> untagged_;
   std::uint64_t kernels_received_ = 0;
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> context_devices_;  // context id, device
   std::uint64_t api_calls_received_ = 0;
   std::uint64_t memcpys_received_ = 0;
   std::uint64_t memsets_received_ = 0;

@@ -77,6 +77,9 @@ RunSettings read_run_settings(const std::function<const char*(const char*)>& loo
   if (const char* v = lookup(env::kCheckpointMs)) {
     settings.checkpoint_interval_ms = unsigned_value(env::kCheckpointMs, v, 0, 86'400'000);
   }
+  if (const char* v = lookup(env::kLastLaunch)) {
+    settings.last_launch = unsigned_value(env::kLastLaunch, v, 0, 1) == 1;
+  }
   return settings;
 }
 

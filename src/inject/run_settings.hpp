@@ -34,6 +34,9 @@ struct RunSettings {
   /// How often a process rewrites its report while it runs, so that a process killed without
   /// warning (SIGKILL, abort, os._exit) leaves what it recorded up to then. 0: only at exit.
   std::uint64_t checkpoint_interval_ms = 2'000;
+  /// Keep the last kernel each thread launched (a CUPTI callback on every launch), so that a
+  /// process that aborts or faults names it. Off (--no-last-launch) saves that callback.
+  bool last_launch = true;
 };
 
 /// The environment variables the command sets and the library reads.
@@ -46,6 +49,7 @@ inline constexpr const char* kKernelFilter = "KERNTIME_RUN_KERNEL_FILTER";
 inline constexpr const char* kSamplesPerKernel = "KERNTIME_RUN_SAMPLES_PER_KERNEL";
 inline constexpr const char* kTimelineRecords = "KERNTIME_RUN_TIMELINE_RECORDS";
 inline constexpr const char* kCheckpointMs = "KERNTIME_RUN_CHECKPOINT_MS";
+inline constexpr const char* kLastLaunch = "KERNTIME_RUN_LAST_LAUNCH";  // "1" (default) or "0"
 }  // namespace env
 
 /// Reads the settings through `lookup` (std::getenv in the library, a map in tests). Throws

@@ -56,6 +56,33 @@ void add_row(KernelSummary& into, const KernelSummary& row) {
                              into.grid != row.grid || into.block != row.block;
 }
 
+// The report's entry of an NVTX range row: its host times (inject/run_recorder.cpp names it).
+std::string range_entry_name(const RangeSummary& row) {
+  return "nvtx:" + (row.domain.empty() ? std::string{} : row.domain + ":") + row.name;
+}
+
+// Counts and totals add up; the median comes from the merged entry's pooled samples.
+void merge_range_rows(std::vector<RangeSummary>& merged, const std::vector<RangeSummary>& rows) {
+  for (const RangeSummary& row : rows) {
+    const auto same = std::find_if(merged.begin(), merged.end(), [&](const RangeSummary& r) {
+      return r.name == row.name && r.domain == row.domain;
+    });
+    if (same == merged.end()) {
+      merged.push_back(row);
+      continue;
+    }
+    const double n1 = static_cast<double>(same->instances);
+    const double n2 = static_cast<double>(row.instances);
+    same->median_ns = n1 + n2 > 0 ? (same->median_ns * n1 + row.median_ns * n2) / (n1 + n2) : 0.0;
+    same->instances += row.instances;
+    same->total_ns += row.total_ns;
+    same->kernels += row.kernels;
+    same->kernel_time_ns += row.kernel_time_ns;
+    same->self_kernels += row.self_kernels;
+    same->self_kernel_time_ns += row.self_kernel_time_ns;
+  }
+}
+
 struct SharedStrings {
   std::vector<std::shared_ptr<const void>> parts;
 };
@@ -76,6 +103,7 @@ TraceSection merge_sections(const std::vector<const TraceSection*>& sections,
     merged.api_calls.insert(merged.api_calls.end(), section->api_calls.begin(),
                             section->api_calls.end());
     strings->parts.push_back(section->strings);
+    merge_range_rows(merged.range_summary, section->range_summary);
     for (const KernelSummary& row : section->kernel_summary) {
       const auto [it, inserted] = rows.emplace(row.name, merged.kernel_summary.size());
       if (inserted) {
@@ -98,6 +126,12 @@ TraceSection merge_sections(const std::vector<const TraceSection*>& sections,
     row.time_percent = all_ns > 0 ? 100.0 * static_cast<double>(row.total_ns) / all_ns : 0.0;
     const auto entry = std::find_if(entries.begin(), entries.end(), [&](const Entry& e) {
       return e.name == row.name && e.timer == "cupti-kernel";
+    });
+    if (entry != entries.end() && !entry->samples.empty()) row.median_ns = entry->statistics.median;
+  }
+  for (RangeSummary& row : merged.range_summary) {
+    const auto entry = std::find_if(entries.begin(), entries.end(), [&](const Entry& e) {
+      return e.name == range_entry_name(row) && e.timer == "nvtx-range";
     });
     if (entry != entries.end() && !entry->samples.empty()) row.median_ns = entry->statistics.median;
   }

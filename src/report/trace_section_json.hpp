@@ -27,6 +27,10 @@ TraceJson counts_json(const TraceCounts& counts);
 /// figure that is not finite.
 TraceJson kernel_summary_json(const KernelSummary& row, const std::string& path);
 
+/// One per-NVTX-range row (`kerntime run`): "domain" only for a named domain. Throws
+/// kerntime::Error naming `path` for a median that is not finite.
+TraceJson range_summary_json(const RangeSummary& row, const std::string& path);
+
 /// One record each; start_ns (and a launch call's times) count from `origin_ns`.
 TraceJson kernel_json(const KernelActivity& kernel, std::uint64_t origin_ns);
 TraceJson memcpy_json(const MemcpyActivity& copy, std::uint64_t origin_ns);

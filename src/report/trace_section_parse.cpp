@@ -99,6 +99,15 @@ class TraceSectionParser::SectionReader {
         t.kernel_summary.push_back(summary((*rows)[i], row_path));
       }
     }
+    if (const Json* rows = member(value, "range_summary")) {
+      const std::string list_path = path_ + ".range_summary";
+      r_.array(*rows, list_path);
+      for (std::size_t i = 0; i < rows->size(); ++i) {
+        const std::string row_path = index_path(list_path, i);
+        r_.object((*rows)[i], row_path);
+        t.range_summary.push_back(range_row((*rows)[i], row_path));
+      }
+    }
     if (const Json* origin = member(value, "origin_ns")) {
       t.origin_ns = r_.uint64_value(*origin, path_ + ".origin_ns");
     }
@@ -269,6 +278,22 @@ class TraceSectionParser::SectionReader {
     }
     if (const Json* v = member(value, "grid")) row.grid = dim(*v, path + ".grid");
     if (const Json* v = member(value, "block")) row.block = dim(*v, path + ".block");
+    return row;
+  }
+
+  RangeSummary range_row(const Json& value, const std::string& path) const {
+    RangeSummary row;
+    row.name = r_.string(required(value, "name", path), path + ".name");
+    if (const Json* v = member(value, "domain")) row.domain = r_.string(*v, path + ".domain");
+    row.instances = r_.uint64_value(required(value, "instances", path), path + ".instances");
+    u64(value, "total_ns", path, row.total_ns);
+    if (const Json* v = member(value, "median_ns")) {
+      row.median_ns = r_.duration(*v, path + ".median_ns");
+    }
+    u64(value, "kernels", path, row.kernels);
+    u64(value, "kernel_time_ns", path, row.kernel_time_ns);
+    u64(value, "self_kernels", path, row.self_kernels);
+    u64(value, "self_kernel_time_ns", path, row.self_kernel_time_ns);
     return row;
   }
 

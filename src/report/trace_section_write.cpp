@@ -113,6 +113,19 @@ Out kernel_summary_json(const KernelSummary& row, const std::string& path) {
   return json;
 }
 
+Out range_summary_json(const RangeSummary& row, const std::string& path) {
+  Out json{{"name", row.name}};
+  if (!row.domain.empty()) json["domain"] = row.domain;
+  json["instances"] = row.instances;
+  json["total_ns"] = row.total_ns;
+  json["median_ns"] = finite(row.median_ns, path + ".median_ns");
+  json["kernels"] = row.kernels;
+  json["kernel_time_ns"] = row.kernel_time_ns;
+  json["self_kernels"] = row.self_kernels;
+  json["self_kernel_time_ns"] = row.self_kernel_time_ns;
+  return json;
+}
+
 Out kernel_json(const KernelActivity& k, std::uint64_t origin) {
   Out json{{"name", std::string{k.name}}};
   if (!k.mangled_name.empty() && k.mangled_name != k.name) {
@@ -197,6 +210,15 @@ Out trace_section_json(const TraceSection& trace) {
                                           "trace.kernel_summary[" + std::to_string(i) + "]"));
   }
   json["kernel_summary"] = std::move(summary);
+  // Written only when there are ranges, so other reports stay byte for byte what they were.
+  if (!trace.range_summary.empty()) {
+    Out ranges = Out::array();
+    for (std::size_t i = 0; i < trace.range_summary.size(); ++i) {
+      ranges.push_back(range_summary_json(trace.range_summary[i],
+                                          "trace.range_summary[" + std::to_string(i) + "]"));
+    }
+    json["range_summary"] = std::move(ranges);
+  }
   json["origin_ns"] = trace.origin_ns;
   json["kernels"] = records_json(trace.kernels, "kernels", trace.origin_ns, kernel_json);
   json["memcpys"] = records_json(trace.memcpys, "memcpys", trace.origin_ns, memcpy_json);

@@ -7,6 +7,8 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
+#include <mutex>
+#include <set>
 #include <string_view>
 
 #include <cupti.h>
@@ -18,15 +20,26 @@ std::atomic<unsigned long long> kernel_records{0};
 CUpti_SubscriberHandle subscriber = nullptr;
 
 void CUPTIAPI ignore_callback(void*, CUpti_CallbackDomain, CUpti_CallbackId, const void*) {}
+// A client that registers after another one may be handed that one's buffers, which CUPTI held
+// when the registration changed (Kineto logs and skips them too): only its own are read and
+// freed.
+std::mutex buffers_mutex;
+std::set<std::uint8_t*> own_buffers;
 
 void CUPTIAPI buffer_requested(std::uint8_t** buffer, std::size_t* size, std::size_t* max_records) {
   *buffer = static_cast<std::uint8_t*>(std::aligned_alloc(8, kBufferBytes));
   *size = *buffer != nullptr ? kBufferBytes : 0;
   *max_records = 0;
+  std::lock_guard lock{buffers_mutex};
+  if (*buffer != nullptr) own_buffers.insert(*buffer);
 }
 
 void CUPTIAPI buffer_completed(CUcontext, std::uint32_t, std::uint8_t* buffer, std::size_t,
                                std::size_t valid_bytes) {
+  {
+    std::lock_guard lock{buffers_mutex};
+    if (own_buffers.erase(buffer) == 0) return;
+  }
   CUpti_Activity* record = nullptr;
   while (cuptiActivityGetNextRecord(buffer, valid_bytes, &record) == CUPTI_SUCCESS) {
     if (record->kind == CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL) ++kernel_records;

@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 
 # Programs that are not kerntime's and need no check: the docs use them around kerntime's.
 ALLOWED_PROGRAMS = {
-    "cd", "cp", "echo", "git", "mkdir", "nvidia-smi", "pip", "python", "python3", "true",
+    "cd", "cp", "echo", "git", "grep", "mkdir", "nvidia-smi", "pip", "python", "python3", "true",
     # a user's program that times with Session and writes its own report (docs/ci.md)
     "./build/my_app", "./my_app",
     # shell syntax of a loop (`for i in 1 2 3; do ...; done`)
@@ -45,7 +45,7 @@ RUNNER_PROGRAMS = {"sample_benchmarks", "my_bench", "my_benchmarks"}
 # ctest -R patterns that name a user's tests (kerntime_add_regression_test in docs/ci.md).
 USER_TEST_PATTERNS = {"perf_"}
 # Words that only prefix the command that follows.
-PREFIX_WORDS = {"time", "do", "then", "exec", "sudo"}
+PREFIX_WORDS = {"time", "do", "then", "exec", "sudo", "!"}
 SHELL_LANGUAGES = {"sh", "bash", "shell", "console"}
 KNOWN_PROGRAMS = {"kerntime", "cmake", "ctest", "bash"} | RUNNER_PROGRAMS
 OPERATORS = {"&&", "||", ";", "|", "&"}

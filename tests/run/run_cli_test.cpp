@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // `kerntime run` without a GPU: the command line, its exit statuses, the environment it gives
 // the program, and a program that never starts CUDA.
+#include <algorithm>
 #include <random>
 #include <sstream>
 #include <string>
@@ -55,6 +56,18 @@ TEST(RunCli, AProgramWithoutCudaWorkSaysSoAndStillWritesItsReport) {
   EXPECT_TRUE(report.entries.empty());
   ASSERT_FALSE(report.warnings.empty());
   EXPECT_NE(report.warnings.front().find("no CUDA work"), std::string::npos);
+}
+
+TEST(RunCli, AProgramWithoutCudaWorkKeepsItsOwnExitStatus) {
+  const auto result = run_command(kerntime_run("-- sh -c 'exit 5'"));
+  EXPECT_EQ(result.exit_status, 5);
+  EXPECT_NE(result.err.find("kerntime run: no CUDA work was recorded (no process of the program "
+                            "started CUDA with kerntime's library loaded"),
+            std::string::npos)
+      << result.err;
+  EXPECT_EQ(testing::line_count(result.err), 1) << result.err;
+  EXPECT_EQ(run_command(kerntime_run("--no-last-launch -- sh -c 'kill -ABRT $$'")).exit_status,
+            134);
 }
 
 TEST(RunCli, TheProgramSeesTheInjectionVariablesAndItsOwnArguments) {
@@ -129,6 +142,10 @@ TEST(RunEnvironment, SetsTheInjectionAndKeepsEverythingElse) {
   EXPECT_TRUE(has("KERNTIME_RUN_DIR=/tmp/d"));
   EXPECT_FALSE(has("KERNTIME_RUN_DIR=/old"));
   EXPECT_TRUE(has("KERNTIME_RUN_DURATION_NS=10000000000"));
+  EXPECT_TRUE(has("KERNTIME_RUN_LAST_LAUNCH=1"));
+  options.no_last_launch = true;
+  const auto without = cli::run_environment(pointers.data(), "/lib/inject.so", "/tmp/d", options);
+  EXPECT_NE(std::find(without.begin(), without.end(), "KERNTIME_RUN_LAST_LAUNCH=0"), without.end());
   EXPECT_EQ(cli::parse_run_duration("--delay", "250ms"), 250'000'000u);
   EXPECT_EQ(cli::parse_run_duration("--delay", "1.5min"), 90'000'000'000u);
   EXPECT_THROW(cli::parse_run_duration("--delay", "-1s"), Error);

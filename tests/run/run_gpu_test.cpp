@@ -11,38 +11,15 @@
 #include <kerntime/report.hpp>
 #include <kerntime/report_json.hpp>
 
-#include "support/gpu_test.hpp"
-#include "support/run_command.hpp"
+#include "run_gpu_support.hpp"
 
 namespace kerntime {
 namespace {
 
+using testing::entry;
+using testing::kernel;
 using testing::run_command;
-
-class RunGpu : public testing::GpuTest {
- protected:
-  std::string report_path(const std::string& name) {
-    return ::testing::TempDir() + "kerntime_run_" + name + ".json";
-  }
-  testing::CommandResult run(const std::string& options, const std::string& arguments) {
-    return run_command(std::string{KERNTIME_CLI} + " run " + options + " -- " +
-                       KERNTIME_RUN_TARGET + " " + arguments);
-  }
-};
-
-const KernelSummary* kernel(const Report& report, const std::string& prefix) {
-  for (const KernelSummary& row : report.trace->kernel_summary) {
-    if (row.name.rfind(prefix, 0) == 0) return &row;
-  }
-  return nullptr;
-}
-
-const Entry* entry(const Report& report, const std::string& prefix) {
-  for (const Entry& e : report.entries) {
-    if (e.name.rfind(prefix, 0) == 0) return &e;
-  }
-  return nullptr;
-}
+using testing::RunGpu;
 
 TEST_F(RunGpu, CountsEveryKernelAndNvtxRange) {
   const std::string path = report_path("basic");
@@ -72,8 +49,43 @@ TEST_F(RunGpu, CountsEveryKernelAndNvtxRange) {
       std::count_if(report.trace->kernels.begin(), report.trace->kernels.end(),
                     [](const KernelActivity& k) { return k.scope_name == "nvtx:step"; });
   EXPECT_EQ(in_step, 600);
-  // The summary went to standard error.
+  // The range table: every kernel ran inside "step" inside "outer".
+  const auto range = [&](const std::string& name) -> const RangeSummary* {
+    for (const RangeSummary& r : report.trace->range_summary) {
+      if (r.name == name) return &r;
+    }
+    return nullptr;
+  };
+  ASSERT_NE(range("outer"), nullptr);
+  ASSERT_NE(range("step"), nullptr);
+  EXPECT_EQ(range("outer")->instances, 1u);
+  EXPECT_EQ(range("outer")->kernels, 600u);
+  EXPECT_EQ(range("outer")->self_kernels, 0u);
+  EXPECT_EQ(range("step")->instances, 200u);
+  EXPECT_EQ(range("step")->kernels, 600u);
+  EXPECT_EQ(range("step")->self_kernels, 600u);
+  EXPECT_EQ(range("step")->kernel_time_ns, kernel(report, "run_target_alpha")->total_ns +
+                                               kernel(report, "run_target_beta")->total_ns);
+  EXPECT_EQ(range("outer")->kernel_time_ns, range("step")->kernel_time_ns);
+  EXPECT_GT(range("outer")->total_ns, range("step")->total_ns);  // host time, push to pop
+  // The summary went to standard error, the range table with it.
   EXPECT_NE(result.err.find("run_target_alpha"), std::string::npos) << result.err;
+  EXPECT_NE(result.err.find("Range Total"), std::string::npos) << result.err;
+}
+
+TEST_F(RunGpu, RangesOfANamedDomainKeepTheirDomain) {
+  const std::string path = report_path("nvtx_domain");
+  const auto result = run("-o " + path, "nvtx_domain 50");
+  ASSERT_EQ(result.exit_status, 0) << result.err;
+  const Report report = read_report_file(path);
+  ASSERT_EQ(report.trace->range_summary.size(), 1u) << result.err;
+  const RangeSummary& work = report.trace->range_summary[0];
+  EXPECT_EQ(work.name, "work");
+  EXPECT_EQ(work.domain, "run_target_domain");
+  EXPECT_EQ(work.instances, 1u);
+  EXPECT_EQ(work.kernels, 50u);
+  EXPECT_NE(entry(report, "nvtx:run_target_domain:work"), nullptr);
+  EXPECT_NE(result.err.find("run_target_domain:work"), std::string::npos) << result.err;
 }
 
 TEST_F(RunGpu, NamesKernelsLaunchedThroughTheDriverApi) {

@@ -3,6 +3,7 @@
 // windows, the kernel filter, NVTX ranges, and the merge of per-process reports.
 #include "inject/run_recorder.hpp"
 
+#include <algorithm>
 #include <map>
 #include <random>
 #include <string>
@@ -160,7 +161,7 @@ TEST(RunRecorder, NvtxRangesAreEntriesAndTagTheirKernels) {
   recorder.add_range(step, 1000, 1300);
   recorder.add_range(other, 100, 200);
   trace::RecordBatch records;
-  records.scope_tags.push_back({41, step});
+  records.scope_tags.push_back({41, recorder.range_path(0, step)});
   records.kernels.push_back(kernel("k", 200, 50, 41));
   records.kernels.push_back(kernel("k", 300, 50, 42));
   recorder.append(std::move(records));
@@ -171,6 +172,149 @@ TEST(RunRecorder, NvtxRangesAreEntriesAndTagTheirKernels) {
   EXPECT_EQ(range->timer, "nvtx-range");
   ASSERT_NE(report.find("nvtx:mydomain:step"), nullptr);
   ASSERT_EQ(report.trace->kernels.size(), 2u);
+  EXPECT_EQ(report.trace->kernels[0].scope_name, "nvtx:step");
+  EXPECT_EQ(report.trace->kernels[1].scope_name, "");
+}
+
+const RangeSummary* range_row(const Report& report, const std::string& name) {
+  for (const RangeSummary& r : report.trace->range_summary) {
+    if (r.name == name) return &r;
+  }
+  return nullptr;
+}
+
+// "step" inside "outer", "step" inside "step" (recursion), "step" alone, and a kernel in no
+// range: every range counts a kernel launched inside it once, the innermost owns it.
+TEST(RunRecorder, NestedRangesCountTheirKernelsOnceEachAndTheInnermostOwnsThem) {
+  RunRecorder recorder(settings());
+  const std::uint64_t outer = recorder.range_id("", "outer");
+  const std::uint64_t step = recorder.range_id("", "step");
+  const std::uint64_t load = recorder.range_id("io", "load");
+  recorder.range_id("", "never");  // named, never closed, no kernel: no row
+  const std::uint64_t in_outer = recorder.range_path(0, outer);
+  const std::uint64_t step_in_outer = recorder.range_path(in_outer, step);
+  EXPECT_EQ(recorder.range_path(in_outer, step), step_in_outer);
+  const std::uint64_t step_in_step = recorder.range_path(step_in_outer, step);
+  const std::uint64_t step_alone = recorder.range_path(0, step);
+  EXPECT_NE(step_alone, step_in_outer);
+  EXPECT_EQ(recorder.range_path(0, 99), 0u);  // no such range
+  recorder.add_range(outer, 0, 10'000);
+  recorder.add_range(step, 100, 600);
+  recorder.add_range(step, 700, 1'000);
+  recorder.add_range(load, 2'000, 2'400);
+
+  trace::RecordBatch records;
+  records.scope_tags = {{1, step_in_outer}, {2, in_outer}, {3, step_in_step}, {4, step_alone}};
+  records.kernels.push_back(kernel("k", 200, 10, 1));
+  records.kernels.push_back(kernel("k", 300, 20, 2));
+  records.kernels.push_back(kernel("k", 400, 40, 3));
+  records.kernels.push_back(kernel("k", 500, 80, 4));
+  records.kernels.push_back(kernel("k", 600, 160, 5));
+  recorder.append(std::move(records));
+  const Report report = recorder.report();
+
+  ASSERT_EQ(report.trace->range_summary.size(), 3u);
+  EXPECT_EQ(report.trace->range_summary[0].name, "outer");  // order of first opening
+  const RangeSummary* o = range_row(report, "outer");
+  EXPECT_EQ(o->instances, 1u);
+  EXPECT_EQ(o->total_ns, 10'000u);
+  EXPECT_EQ(o->kernels, 3u);
+  EXPECT_EQ(o->kernel_time_ns, 70u);
+  EXPECT_EQ(o->self_kernels, 1u);
+  EXPECT_EQ(o->self_kernel_time_ns, 20u);
+  const RangeSummary* s = range_row(report, "step");
+  EXPECT_EQ(s->instances, 2u);
+  EXPECT_EQ(s->total_ns, 800u);
+  EXPECT_DOUBLE_EQ(s->median_ns, 400.0);
+  EXPECT_EQ(s->kernels, 3u);  // the recursive one once
+  EXPECT_EQ(s->kernel_time_ns, 130u);
+  EXPECT_EQ(s->self_kernels, 3u);
+  EXPECT_EQ(s->self_kernel_time_ns, 130u);
+  const RangeSummary* l = range_row(report, "load");
+  EXPECT_EQ(l->domain, "io");
+  EXPECT_EQ(l->kernels, 0u);
+  // The timeline's kernels carry their innermost range.
+  ASSERT_EQ(report.trace->kernels.size(), 5u);
+  EXPECT_EQ(report.trace->kernels[0].scope_name, "nvtx:step");
+  EXPECT_EQ(report.trace->kernels[1].scope_name, "nvtx:outer");
+  EXPECT_EQ(report.trace->kernels[4].scope_name, "");
+  // It reads back.
+  const Report again = parse_report(to_json(report), "recorded");
+  ASSERT_EQ(again.trace->range_summary.size(), 3u);
+  EXPECT_EQ(again.trace->range_summary[1].kernel_time_ns, 130u);
+}
+
+// CUPTI delivers its buffers in no order: a kernel can come before the tag of its launch, and a
+// graph launch's kernels on both sides of it.
+TEST(RunRecorder, AKernelThatArrivesBeforeItsTagStillCountsForItsRanges) {
+  RunRecorder recorder(settings());
+  const std::uint64_t step = recorder.range_path(0, recorder.range_id("", "step"));
+  recorder.add_range(1, 0, 5'000);
+  trace::RecordBatch kernels_first;
+  kernels_first.kernels.push_back(kernel("k", 100, 10, 1));
+  trace::RawKernel node = kernel("node", 200, 20, 2);
+  node.graph_id = 7;
+  kernels_first.kernels.push_back(node);
+  kernels_first.kernels.push_back(kernel("outside", 300, 40, 3));  // never tagged
+  recorder.append(std::move(kernels_first));
+  trace::RecordBatch tags;
+  tags.scope_tags = {{1, step}, {2, step}};
+  recorder.append(std::move(tags));
+  trace::RecordBatch later;
+  node.start_ns = 400;
+  node.end_ns = 480;
+  later.kernels.push_back(node);  // the same graph launch's next kernel
+  recorder.append(std::move(later));
+  const Report report = recorder.report();
+  ASSERT_EQ(report.trace->range_summary.size(), 1u);
+  EXPECT_EQ(report.trace->range_summary[0].kernels, 3u);
+  EXPECT_EQ(report.trace->range_summary[0].kernel_time_ns, 110u);
+  EXPECT_EQ(report.trace->range_summary[0].self_kernels, 3u);
+}
+
+TEST(RunRecorder, RangeNestingsPastTheCapCountForTheRangeAloneAndSaySo) {
+  RunRecorder recorder(settings());
+  const std::uint64_t deep = recorder.range_id("", "deep");
+  const std::uint64_t leaf = recorder.range_id("", "leaf");
+  std::uint64_t path = 0;
+  for (std::size_t i = 0; i < RunRecorder::kMaxRangePaths; ++i)
+    path = recorder.range_path(path, deep);
+  const std::uint64_t folded = recorder.range_path(path, leaf);
+  EXPECT_EQ(folded, RunRecorder::kMaxRangePaths + 1);  // the leaf alone, made past the cap
+  EXPECT_EQ(recorder.range_path(path, leaf), folded);
+  trace::RecordBatch records;
+  records.scope_tags = {{7, folded}};
+  records.kernels.push_back(kernel("k", 100, 30, 7));
+  recorder.append(std::move(records));
+  const Report report = recorder.report(false);
+  const RangeSummary* l = range_row(report, "leaf");
+  ASSERT_NE(l, nullptr);
+  EXPECT_EQ(l->self_kernels, 1u);
+  const RangeSummary* d = range_row(report, "deep");
+  EXPECT_EQ(d, nullptr);  // no instance closed, no kernel
+  EXPECT_NE(std::find_if(report.warnings.begin(), report.warnings.end(),
+                         [](const std::string& w) {
+                           return w.find("2 NVTX range openings came after 65536") !=
+                                  std::string::npos;
+                         }),
+            report.warnings.end());
+}
+
+TEST(RunRecorder, KnowsEachContextsDeviceFromItsKernels) {
+  RunRecorder recorder(settings());
+  EXPECT_EQ(recorder.device_of_context(5), -1);
+  trace::RecordBatch records;
+  trace::RawKernel on_two = kernel("k", 100, 10);
+  on_two.context = 5;
+  on_two.device = 2;
+  trace::RawKernel on_zero = kernel("k", 200, 10);
+  on_zero.context = 1;
+  on_zero.device = 0;
+  records.kernels = {on_two, on_zero, on_two};
+  recorder.append(std::move(records));
+  EXPECT_EQ(recorder.device_of_context(5), 2);
+  EXPECT_EQ(recorder.device_of_context(1), 0);
+  EXPECT_EQ(recorder.device_of_context(6), -1);
 }
 
 TEST(CaptureWindows, NestedOpeningsKeepOneWindowAndBoundsClipIt) {
@@ -206,6 +350,12 @@ TEST(RunSettings, ReadsTheEnvironmentAndRefusesMalformedValues) {
   EXPECT_EQ(s.capture_nvtx_name, "train");
   EXPECT_EQ(s.delay_ns, 2'000'000'000u);
   EXPECT_EQ(s.samples_per_kernel, 5u);
+  EXPECT_TRUE(s.last_launch);
+  env["KERNTIME_RUN_LAST_LAUNCH"] = "0";
+  EXPECT_FALSE(read_run_settings(lookup).last_launch);
+  env["KERNTIME_RUN_LAST_LAUNCH"] = "yes";
+  EXPECT_THROW(read_run_settings(lookup), Error);
+  env.erase("KERNTIME_RUN_LAST_LAUNCH");
   env["KERNTIME_RUN_SAMPLES_PER_KERNEL"] = "5x";
   EXPECT_THROW(read_run_settings(lookup), Error);
   env["KERNTIME_RUN_SAMPLES_PER_KERNEL"] = "5";

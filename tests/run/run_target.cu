@@ -2,13 +2,16 @@
 // A CUDA program that knows nothing of kerntime, for `kerntime run`'s GPU tests: it launches
 // known numbers of known kernels in the ways real programs do (runtime API, driver API, a CUDA
 // graph, inside NVTX ranges, between cudaProfilerStart and Stop), and can exit with a status,
-// be killed, or start copies of itself, so that the report can be checked exactly.
+// be killed, abort, fault, start another CUPTI client, or start copies of itself, so that the
+// report can be checked exactly.
 //
 //   run_target MODE [N]
 #include <chrono>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <dlfcn.h>
 #include <string>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -30,6 +33,9 @@ __global__ void run_target_graph_node(float* data, int node) {
 }
 extern "C" __global__ void run_target_driver(float* data) {
   if (data != nullptr && threadIdx.x == 0) data[0] -= 1.0f;
+}
+__global__ void run_target_fault(float* bad) {
+  bad[threadIdx.x] = 1.0f;  // an address the program never allocated: an illegal access
 }
 
 namespace {
@@ -113,6 +119,72 @@ void profiler(int n) {
   CHECK(cudaDeviceSynchronize());
 }
 
+// alpha x n, synchronized, then beta once, not waited for: the last kernel launched.
+float* then_beta(int n) {
+  float* data = buffer();
+  for (int i = 0; i < n; ++i)
+    run_target_alpha<<<4, 32>>>(data);
+  CHECK(cudaDeviceSynchronize());
+  run_target_beta<<<4, 32>>>(data);
+  return data;
+}
+
+// alpha x n, synchronized, then a kernel that writes where nothing was allocated: the
+// synchronization after it fails, and the program gives up the way an assert on a CUDA error
+// does.
+[[noreturn]] void fault_then_abort(int n) {
+  float* data = buffer();
+  for (int i = 0; i < n; ++i)
+    run_target_alpha<<<4, 32>>>(data);
+  CHECK(cudaDeviceSynchronize());
+  run_target_fault<<<1, 32>>>(reinterpret_cast<float*>(std::uintptr_t{0x10}));
+  const cudaError_t status = cudaDeviceSynchronize();
+  std::fprintf(stderr, "run_target: after run_target_fault: %s\n", cudaGetErrorString(status));
+  std::abort();
+}
+
+// alpha x n, then another CUPTI activity client (the library at `client`) starts, as a program
+// starting torch.profiler does, then beta x n.
+int other_client(int n, const char* client) {
+  float* data = buffer();
+  for (int i = 0; i < n; ++i)
+    run_target_alpha<<<1, 32>>>(data);
+  CHECK(cudaDeviceSynchronize());
+  void* library = dlopen(client, RTLD_NOW | RTLD_LOCAL);
+  using Start = int (*)();
+  using Records = unsigned long long (*)();
+  auto start =
+      library != nullptr ? reinterpret_cast<Start>(dlsym(library, "other_client_start")) : nullptr;
+  auto records = library != nullptr
+                     ? reinterpret_cast<Records>(dlsym(library, "other_client_kernel_records"))
+                     : nullptr;
+  if (start == nullptr || records == nullptr || start() != 1) {
+    std::fprintf(stderr, "run_target: cannot start the CUPTI client %s\n", client);
+    return 95;
+  }
+  for (int i = 0; i < n; ++i)
+    run_target_beta<<<1, 32>>>(data);
+  CHECK(cudaDeviceSynchronize());
+  std::printf("other client kernel records: %llu\n", records());
+  return 0;
+}
+
+// alpha x n inside the range "work" of the NVTX domain "run_target_domain".
+void nvtx_domain(int n) {
+  float* data = buffer();
+  nvtxDomainHandle_t domain = nvtxDomainCreateA("run_target_domain");
+  nvtxEventAttributes_t attributes{};
+  attributes.version = NVTX_VERSION;
+  attributes.size = NVTX_EVENT_ATTRIB_STRUCT_SIZE;
+  attributes.messageType = NVTX_MESSAGE_TYPE_ASCII;
+  attributes.message.ascii = "work";
+  nvtxDomainRangePushEx(domain, &attributes);
+  for (int i = 0; i < n; ++i)
+    run_target_alpha<<<1, 32>>>(data);
+  nvtxDomainRangePop(domain);
+  CHECK(cudaDeviceSynchronize());
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -170,6 +242,23 @@ int main(int argc, char** argv) {
                 std::chrono::duration<double, std::micro>(end - begin).count() / n);
   } else if (mode == "none") {  // no CUDA at all
     return 0;
+  } else if (mode == "idle") {  // CUDA started, no work, exit status n
+    CHECK(cudaFree(nullptr));
+    return n;
+  } else if (mode == "abort") {  // then_beta, then std::abort()
+    then_beta(n);
+    std::abort();
+  } else if (mode == "fault") {
+    fault_then_abort(n);
+  } else if (mode == "segv") {  // then_beta, then an invalid host memory access
+    then_beta(n);
+    volatile std::uintptr_t address = 8;  // the compiler cannot know it is unmapped
+    *reinterpret_cast<volatile int*>(address) = 1;
+    return 96;
+  } else if (mode == "other_client") {  // run_target other_client N LIBRARY
+    return other_client(n, argc > 3 ? argv[3] : "");
+  } else if (mode == "nvtx_domain") {
+    nvtx_domain(n);
   } else {
     std::fprintf(stderr, "run_target: unknown mode %s\n", mode.c_str());
     return 2;

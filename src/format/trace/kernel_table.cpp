@@ -71,15 +71,19 @@ std::string render_kernel_summary(const Report& report, Format format) {
       out["kernels"].push_back(
           report_detail::kernel_summary_json(rows[i], "kernels[" + std::to_string(i) + "]"));
     }
+    if (!report.trace->range_summary.empty()) {
+      out["ranges"] = format_detail::range_rows_json(report.trace->range_summary);
+    }
     out["counts"] = report_detail::counts_json(report.trace->counts);
     out["warnings"] = report.warnings;
     return io::dump_json(out, 2) + "\n";
   }
-  const std::string table = format_detail::render_trace_grid(
+  std::string text = format_detail::render_trace_grid(
       format_detail::kernel_grid(rows, format == Format::csv), format);
+  if (!report.trace->range_summary.empty()) text += "\n" + render_range_summary(report, format);
   return format == Format::csv
-             ? table
-             : table + format_detail::counts_footer(report.trace->counts, report.warnings, format);
+             ? text
+             : text + format_detail::counts_footer(report.trace->counts, report.warnings, format);
 }
 
 std::string render_kernel_summary(const Trace& trace, Format format,

@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include <kerntime/format.hpp>
+#include <kerntime/report.hpp>
 #include <kerntime/trace.hpp>
 
 #include "format/text_grid.hpp"
@@ -29,6 +30,10 @@ std::string counts_footer(const TraceCounts& counts, const std::vector<std::stri
 /// Adds "counts" (the report's writer: record counts and every loss counter) and "warnings",
 /// so no reader of a JSON view misses a loss.
 void add_trace_counts(nlohmann::ordered_json& out, const Trace& trace);
+
+/// The per-NVTX-range grid of a report's trace section (range_table.cpp), and its rows as JSON.
+Grid range_grid(const std::vector<RangeSummary>& rows, bool raw);
+nlohmann::ordered_json range_rows_json(const std::vector<RangeSummary>& rows);
 
 /// "128x1x1".
 std::string dimensions(const Dim3& dim);

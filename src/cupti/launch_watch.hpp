@@ -1,0 +1,60 @@
+// SPDX-License-Identifier: Apache-2.0
+// What kerntime learns from CUPTI's callback API, in the one callback a subscriber has: kernel
+// and graph launches (counted for the watch that tells a starved session from an empty one, and
+// handed to a launch-site handler for `kerntime run`'s last launch), cudaProfilerStart/Stop,
+// stream captures (launches captured into a graph run nothing), and each context's device.
+#pragma once
+
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+
+#include <cupti.h>
+
+#include "cupti/cupti_api.hpp"
+
+namespace kerntime::cupti {
+
+/// The state the callback reads and writes; one per subscription, passed as its userdata.
+/// Everything is atomic: the callback runs on any program thread, inside every launch.
+struct LaunchWatch {
+  std::atomic<std::uint64_t> runtime_launches{0};
+  std::atomic<std::uint64_t> driver_launches{0};
+  std::atomic<std::uint64_t> captured_launches{0};
+  std::atomic<CuptiApi::ProfilerApiHandler> profiler_handler{nullptr};
+  std::atomic<void*> profiler_context{nullptr};
+  std::atomic<CuptiApi::LaunchSiteHandler> site_handler{nullptr};
+  std::atomic<void*> site_context{nullptr};
+  /// Bumped whenever the launch callbacks are switched on: a thread's call state from before
+  /// (a call whose exit callback never came) is forgotten.
+  std::atomic<std::uint32_t> epoch{0};
+
+  /// Contexts seen being created and their devices (CUPTI's device id), so that a launch site
+  /// names its device without a CUPTI call inside the launch. Past kContexts, devices are -1.
+  static constexpr std::size_t kContexts = 64;
+  std::atomic<const void*> contexts[kContexts] = {};
+  std::atomic<std::int32_t> devices[kContexts] = {};
+  std::atomic<std::size_t> context_slots{0};
+  /// cuptiGetDeviceId, resolved with the rest of CUPTI; nullptr: devices stay unknown.
+  CUptiResult (*device_of_context)(CUcontext, std::uint32_t*) = nullptr;
+
+  /// Kernel and graph launches that returned success and ran (not captured).
+  std::uint64_t launches() const;
+  /// The device of `context`, or -1.
+  std::int32_t device_of(const void* context) const;
+};
+
+/// The subscriber callback (userdata: a LaunchWatch).
+void CUPTIAPI on_cupti_callback(void* userdata, CUpti_CallbackDomain domain,
+                                CUpti_CallbackId callback_id, const void* data);
+
+/// One callback the watch needs enabled.
+struct WatchedCallback {
+  CUpti_CallbackDomain domain;
+  CUpti_CallbackId id;
+};
+/// Kernel and graph launches of both APIs, and the stream-capture calls that bracket launches
+/// which run nothing.
+const WatchedCallback* launch_callbacks(std::size_t& count);
+
+}  // namespace kerntime::cupti

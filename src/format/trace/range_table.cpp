@@ -1,0 +1,60 @@
+// SPDX-License-Identifier: Apache-2.0
+// The per-NVTX-range table of a `kerntime run` report, in the spirit of the Tracer's per-scope
+// table: how often each range ran and for how long on the host, beside the kernels launched
+// inside it and their GPU time (nested ranges' included, and its own).
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include <kerntime/error.hpp>
+#include <kerntime/trace_format.hpp>
+
+#include "format/trace/trace_text.hpp"
+#include "io/json_text.hpp"
+#include "report/trace_section_json.hpp"
+
+namespace kerntime {
+namespace format_detail {
+
+Grid range_grid(const std::vector<RangeSummary>& rows, bool raw) {
+  const std::string unit = raw ? " (ns)" : "";
+  Grid grid;
+  grid.columns = {{"Range", false},     {"Instances"},       {"Range Total" + unit},
+                  {"Range Med" + unit}, {"Kernels"},         {"Kernel Time" + unit},
+                  {"Self Kernels"},     {"Self Time" + unit}};
+  auto duration = [raw](double ns) { return raw ? fmt::format("{}", ns) : format_duration(ns); };
+  for (const RangeSummary& row : rows) {
+    grid.rows.push_back(
+        {row.domain.empty() ? row.name : row.domain + ":" + row.name, std::to_string(row.instances),
+         duration(static_cast<double>(row.total_ns)), duration(row.median_ns),
+         std::to_string(row.kernels), duration(static_cast<double>(row.kernel_time_ns)),
+         std::to_string(row.self_kernels), duration(static_cast<double>(row.self_kernel_time_ns))});
+  }
+  return grid;
+}
+
+nlohmann::ordered_json range_rows_json(const std::vector<RangeSummary>& rows) {
+  nlohmann::ordered_json out = nlohmann::ordered_json::array();
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    out.push_back(report_detail::range_summary_json(rows[i], "ranges[" + std::to_string(i) + "]"));
+  }
+  return out;
+}
+
+}  // namespace format_detail
+
+std::string render_range_summary(const Report& report, Format format) {
+  if (!report.trace) {
+    throw Error(
+        "the report has no trace section, so no per-range summary: record with `kerntime run`");
+  }
+  const std::vector<RangeSummary>& rows = report.trace->range_summary;
+  if (format == Format::json) {
+    nlohmann::ordered_json out;
+    out["ranges"] = format_detail::range_rows_json(rows);
+    return io::dump_json(out, 2) + "\n";
+  }
+  return format_detail::render_trace_grid(format_detail::range_grid(rows, format == Format::csv),
+                                          format);
+}
+
+}  // namespace kerntime

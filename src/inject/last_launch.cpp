@@ -1,0 +1,163 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "inject/last_launch.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "trace/names.hpp"
+
+namespace kerntime::inject {
+namespace {
+
+constexpr std::uint8_t kGraph = 1;
+constexpr std::uint8_t kPerThreadStream = 2;
+constexpr std::uint8_t kTruncated = 4;
+
+// The launching thread's slot, found once per thread and LaunchSlots (tests make several, and a
+// new one may sit where an old one was). nullptr with the owner set: every slot was taken.
+std::atomic<std::uint64_t> next_instance{1};
+thread_local std::uint64_t t_owner = 0;
+thread_local void* t_slot = nullptr;
+
+std::string stream_text(std::uintptr_t stream, bool per_thread) {
+  // cudaStreamLegacy and cudaStreamPerThread are the handles 0x1 and 0x2.
+  if (stream == 0) return per_thread ? "the thread's default stream" : "the default stream";
+  if (stream == 0x1) return "the legacy default stream";
+  if (stream == 0x2) return "the per-thread default stream";
+  char text[32];
+  std::snprintf(text, sizeof text, "stream 0x%llx", static_cast<unsigned long long>(stream));
+  return text;
+}
+
+}  // namespace
+
+LaunchSlots::LaunchSlots() : id_(next_instance.fetch_add(1)) {}
+
+LaunchSlots::Slot* LaunchSlots::claim() noexcept {
+  if (t_owner == id_) return static_cast<Slot*>(t_slot);
+  t_owner = id_;
+  t_slot = nullptr;
+  const std::size_t index = claimed_.fetch_add(1, std::memory_order_relaxed);
+  if (index >= kThreads) {
+    left_out_.fetch_add(1, std::memory_order_relaxed);
+    return nullptr;
+  }
+  Slot* slot = &slots_[index];
+  slot->thread.store(static_cast<pid_t>(syscall(SYS_gettid)), std::memory_order_relaxed);
+  t_slot = slot;
+  return slot;
+}
+
+void LaunchSlots::publish(const char* kernel, bool graph, std::int32_t device,
+                          std::uint32_t context_id, const void* stream, bool per_thread_stream,
+                          std::uint32_t correlation_id) noexcept {
+  Slot* slot = claim();
+  if (slot == nullptr) return;
+  const std::uint32_t sequence = slot->sequence.load(std::memory_order_relaxed);
+  slot->sequence.store(sequence + 1, std::memory_order_relaxed);
+  std::atomic_thread_fence(std::memory_order_release);
+
+  std::uint8_t flags = (graph ? kGraph : 0) | (per_thread_stream ? kPerThreadStream : 0);
+  if (graph || kernel == nullptr) {
+    slot->name_length.store(0, std::memory_order_relaxed);
+    slot->name_source = nullptr;
+  } else if (kernel != slot->name_source) {
+    // The pointer is CUPTI's, one per kernel: a launch loop copies its name once. (A module
+    // unloaded and another loaded at the same address would keep the old text; the records'
+    // name cache has the same blind spot without the harm: it compares the text.)
+    const std::size_t length = strnlen(kernel, kNameBytes - 1);
+    for (std::size_t at = 0; at < length; at += 8) {
+      std::uint64_t word = 0;
+      std::memcpy(&word, kernel + at, std::min<std::size_t>(8, length - at));
+      slot->name[at / 8].store(word, std::memory_order_relaxed);
+    }
+    slot->name_length.store(static_cast<std::uint32_t>(length), std::memory_order_relaxed);
+    slot->name_source = kernel;
+    if (length == kNameBytes - 1 && kernel[length] != '\0') flags |= kTruncated;
+  } else if (slot->name_length.load(std::memory_order_relaxed) == kNameBytes - 1 &&
+             kernel[kNameBytes - 1] != '\0') {
+    flags |= kTruncated;
+  }
+  slot->flags.store(flags, std::memory_order_relaxed);
+  slot->device.store(device, std::memory_order_relaxed);
+  slot->context_id.store(context_id, std::memory_order_relaxed);
+  slot->stream.store(reinterpret_cast<std::uintptr_t>(stream), std::memory_order_relaxed);
+  slot->correlation_id.store(correlation_id, std::memory_order_relaxed);
+  slot->launches.store(slot->launches.load(std::memory_order_relaxed) + 1,
+                       std::memory_order_relaxed);
+  slot->sequence.store(sequence + 2, std::memory_order_release);
+}
+
+std::optional<LastLaunch> LaunchSlots::last() const {
+  std::optional<LastLaunch> newest;
+  const std::size_t used = std::min(claimed_.load(std::memory_order_acquire), kThreads);
+  for (std::size_t i = 0; i < used; ++i) {
+    const Slot& slot = slots_[i];
+    // A slot whose thread stopped halfway through a write (it crashed inside publish) stays odd:
+    // it is given up after a few tries.
+    for (int attempt = 0; attempt < 1000; ++attempt) {
+      const std::uint32_t before = slot.sequence.load(std::memory_order_acquire);
+      if (before == 0) break;  // claimed, never written
+      if (before % 2 != 0) continue;
+      LastLaunch launch;
+      const std::uint8_t flags = slot.flags.load(std::memory_order_relaxed);
+      launch.graph = (flags & kGraph) != 0;
+      launch.per_thread_stream = (flags & kPerThreadStream) != 0;
+      launch.name_truncated = (flags & kTruncated) != 0;
+      launch.device = slot.device.load(std::memory_order_relaxed);
+      launch.context_id = slot.context_id.load(std::memory_order_relaxed);
+      launch.stream = slot.stream.load(std::memory_order_relaxed);
+      launch.thread = slot.thread.load(std::memory_order_relaxed);
+      launch.correlation_id = slot.correlation_id.load(std::memory_order_relaxed);
+      launch.thread_launches = slot.launches.load(std::memory_order_relaxed);
+      const std::size_t length =
+          std::min<std::size_t>(slot.name_length.load(std::memory_order_relaxed), kNameBytes - 1);
+      char name[kNameBytes] = {};
+      for (std::size_t at = 0; at < length; at += 8) {
+        const std::uint64_t word = slot.name[at / 8].load(std::memory_order_relaxed);
+        std::memcpy(name + at, &word, std::min<std::size_t>(8, kNameBytes - at));
+      }
+      std::atomic_thread_fence(std::memory_order_acquire);
+      if (slot.sequence.load(std::memory_order_relaxed) != before) continue;
+      launch.kernel.assign(name, length);
+      if (!newest || launch.correlation_id > newest->correlation_id) newest = std::move(launch);
+      break;
+    }
+  }
+  return newest;
+}
+
+std::string describe_last_launch(const LastLaunch& launch, const std::string& thread_name) {
+  std::string text;
+  if (launch.graph) {
+    text = "a CUDA graph";
+  } else if (launch.kernel.empty()) {
+    text = "a kernel whose name CUPTI did not give";
+  } else {
+    const std::optional<std::string> demangled =
+        launch.name_truncated ? std::nullopt : trace::demangle(launch.kernel);
+    text = demangled ? *demangled : launch.kernel;
+    if (launch.name_truncated) text += "... (the name is cut after 255 bytes)";
+  }
+  text += launch.device >= 0 ? " on device " + std::to_string(launch.device)
+                             : std::string{" on an unknown device"};
+  text += ", " + stream_text(launch.stream, launch.per_thread_stream);
+  text += ", from thread " + std::to_string(launch.thread);
+  if (!thread_name.empty()) text += " (" + thread_name + ")";
+  text += ", its launch " + std::to_string(launch.thread_launches) + " (CUPTI correlation id " +
+          std::to_string(launch.correlation_id) + ")";
+  return text;
+}
+
+std::string thread_name(pid_t thread) {
+  std::ifstream comm{"/proc/self/task/" + std::to_string(thread) + "/comm"};
+  std::string name;
+  std::getline(comm, name);
+  return name;
+}
+
+}  // namespace kerntime::inject

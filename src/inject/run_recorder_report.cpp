@@ -1,0 +1,169 @@
+// SPDX-License-Identifier: Apache-2.0
+// The recorder's report: entries, the per-kernel and per-range summaries, the first records.
+#include <algorithm>
+#include <utility>
+
+#include <kerntime/report_transforms.hpp>
+#include <kerntime/statistics.hpp>
+#include <kerntime/trace.hpp>
+
+#include "inject/run_recorder.hpp"
+#include "trace/scope_table.hpp"
+
+namespace kerntime::inject {
+namespace {
+
+// The median is what the tables show; its interval would cost a bootstrap per kernel name at
+// every checkpoint, and `kerntime report` recomputes it when asked.
+StatisticsOptions entry_statistics() {
+  StatisticsOptions options;
+  options.median_interval = false;
+  return options;
+}
+
+}  // namespace
+
+std::vector<RangeSummary> RunRecorder::range_rows() const {
+  std::vector<RangeSummary> rows;
+  for (const RangeStats& range : ranges_) {
+    if (range.durations.count() == 0 && range.kernels == 0) continue;
+    RangeSummary row;
+    row.name = range.message;
+    row.domain = range.domain;
+    row.instances = range.durations.count();
+    row.total_ns = static_cast<std::uint64_t>(range.durations.total_ns() + 0.5);
+    row.median_ns = range.durations.median_ns();
+    row.kernels = range.kernels;
+    row.kernel_time_ns = range.kernel_ns;
+    row.self_kernels = range.self_kernels;
+    row.self_kernel_time_ns = range.self_kernel_ns;
+    rows.push_back(std::move(row));
+  }
+  return rows;
+}
+
+std::vector<std::pair<std::uint32_t, KernelSummary>> RunRecorder::kernel_rows() const {
+  double all_ns = 0.0;
+  for (const auto& [id, stats] : kernels_)
+    all_ns += stats.durations.total_ns();
+  std::vector<std::pair<std::uint32_t, KernelSummary>> rows;
+  rows.reserve(kernels_.size());
+  for (const auto& [id, stats] : kernels_) {
+    const DurationAggregate& d = stats.durations;
+    KernelSummary row;
+    row.name = std::string{names_.demangled(id)};
+    row.instances = static_cast<std::size_t>(d.count());
+    row.total_ns = static_cast<std::uint64_t>(d.total_ns() + 0.5);
+    row.time_percent = all_ns > 0.0 ? 100.0 * d.total_ns() / all_ns : 0.0;
+    row.average_ns = d.mean_ns();
+    row.median_ns = d.median_ns();
+    row.min_ns = static_cast<std::uint64_t>(d.min_ns());
+    row.max_ns = static_cast<std::uint64_t>(d.max_ns());
+    if (d.count() >= 2) row.stddev_ns = d.stddev_ns();
+    row.grid = stats.grid;
+    row.block = stats.block;
+    row.mixed_launch_config = stats.mixed_launch_config;
+    rows.emplace_back(id, std::move(row));
+  }
+  std::sort(rows.begin(), rows.end(), [](const auto& a, const auto& b) {
+    return a.second.total_ns != b.second.total_ns ? a.second.total_ns > b.second.total_ns
+                                                  : a.second.name < b.second.name;
+  });
+  return rows;
+}
+
+Report RunRecorder::report(bool with_records) const {
+  std::lock_guard lock{mutex_};
+  Report report;
+  const std::vector<std::pair<std::uint32_t, KernelSummary>> rows = kernel_rows();
+
+  if (with_records) {
+    // The timeline's records, attributed to the NVTX ranges: a scope per range path, named
+    // after its innermost range, inside its parent path's scope.
+    trace::ScopeSnapshot scopes;
+    for (const RangeStats& range : ranges_)
+      scopes.names.push_back(range.name);
+    for (std::size_t i = 0; i < paths_.size(); ++i) {
+      scopes.scopes.push_back(
+          {i + 1, paths_[i].parent, static_cast<std::uint32_t>(paths_[i].range - 1), 0});
+    }
+    const Trace trace = timeline_.build(scopes);
+    TraceReportOptions options;
+    options.max_records_per_kind = settings_.timeline_records;
+    options.api_calls = false;  // the timeline keeps them for its launch arrows only
+    attach_trace(report, trace, options);
+  } else {
+    report.trace.emplace();
+  }
+
+  // Entries: kernels by total time, then NVTX ranges; a name both a kernel and a range has
+  // cannot clash, ranges carry the "nvtx:" prefix.
+  const StatisticsOptions statistics = entry_statistics();
+  std::uint64_t kernels_recorded = 0;
+  for (const auto& [id, row] : rows) {
+    const KernelStats& stats = kernels_.at(id);
+    Entry entry;
+    entry.name = row.name;
+    entry.timer = "cupti-kernel";
+    if (!stats.mixed_devices && stats.device) entry.device = static_cast<int>(*stats.device);
+    entry.samples = stats.durations.kept();
+    entry.statistics = compute_statistics(entry.samples, statistics);
+    kernels_recorded += stats.durations.count();
+    if (!stats.durations.complete()) {
+      report.warnings.push_back(
+          "\"" + row.name + "\" ran " + std::to_string(stats.durations.count()) +
+          " times; its samples are a uniform random " +
+          std::to_string(stats.durations.kept().size()) +
+          " of them (count, total, min, max in the kernel summary are exact)");
+    }
+    report.entries.push_back(std::move(entry));
+  }
+  for (const RangeStats& range : ranges_) {
+    if (range.durations.count() == 0) continue;
+    Entry entry;
+    entry.name = range.name;
+    entry.timer = "nvtx-range";
+    entry.samples = range.durations.kept();
+    entry.statistics = compute_statistics(entry.samples, statistics);
+    report.entries.push_back(std::move(entry));
+  }
+
+  // The counts are of everything recorded; the section lists the first records of each kind,
+  // and the rest are omitted.
+  TraceSection& section = *report.trace;
+  section.kernel_summary.clear();  // attach_trace's rows cover the listed records only
+  section.kernel_summary.reserve(rows.size());
+  for (const auto& [id, row] : rows)
+    section.kernel_summary.push_back(row);
+  section.counts.kernels = kernels_recorded;
+  section.counts.memcpys = memcpys_received_;
+  section.counts.memsets = memsets_received_;
+  section.counts.api_calls = api_calls_received_;
+  section.counts.dropped_records = dropped_;
+  const std::uint64_t listed =
+      section.kernels.size() + section.memcpys.size() + section.memsets.size();
+  const std::uint64_t counted = kernels_recorded + memcpys_received_ + memsets_received_;
+  section.omitted_records = counted > listed ? counted - listed : 0;
+  section.range_summary = range_rows();
+  if (paths_folded_ > 0) {
+    report.warnings.push_back(
+        std::to_string(paths_folded_) + " NVTX range openings came after " +
+        std::to_string(kMaxRangePaths) +
+        " different nestings of ranges: their kernels count for the range itself only, not for "
+        "the ranges around it");
+  }
+
+  if (kernels_outside_capture_ > 0) {
+    report.warnings.push_back(std::to_string(kernels_outside_capture_) +
+                              " kernels ran outside the capture range and are not counted");
+  }
+  if (kernels_filtered_ > 0) {
+    report.warnings.push_back(std::to_string(kernels_filtered_) + " kernels did not match " +
+                              "--kernel-filter '" + settings_.kernel_filter + "'");
+  }
+  for (const std::string& warning : warnings_)
+    report.warnings.push_back(warning);
+  return report;
+}
+
+}  // namespace kerntime::inject

@@ -1,0 +1,309 @@
+// SPDX-License-Identifier: Apache-2.0
+// The last-launch slots a crash report reads, and what the report says about how a process
+// ended: consistent reads while threads publish, the newest launch across threads, names cut
+// to their slot, and every sentence of the end-of-process warnings.
+#include "inject/last_launch.hpp"
+
+#include <atomic>
+#include <chrono>
+#include <string>
+#include <sys/syscall.h>
+#include <thread>
+#include <unistd.h>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "inject/end_of_process.hpp"
+#include "inject/missing_records.hpp"
+
+namespace kerntime::inject {
+namespace {
+
+pid_t this_thread() {
+  return static_cast<pid_t>(syscall(SYS_gettid));
+}
+
+bool contains(const std::vector<std::string>& lines, const std::string& text) {
+  for (const std::string& line : lines) {
+    if (line.find(text) != std::string::npos) return true;
+  }
+  return false;
+}
+
+TEST(LaunchSlots, NoLaunchNoLastLaunch) {
+  LaunchSlots slots;
+  EXPECT_FALSE(slots.last().has_value());
+}
+
+TEST(LaunchSlots, KeepsTheLastLaunchOfTheThreadWithItsNameDeviceStreamAndThread) {
+  LaunchSlots slots;
+  static const char* alpha = "_Z16run_target_alphaPf";
+  static const char* beta = "_Z15run_target_betaPf";
+  const void* stream = reinterpret_cast<const void*>(std::uintptr_t{0x7f00dead0000});
+  slots.publish(alpha, false, 0, 1, nullptr, false, 10);
+  slots.publish(beta, false, 1, 3, stream, false, 11);
+  const std::optional<LastLaunch> last = slots.last();
+  ASSERT_TRUE(last.has_value());
+  EXPECT_EQ(last->kernel, beta);
+  EXPECT_FALSE(last->graph);
+  EXPECT_EQ(last->device, 1);
+  EXPECT_EQ(last->context_id, 3u);
+  EXPECT_EQ(last->stream, std::uintptr_t{0x7f00dead0000});
+  EXPECT_EQ(last->thread, this_thread());
+  EXPECT_EQ(last->correlation_id, 11u);
+  EXPECT_EQ(last->thread_launches, 2u);
+  // The name pointer repeats: the text stays (it is copied once per pointer).
+  slots.publish(beta, false, 1, 3, stream, false, 12);
+  EXPECT_EQ(slots.last()->kernel, beta);
+  slots.publish(alpha, false, 1, 3, stream, false, 13);
+  EXPECT_EQ(slots.last()->kernel, alpha);
+}
+
+TEST(LaunchSlots, AGraphLaunchHasNoKernelName) {
+  LaunchSlots slots;
+  slots.publish("_Z1kv", false, 0, 1, nullptr, false, 1);
+  slots.publish(nullptr, true, 0, 1, nullptr, true, 2);
+  const LastLaunch last = *slots.last();
+  EXPECT_TRUE(last.graph);
+  EXPECT_TRUE(last.kernel.empty());
+  EXPECT_TRUE(last.per_thread_stream);
+  EXPECT_NE(describe_last_launch(last, "").find("a CUDA graph on device 0, the thread's default "
+                                                "stream"),
+            std::string::npos)
+      << describe_last_launch(last, "");
+}
+
+TEST(LaunchSlots, ALongNameIsCutToItsSlotAndSaysSo) {
+  LaunchSlots slots;
+  const std::string name(300, 'k');
+  slots.publish(name.c_str(), false, 0, 1, nullptr, false, 1);
+  const LastLaunch last = *slots.last();
+  EXPECT_EQ(last.kernel, std::string(LaunchSlots::kNameBytes - 1, 'k'));
+  EXPECT_TRUE(last.name_truncated);
+  EXPECT_NE(describe_last_launch(last, "").find("... (the name is cut after 255 bytes)"),
+            std::string::npos);
+  // Exactly 255 bytes fit.
+  const std::string fits(LaunchSlots::kNameBytes - 1, 'f');
+  slots.publish(fits.c_str(), false, 0, 1, nullptr, false, 2);
+  EXPECT_EQ(slots.last()->kernel, fits);
+  EXPECT_FALSE(slots.last()->name_truncated);
+}
+
+// Every read while threads publish is one launch, never a mix of two: the name, the stream and
+// the correlation id a writer stored together are read together.
+TEST(LaunchSlots, ReadsAreConsistentWhileThreadsPublishAndTheNewestLaunchWins) {
+  LaunchSlots slots;
+  constexpr int kThreads = 4;
+  constexpr int kLaunches = 20'000;
+  std::vector<std::string> names;
+  for (int n = 0; n < 64; ++n)
+    names.push_back("kernel_" + std::to_string(n) + std::string(n * 3, 'x'));
+  std::atomic<std::uint32_t> correlation{1};
+  std::atomic<bool> done{false};
+  std::atomic<int> reads{0};
+  // The writers go on until the reader has read often enough (a loaded machine may not run it
+  // at once), or for ten seconds at most.
+  const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+  std::vector<std::thread> writers;
+  for (int t = 0; t < kThreads; ++t) {
+    writers.emplace_back([&] {
+      for (int i = 0;
+           i < kLaunches || (reads.load() < 1000 && std::chrono::steady_clock::now() < until);
+           ++i) {
+        const std::uint32_t id = correlation.fetch_add(1);
+        slots.publish(names[id % names.size()].c_str(), false, static_cast<int>(id % 8), id % 5,
+                      reinterpret_cast<const void*>(std::uintptr_t{id}), false, id);
+      }
+    });
+  }
+  std::thread reader{[&] {
+    while (!done.load()) {
+      if (const std::optional<LastLaunch> last = slots.last()) {
+        ++reads;
+        ASSERT_EQ(last->kernel, names[last->correlation_id % names.size()]);
+        ASSERT_EQ(last->stream, last->correlation_id);
+        ASSERT_EQ(last->device, static_cast<int>(last->correlation_id % 8));
+        ASSERT_EQ(last->context_id, last->correlation_id % 5);
+      }
+    }
+  }};
+  for (std::thread& writer : writers)
+    writer.join();
+  done = true;
+  reader.join();
+  EXPECT_GE(reads.load(), 1000);
+  const LastLaunch last = *slots.last();
+  EXPECT_EQ(last.correlation_id, correlation.load() - 1);  // the newest of all threads
+  EXPECT_GE(last.thread_launches, static_cast<std::uint64_t>(kLaunches));
+}
+
+TEST(LaunchSlots, ThreadsPastTheSlotsAreCountedNotKept) {
+  LaunchSlots slots;
+  for (std::size_t t = 0; t < LaunchSlots::kThreads + 3; ++t) {
+    std::thread{[&, t] {
+      slots.publish("_Z1kv", false, 0, 1, nullptr, false, static_cast<std::uint32_t>(t + 1));
+    }}.join();
+  }
+  EXPECT_EQ(slots.threads_left_out(), 3u);
+  EXPECT_EQ(slots.last()->correlation_id, LaunchSlots::kThreads);
+}
+
+TEST(LastLaunchText, NamesTheKernelDemangledWithDeviceStreamAndThread) {
+  LastLaunch launch;
+  launch.kernel = "_Z15run_target_betaPf";
+  launch.device = 0;
+  launch.thread = 4242;
+  launch.correlation_id = 345;
+  launch.thread_launches = 101;
+  EXPECT_EQ(describe_last_launch(launch, "run_target"),
+            "run_target_beta(float*) on device 0, the default stream, from thread 4242 "
+            "(run_target), its launch 101 (CUPTI correlation id 345)");
+  launch.kernel = "triton_poi_fused_add_0";  // not mangled: as it is
+  launch.device = -1;
+  launch.stream = 0x2;
+  EXPECT_EQ(describe_last_launch(launch, ""),
+            "triton_poi_fused_add_0 on an unknown device, the per-thread default stream, from "
+            "thread 4242, its launch 101 (CUPTI correlation id 345)");
+  launch.stream = 0x5581c0ffee00;
+  EXPECT_NE(describe_last_launch(launch, "").find("stream 0x5581c0ffee00"), std::string::npos);
+}
+
+TEST(LastLaunchText, ThreadNameComesFromProc) {
+  EXPECT_FALSE(thread_name(this_thread()).empty());
+  EXPECT_EQ(thread_name(999'999'999), "");
+}
+
+TEST(MissingRecords, RecordsThatCoverTheLaunchesSayNothing) {
+  EXPECT_EQ(missing_records_warning({100, 100, 0, false}, "x"), "");
+  EXPECT_EQ(missing_records_warning({10, 150, 0, false}, "x"), "");   // graphs: several each
+  EXPECT_EQ(missing_records_warning({100, 90, 10, false}, "x"), "");  // dropped: counted apart
+  EXPECT_EQ(missing_records_warning({0, 0, 0, false}, "x"), "");
+}
+
+TEST(MissingRecords, FewerRecordsThanLaunchesNameTheOtherClient) {
+  EXPECT_EQ(missing_records_warning({200, 80, 0, false}, "likely PyTorch's profiler"),
+            "CUPTI saw 200 kernel launches but delivered 80 kernel records: another CUPTI client "
+            "in this process received the others (likely PyTorch's profiler); CUPTI gives "
+            "activity records to one client, and the kernel summary covers only what kerntime "
+            "received");
+  EXPECT_NE(missing_records_warning({1, 0, 0, false}, "x")
+                .find("CUPTI saw 1 kernel launch but delivered no kernel record"),
+            std::string::npos);
+  EXPECT_NE(missing_records_warning({5, 1, 2, false}, "x")
+                .find("delivered 1 kernel record (and dropped 2)"),
+            std::string::npos);
+  // A process ending on a fatal signal had work in flight: no client is blamed.
+  const std::string crashed = missing_records_warning({5, 3, 0, true}, "x");
+  EXPECT_NE(crashed.find("had not finished"), std::string::npos) << crashed;
+  EXPECT_EQ(crashed.find("another CUPTI client"), std::string::npos) << crashed;
+}
+
+Report report_with_counts(std::uint64_t kernels, std::uint64_t memcpys) {
+  Report report;
+  report.trace.emplace();
+  report.trace->counts.kernels = kernels;
+  report.trace->counts.memcpys = memcpys;
+  return report;
+}
+
+TEST(EndOfProcess, ACrashReportNamesTheSignalTheMissingRecordsAndTheLastLaunch) {
+  ProcessEnd end;
+  end.kind = ReportKind::crash;
+  end.signal = 6;
+  end.fatal = true;
+  end.launch_sites_watched = true;
+  LastLaunch launch;
+  launch.kernel = "_Z15run_target_betaPf";
+  launch.device = 0;
+  launch.thread = 77;
+  launch.thread_launches = 3;
+  launch.correlation_id = 9;
+  end.last_launch = launch;
+  end.last_launch_thread = "worker";
+  Report report = report_with_counts(2, 0);
+  add_end_warnings(report, end);
+  ASSERT_EQ(report.warnings.size(), 2u);
+  EXPECT_EQ(report.warnings[0],
+            "the process was ended by signal 6 (SIGABRT), an abort or a fault, before it "
+            "finished: this report was written from memory right after the signal, without "
+            "calling CUDA or CUPTI, so records CUPTI still held may be missing");
+  EXPECT_EQ(report.warnings[1],
+            "the last kernel it launched: run_target_beta(float*) on device 0, the default "
+            "stream, from thread 77 (worker), its launch 3 (CUPTI correlation id 9)");
+
+  // The final report after the signal: CUPTI gave what it could.
+  end.kind = ReportKind::final;
+  end.signal = 11;
+  end.records = RecordAccount{4, 3, 0, true};
+  Report final_report = report_with_counts(3, 0);
+  add_end_warnings(final_report, end);
+  EXPECT_TRUE(contains(final_report.warnings, "signal 11 (SIGSEGV)"));
+  EXPECT_TRUE(contains(final_report.warnings, "kernels still running then may be missing"));
+  EXPECT_TRUE(contains(final_report.warnings, "the last kernel it launched: run_target_beta"));
+  EXPECT_TRUE(contains(final_report.warnings, "CUPTI saw 4 kernel launches but delivered 3"));
+}
+
+TEST(EndOfProcess, ACrashWithoutALaunchOrWithoutTheWatchSaysWhich) {
+  ProcessEnd end;
+  end.kind = ReportKind::crash;
+  end.signal = 6;
+  end.fatal = true;
+  end.launch_sites_watched = true;
+  Report report = report_with_counts(0, 0);
+  add_end_warnings(report, end);
+  EXPECT_TRUE(contains(report.warnings, "it had launched no kernel"));
+  end.launch_sites_watched = false;
+  Report unwatched = report_with_counts(0, 0);
+  add_end_warnings(unwatched, end);
+  EXPECT_TRUE(contains(unwatched.warnings, "--no-last-launch"));
+}
+
+TEST(EndOfProcess, CheckpointsTerminatingSignalsAndCleanExits) {
+  ProcessEnd checkpoint;
+  checkpoint.kind = ReportKind::checkpoint;
+  Report a = report_with_counts(5, 0);
+  add_end_warnings(a, checkpoint);
+  ASSERT_EQ(a.warnings.size(), 1u);
+  EXPECT_NE(a.warnings[0].find("this is its last checkpoint"), std::string::npos);
+
+  ProcessEnd terminated;
+  terminated.signal = 15;
+  terminated.records = RecordAccount{5, 5, 0, false};
+  Report b = report_with_counts(5, 0);
+  add_end_warnings(b, terminated);
+  ASSERT_EQ(b.warnings.size(), 1u);
+  EXPECT_EQ(b.warnings[0],
+            "the process was stopped by signal 15 (SIGTERM); what it recorded up to then is here");
+
+  ProcessEnd clean;
+  clean.records = RecordAccount{5, 5, 0, false};
+  Report c = report_with_counts(5, 0);
+  add_end_warnings(c, clean);
+  EXPECT_TRUE(c.warnings.empty());
+}
+
+TEST(EndOfProcess, NoCudaWorkIsSaidOnlyWhenNothingRanAndNothingWasTaken) {
+  ProcessEnd idle;
+  idle.records = RecordAccount{0, 0, 0, false};
+  Report nothing = report_with_counts(0, 0);
+  add_end_warnings(nothing, idle);
+  ASSERT_EQ(nothing.warnings.size(), 1u);
+  EXPECT_EQ(nothing.warnings[0],
+            "no CUDA work was recorded: the process started CUDA but launched no kernel, copy "
+            "or memset");
+  Report copies = report_with_counts(0, 3);
+  add_end_warnings(copies, idle);
+  EXPECT_TRUE(copies.warnings.empty());
+  // Launches whose records went to another client: that is said, not "no CUDA work".
+  ProcessEnd starved;
+  starved.records = RecordAccount{7, 0, 0, false};
+  starved.other_client = "the other one";
+  Report taken = report_with_counts(0, 0);
+  add_end_warnings(taken, starved);
+  ASSERT_EQ(taken.warnings.size(), 1u);
+  EXPECT_NE(taken.warnings[0].find("(the other one)"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace kerntime::inject

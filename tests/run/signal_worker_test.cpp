@@ -1,0 +1,266 @@
+// SPDX-License-Identifier: Apache-2.0
+// The signal worker of `kerntime run`'s injection library, without CUDA: each test forks a
+// process that starts the worker with jobs that write lines to a file, then ends it the way a
+// program would (abort, a fault, SIGTERM), and checks the lines and the exit status.
+#include "inject/signal_worker.hpp"
+
+#include <atomic>
+#include <chrono>
+#include <csignal>
+#include <cstdlib>
+#include <fcntl.h>
+#include <fstream>
+#include <functional>
+#include <sstream>
+#include <string>
+#include <sys/wait.h>
+#include <thread>
+#include <unistd.h>
+
+#include <gtest/gtest.h>
+
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+#define KERNTIME_UNDER_SANITIZER 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
+#define KERNTIME_UNDER_SANITIZER 1
+#endif
+#endif
+#ifndef KERNTIME_UNDER_SANITIZER
+#define KERNTIME_UNDER_SANITIZER 0
+#endif
+
+namespace kerntime::inject {
+namespace {
+
+class SignalWorker : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    path_ = ::testing::TempDir() + "kerntime_signal_worker_" + std::to_string(getpid()) + "_" +
+            ::testing::UnitTest::GetInstance()->current_test_info()->name();
+    std::remove(path_.c_str());
+  }
+
+  // Appends a line; the jobs run on the worker thread, where this is allowed.
+  static void append(const std::string& path, const std::string& line) {
+    std::ofstream{path, std::ios::app} << line << "\n";
+  }
+
+  std::string lines() const {
+    std::ifstream in{path_};
+    std::stringstream text;
+    text << in.rdbuf();
+    return text.str();
+  }
+
+  WorkerJobs writing_jobs() const {
+    WorkerJobs jobs;
+    const std::string path = path_;
+    jobs.terminate = [path](int signal) { append(path, "terminate " + std::to_string(signal)); };
+    jobs.crash_report = [path](int signal) { append(path, "crash " + std::to_string(signal)); };
+    jobs.crash_final = [path](int signal) { append(path, "final " + std::to_string(signal)); };
+    return jobs;
+  }
+
+  // Runs `body` in a child process; its wait status.
+  static int in_child(const std::function<void()>& body) {
+    std::fflush(nullptr);
+    const pid_t child = fork();
+    if (child == 0) {
+      body();
+      _exit(0);
+    }
+    int status = 0;
+    while (waitpid(child, &status, 0) < 0) {
+    }
+    return status;
+  }
+
+  static bool ended_by(int status, int signal) {
+    return WIFSIGNALED(status) && WTERMSIG(status) == signal;
+  }
+
+  std::string path_;
+};
+
+TEST_F(SignalWorker, AnAbortLeavesTheCrashReportThenTheFinalOneAndEndsWithSigabrt) {
+  const int status = in_child([&] {
+    if (!start_report_worker(writing_jobs(), {})) _exit(3);
+    std::abort();
+  });
+  EXPECT_TRUE(ended_by(status, SIGABRT)) << status;
+  EXPECT_EQ(lines(), "crash 6\nfinal 6\n");
+}
+
+// A sanitizer takes SIGSEGV, SIGBUS and SIGFPE for itself, before any handler of the program's:
+// there the fault is a raised SIGILL, which takes the same path through kerntime's handler.
+TEST_F(SignalWorker, AFaultToo) {
+  const int fault = KERNTIME_UNDER_SANITIZER ? SIGILL : SIGSEGV;
+  const int status = in_child([&] {
+    if (!start_report_worker(writing_jobs(), {})) _exit(3);
+#if KERNTIME_UNDER_SANITIZER
+    raise(SIGILL);
+#else
+    volatile std::uintptr_t address = 8;  // the compiler cannot know it is unmapped
+    *reinterpret_cast<volatile int*>(address) = 1;
+#endif
+  });
+  EXPECT_TRUE(ended_by(status, fault)) << status;
+  EXPECT_EQ(lines(), "crash " + std::to_string(fault) + "\nfinal " + std::to_string(fault) + "\n");
+}
+
+TEST_F(SignalWorker, TheProgramsOwnHandlerRunsFirstAndTheSignalStillEndsTheProcess) {
+  static int fd = -1;
+  const int status = in_child([&] {
+    fd = open(path_.c_str(), O_WRONLY | O_CREAT | O_APPEND, 0644);
+    struct sigaction own {};
+    own.sa_handler = [](int) {
+      if (write(fd, "own\n", 4) != 4) _exit(4);
+    };
+    sigemptyset(&own.sa_mask);
+    sigaction(SIGABRT, &own, nullptr);
+    if (!start_report_worker(writing_jobs(), {})) _exit(3);
+    std::abort();
+  });
+  EXPECT_TRUE(ended_by(status, SIGABRT)) << status;
+  EXPECT_EQ(lines(), "own\ncrash 6\nfinal 6\n");
+}
+
+TEST_F(SignalWorker, AHandlerThatDealsWithItsSignalLetsTheProgramCarryOnWithoutAReport) {
+  static volatile sig_atomic_t handled = 0;
+  const int status = in_child([&] {
+    struct sigaction own {};
+    own.sa_handler = [](int) { handled = 1; };
+    sigemptyset(&own.sa_mask);
+    sigaction(SIGSEGV, &own, nullptr);
+    if (!start_report_worker(writing_jobs(), {})) _exit(3);
+    raise(SIGSEGV);
+    _exit(handled == 1 ? 0 : 5);
+  });
+  EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << status;
+  EXPECT_EQ(lines(), "");
+}
+
+TEST_F(SignalWorker, AFinalReportThatHangsDoesNotKeepTheProcessAlive) {
+  const auto begin = std::chrono::steady_clock::now();
+  const int status = in_child([&] {
+    WorkerJobs jobs = writing_jobs();
+    jobs.crash_final = [](int) { std::this_thread::sleep_for(std::chrono::seconds(60)); };
+    WorkerLimits limits;
+    limits.crash_final_ms = 300;
+    if (!start_report_worker(std::move(jobs), limits)) _exit(3);
+    std::abort();
+  });
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
+  EXPECT_TRUE(ended_by(status, SIGABRT)) << status;
+  EXPECT_EQ(lines(), "crash 6\n");
+  EXPECT_LT(seconds, 10.0);
+}
+
+TEST_F(SignalWorker, ACrashInsideTheWorkerEndsTheProcessWithoutWaitingForItself) {
+  const auto begin = std::chrono::steady_clock::now();
+  const int status = in_child([&] {
+    WorkerJobs jobs = writing_jobs();
+    jobs.crash_report = [](int) { std::abort(); };
+    if (!start_report_worker(std::move(jobs), {})) _exit(3);
+    std::abort();
+  });
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
+  EXPECT_TRUE(ended_by(status, SIGABRT)) << status;
+  EXPECT_LT(seconds, 10.0);
+}
+
+TEST_F(SignalWorker, SigtermHasTheFinalReportWrittenThenEndsTheProcessWithIt) {
+  int ready[2];
+  ASSERT_EQ(pipe(ready), 0);
+  std::fflush(nullptr);
+  const pid_t child = fork();
+  if (child == 0) {
+    close(ready[0]);
+    if (!start_report_worker(writing_jobs(), {})) _exit(3);
+    if (write(ready[1], "r", 1) != 1) _exit(4);
+    for (;;)
+      pause();
+  }
+  close(ready[1]);
+  char byte = 0;
+  ASSERT_EQ(read(ready[0], &byte, 1), 1);
+  kill(child, SIGTERM);
+  int status = 0;
+  waitpid(child, &status, 0);
+  EXPECT_TRUE(ended_by(status, SIGTERM)) << status;
+  EXPECT_EQ(lines(), "terminate 15\n");
+}
+
+TEST_F(SignalWorker, AChildMadeByForkAloneDoesNotWakeItsParentsWorker) {
+  const int status = in_child([&] {
+    if (!start_report_worker(writing_jobs(), {})) _exit(3);
+    const pid_t grandchild = fork();
+    if (grandchild == 0) std::abort();
+    int grandchild_status = 0;
+    waitpid(grandchild, &grandchild_status, 0);
+    if (!ended_by(grandchild_status, SIGABRT)) _exit(6);
+    std::this_thread::sleep_for(std::chrono::milliseconds(200));
+    stop_report_worker();
+    _exit(0);
+  });
+  EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << status;
+  EXPECT_EQ(lines(), "");
+}
+
+TEST_F(SignalWorker, CheckpointsRunAtTheirIntervalUntilStopped) {
+  const int status = in_child([&] {
+    static std::atomic<int> checkpoints{0};
+    WorkerJobs jobs = writing_jobs();
+    jobs.checkpoint = [] { ++checkpoints; };
+    WorkerLimits limits;
+    limits.checkpoint_interval_ms = 50;
+    if (!start_report_worker(std::move(jobs), limits)) _exit(3);
+    std::this_thread::sleep_for(std::chrono::milliseconds(400));
+    stop_report_worker();
+    const int counted = checkpoints.load();
+    std::this_thread::sleep_for(std::chrono::milliseconds(150));
+    _exit(counted >= 3 && checkpoints.load() == counted ? 0 : 10);
+  });
+  EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << status;
+}
+
+TEST_F(SignalWorker, TicksRunUntilTheyAnswerFalseBesideTheCheckpoints) {
+  const int status = in_child([&] {
+    static std::atomic<int> ticks{0};
+    static std::atomic<int> checkpoints{0};
+    WorkerJobs jobs = writing_jobs();
+    jobs.tick = [] { return ++ticks < 4; };
+    jobs.checkpoint = [] { ++checkpoints; };
+    WorkerLimits limits;
+    limits.tick_ms = 10;
+    limits.checkpoint_interval_ms = 100;
+    if (!start_report_worker(std::move(jobs), limits)) _exit(3);
+    std::this_thread::sleep_for(std::chrono::milliseconds(450));
+    stop_report_worker();
+    _exit(ticks.load() == 4 && checkpoints.load() >= 3 && checkpoints.load() <= 5 ? 0 : 10);
+  });
+  EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << status;
+}
+
+TEST_F(SignalWorker, AfterStopASignalEndsTheProcessAtOnce) {
+  const int status = in_child([&] {
+    if (!start_report_worker(writing_jobs(), {})) _exit(3);
+    stop_report_worker();
+    std::abort();
+  });
+  EXPECT_TRUE(ended_by(status, SIGABRT)) << status;
+  EXPECT_EQ(lines(), "");
+}
+
+TEST(SignalNames, AreTheUsualOnes) {
+  EXPECT_STREQ(signal_name(SIGABRT), "SIGABRT");
+  EXPECT_STREQ(signal_name(SIGSEGV), "SIGSEGV");
+  EXPECT_STREQ(signal_name(SIGTERM), "SIGTERM");
+  EXPECT_STREQ(signal_name(SIGUSR1), "a signal");
+}
+
+}  // namespace
+}  // namespace kerntime::inject
