@@ -167,12 +167,12 @@ bool succeeded(CUpti_CallbackDomain domain, const CUpti_CallbackData& call) {
 // Per program thread: stream captures it has open (its launches run nothing), and the watched
 // call it is inside. A watched call may make another one (__cudaLaunchKernel a driver launch,
 // cudaStreamBeginCapture cuStreamBeginCapture, depending on the CUDA version): only the
-// outermost acts, so nothing counts twice. The outermost call is known by its correlation id
-// too, so a missed callback (enabled or disabled halfway through a call) cannot leave the
-// thread "inside" for good.
+// outermost acts, so nothing counts twice. The nested call has the outer one's correlation id
+// (CUPTI ties a runtime call and the driver calls it makes by one id), so the depth alone tells
+// them apart; a callback missed because the watch was turned on or off halfway through a call
+// is forgotten with the epoch, which turning the watch on advances.
 thread_local int t_open_captures = 0;
 thread_local int t_call_depth = 0;
-thread_local std::uint32_t t_outer_call = 0;
 thread_local std::uint32_t t_epoch = 0;
 
 // Whether this callback is the outermost watched call's, and keeps the depth.
@@ -183,16 +183,14 @@ bool outermost(const LaunchWatch& watch, const CUpti_CallbackData& call) {
     t_open_captures = 0;
   }
   if (call.callbackSite == CUPTI_API_ENTER) {
-    if (t_call_depth++ > 0) return false;
-    t_outer_call = call.correlationId;
-    return true;
+    return t_call_depth++ == 0;
   }
-  if (t_call_depth > 0) --t_call_depth;
-  if (t_call_depth == 0 || call.correlationId == t_outer_call) {
-    t_call_depth = 0;
-    return true;
+  if (t_call_depth > 1) {
+    --t_call_depth;
+    return false;
   }
-  return false;
+  t_call_depth = 0;
+  return true;
 }
 
 void remember_context(LaunchWatch& watch, CUcontext context) {
