@@ -5,13 +5,17 @@
 // repetition of one iteration, so per-repetition tools (conbench, Google Benchmark's compare.py
 // U test) see every sample, and the aggregates are those Google Benchmark computes from them.
 #include <cmath>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <unordered_map>
 #include <vector>
 
 #include <nlohmann/json.hpp>
 
+#include <kerntime/counter.hpp>
 #include <kerntime/error.hpp>
+#include <kerntime/measurement_info.hpp>
 #include <kerntime/report_interop.hpp>
 #include <kerntime/statistics.hpp>
 
@@ -155,12 +159,28 @@ class Writer {
     if (!label.empty()) run["label"] = label;
   }
 
+  // The rates of the entry's declared work and its custom counters at `ns`, as Google
+  // Benchmark writes them: bytes_per_second and items_per_second (SetBytesProcessed,
+  // SetItemsProcessed), then each user counter by name (a rate counter per second).
+  static void rates(Json& run, const Entry& e, double ns) {
+    if (!e.measurement || !(ns > 0.0)) return;
+    const MeasurementInfo& m = *e.measurement;
+    if (m.work.bytes > 0.0) run["bytes_per_second"] = m.work.bytes / (ns * 1e-9);
+    if (m.work.elements > 0.0) run["items_per_second"] = m.work.elements / (ns * 1e-9);
+    for (const Counter& counter : m.counters) {
+      if (const std::optional<double> value = counter_result(counter, ns)) {
+        run[counter.name] = *value;
+      }
+    }
+  }
+
   void iteration(const Entry& e, std::size_t repetitions, std::size_t index, double sample,
                  const std::string& label) {
     Json run = common(e.name, e, "iteration", repetitions);
     run["repetition_index"] = index;
     run["threads"] = 1;
     times(run, 1, sample, label);
+    rates(run, e, sample);
     append(run);
   }
 
@@ -172,6 +192,9 @@ class Writer {
     run["aggregate_unit"] = unit;
     // Google Benchmark counts an aggregate's iterations as the repetitions it summarizes.
     times(run, repetitions, value, label);
+    // The rates at the mean and median time; a spread of rates is not the spread of times.
+    if (std::string_view{unit} == "time" && std::string_view{name} != "stddev")
+      rates(run, e, value);
     append(run);
   }
 

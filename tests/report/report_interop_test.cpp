@@ -14,6 +14,7 @@
 
 #include <kerntime/compare.hpp>
 #include <kerntime/error.hpp>
+#include <kerntime/measurement_info.hpp>
 #include <kerntime/report_interop.hpp>
 #include <kerntime/report_json.hpp>
 #include <kerntime/report_transforms.hpp>
@@ -157,6 +158,32 @@ TEST(GoogleBenchmarkJson, AggregatesOnlyWritesOneValuePerName) {
   EXPECT_EQ(read.entries[0].samples, std::vector<double>{20});  // the median stands in
   EXPECT_EQ(read.entries[0].timer, "cuda-event");
   EXPECT_TRUE(any_warning(read, "1 Google Benchmark benchmarks have only aggregates (a)"));
+}
+
+TEST(GoogleBenchmarkJson, DeclaredWorkAndCountersAreItsRatesAndUserCounters) {
+  Report report;
+  Entry e{"sort/n=1024/cold", "ns", "cupti-kernel", 0, {1000, 2000, 4000}, {}};
+  MeasurementInfo info;
+  info.work.bytes = 8000;  // 8 GB/s at 1000 ns
+  info.work.elements = 1000;
+  info.counters = {{"segments", 32, CounterKind::rate}, {"tile", 256, CounterKind::value}};
+  e.measurement = std::make_shared<const MeasurementInfo>(info);
+  report.entries.push_back(e);
+  report.entries.push_back(Entry{"plain", "ns", "cuda-event", 0, {10, 20}, {}});
+  const auto runs = nlohmann::json::parse(to_google_benchmark_json(report))["benchmarks"];
+  ASSERT_GE(runs.size(), 7u);
+  EXPECT_DOUBLE_EQ(runs[0]["bytes_per_second"].get<double>(), 8e9);
+  EXPECT_DOUBLE_EQ(runs[0]["items_per_second"].get<double>(), 1e9);
+  EXPECT_DOUBLE_EQ(runs[0]["segments"].get<double>(), 32e6);
+  EXPECT_DOUBLE_EQ(runs[0]["tile"].get<double>(), 256);
+  EXPECT_DOUBLE_EQ(runs[2]["bytes_per_second"].get<double>(), 2e9);  // the 4000 ns repetition
+  EXPECT_EQ(runs[4]["name"], "sort/n=1024/cold_median");
+  EXPECT_DOUBLE_EQ(runs[4]["bytes_per_second"].get<double>(), 4e9);  // at the median, 2000 ns
+  EXPECT_FALSE(runs[5].contains("bytes_per_second"));                // stddev: no rate
+  EXPECT_FALSE(runs[7].contains("bytes_per_second"));                // no declared work
+  // The reader takes the times and leaves the rates, which it recomputes from the samples.
+  const Report read = parse_any_report(to_google_benchmark_json(report), "g.json");
+  EXPECT_EQ(read.entries[0].samples, (std::vector<double>{1000, 2000, 4000}));
 }
 
 TEST(GoogleBenchmarkJson, RoundTripKeepsSamplesRunsTimersDevicesEnvironmentAndWarnings) {
