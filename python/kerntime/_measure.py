@@ -34,6 +34,7 @@ def measure(
     device: Optional[int] = None,
     bytes: Optional[float] = None,
     flops: Optional[float] = None,
+    elements: Optional[float] = None,
     min_samples: Optional[int] = None,
     max_samples: Optional[int] = None,
     fixed_samples: Optional[int] = None,
@@ -64,7 +65,8 @@ def measure(
     mode: "cold" (one call per sample, L2 flushed first when `l2_flush`), "hot" (a batch of
     back-to-back calls, caches warm) or "graph" (a captured CUDA graph of a batch; `fn` must not
     allocate or synchronize). device: the CUDA device (None: PyTorch's or CuPy's current one).
-    bytes, flops: the work of one call, for GB/s, TFLOP/s and % of peak bandwidth. The stopping
+    bytes, flops, elements: the work of one call, for GB/s, TFLOP/s, % of peak bandwidth and
+    items/s. The stopping
     and sampling options are those of the C++ MeasureOptions and StoppingCriteria, in seconds;
     None keeps the engine's default (min_samples 20, max_noise 0.005, max_ci_half_width 0.005,
     max_ci_half_width_ns 32, timeout 5 s, warmup_samples 2, blocking_timeout 1 s). cupti: False
@@ -85,6 +87,7 @@ def measure(
     work = _kerntime.Work()
     work.bytes = float(bytes or 0.0)
     work.flops = float(flops or 0.0)
+    work.elements = float(elements or 0.0)
     options.work = work
     stopping = _kerntime.StoppingCriteria()
     for field, value in (

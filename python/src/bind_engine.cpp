@@ -103,10 +103,12 @@ Report report_of(const Measurement& m) {
 }
 
 void bind_options(nb::module_& m) {
-  nb::class_<Work>(m, "Work", "Declared work of one launcher call: bytes read + written, flops.")
+  nb::class_<Work>(m, "Work",
+                   "Declared work of one launcher call: bytes read + written, flops, elements.")
       .def(nb::init<>())
       .def_rw("bytes", &Work::bytes)
-      .def_rw("flops", &Work::flops);
+      .def_rw("flops", &Work::flops)
+      .def_rw("elements", &Work::elements);
 
   nb::class_<StoppingCriteria>(m, "StoppingCriteria",
                                "When sampling stops; the first rule met ends the measurement "
@@ -147,7 +149,8 @@ void bind_measurement(nb::module_& m) {
       .def_ro("gb_per_s", &Throughput::gb_per_s, "10^9 bytes per second")
       .def_ro("tflop_per_s", &Throughput::tflop_per_s, "10^12 floating-point operations per second")
       .def_ro("peak_bandwidth_percent", &Throughput::peak_bandwidth_percent,
-              "gb_per_s as a share of the device's peak DRAM bandwidth");
+              "gb_per_s as a share of the device's peak DRAM bandwidth")
+      .def_ro("elements_per_s", &Throughput::elements_per_s, "declared elements per second");
 
   nb::class_<SampleRecord>(m, "SampleRecord",
                            "One sample as the engine took it, per launcher call.")

@@ -63,3 +63,10 @@ def test_import_needs_no_gpu_and_starts_no_cuda_work():
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "True"
+
+
+def test_declared_work_has_bytes_flops_and_elements():
+    work = _kerntime.Work()
+    work.bytes, work.flops, work.elements = 8.0, 2.0, 1.0
+    assert (work.bytes, work.flops, work.elements) == (8.0, 2.0, 1.0)
+    assert "elements_per_s" in dir(_kerntime.Throughput)
