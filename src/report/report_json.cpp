@@ -188,7 +188,7 @@ std::string to_json(const Report& report) {
   // Only reports made with a Tracer have one; without it the file is as before.
   if (report.trace) {
     out += ",\n  \"trace\": ";
-    out += io::nested_json(io::dump_json(report_detail::trace_section_json(*report.trace), 2), 1);
+    out += report_detail::trace_section_text(*report.trace, 1);
   }
   out += "\n}\n";
   return out;

@@ -42,4 +42,8 @@ TraceJson api_call_json(const ApiCall& call, std::uint64_t origin_ns);
 /// reader would reject.
 TraceJson trace_section_json(const TraceSection& trace);
 
+/// The same section as text, exactly nested_json(dump_json(trace_section_json(trace), 2),
+/// levels), written record by record so that no JSON tree of every record exists at once.
+std::string trace_section_text(const TraceSection& trace, int levels);
+
 }  // namespace kerntime::report_detail

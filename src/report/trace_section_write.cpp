@@ -4,9 +4,11 @@
 // placeholders, as everywhere in the format.
 #include <cmath>
 #include <string>
+#include <vector>
 
 #include <kerntime/error.hpp>
 
+#include "io/json_text.hpp"
 #include "report/trace_section_json.hpp"
 
 namespace kerntime::report_detail {
@@ -201,7 +203,10 @@ Out records_json(const std::vector<Record>& records, const char* key, std::uint6
 
 }  // namespace
 
-Out trace_section_json(const TraceSection& trace) {
+namespace {
+
+// Everything but the record lists, in the section's key order up to origin_ns.
+Out section_head_json(const TraceSection& trace) {
   Out json;
   json["counts"] = counts_json(trace.counts);
   Out summary = Out::array();
@@ -220,6 +225,59 @@ Out trace_section_json(const TraceSection& trace) {
     json["range_summary"] = std::move(ranges);
   }
   json["origin_ns"] = trace.origin_ns;
+  return json;
+}
+
+std::string spaces(int levels) {
+  return std::string(static_cast<std::size_t>(levels) * 2, ' ');
+}
+
+// `"key": [ ... ]` as a member of an object nested `levels` deep, one record at a time.
+template <class Record, class Write>
+void append_records(std::string& out, int levels, const char* key,
+                    const std::vector<Record>& records, std::uint64_t origin, bool check_origin,
+                    Write write) {
+  out += ",\n" + spaces(levels + 1) + "\"" + key + "\": ";
+  if (records.empty()) {
+    out += "[]";
+    return;
+  }
+  out += '[';
+  for (std::size_t i = 0; i < records.size(); ++i) {
+    if (check_origin && records[i].start_ns < origin) {
+      throw Error(std::string{"cannot write report: trace."} + key + "[" + std::to_string(i) +
+                  "]: starts before origin_ns; set origin_ns to the earliest start");
+    }
+    out += i == 0 ? "\n" : ",\n";
+    out += spaces(levels + 2);
+    out += io::nested_json(io::dump_json(write(records[i], origin), 2), levels + 2);
+  }
+  out += '\n' + spaces(levels + 1) + ']';
+}
+
+}  // namespace
+
+// The text of nested_json(dump_json(trace_section_json(trace), 2), levels), built record by
+// record: a section of 20,000 kernels as one JSON tree costs several times its text, which
+// was the largest part of `kerntime run`'s memory at the end of a process.
+std::string trace_section_text(const TraceSection& trace, int levels) {
+  std::string out = io::nested_json(io::dump_json(section_head_json(trace), 2), levels);
+  out.resize(out.size() - (spaces(levels).size() + 2));  // "\n" + indent + "}"
+  append_records(out, levels, "kernels", trace.kernels, trace.origin_ns, true, kernel_json);
+  append_records(out, levels, "memcpys", trace.memcpys, trace.origin_ns, true, memcpy_json);
+  append_records(out, levels, "memsets", trace.memsets, trace.origin_ns, true, memset_json);
+  if (!trace.api_calls.empty()) {
+    append_records(out, levels, "api_calls", trace.api_calls, trace.origin_ns, false,
+                   api_call_json);
+  }
+  out +=
+      ",\n" + spaces(levels + 1) + "\"omitted_records\": " + std::to_string(trace.omitted_records);
+  out += '\n' + spaces(levels) + '}';
+  return out;
+}
+
+Out trace_section_json(const TraceSection& trace) {
+  Out json = section_head_json(trace);
   json["kernels"] = records_json(trace.kernels, "kernels", trace.origin_ns, kernel_json);
   json["memcpys"] = records_json(trace.memcpys, "memcpys", trace.origin_ns, memcpy_json);
   json["memsets"] = records_json(trace.memsets, "memsets", trace.origin_ns, memset_json);

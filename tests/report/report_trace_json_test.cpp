@@ -7,6 +7,7 @@
 //   git diff tests/report/golden/
 #include <limits>
 #include <string>
+#include <vector>
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -14,7 +15,9 @@
 #include <kerntime/error.hpp>
 #include <kerntime/report_json.hpp>
 
+#include "io/json_text.hpp"
 #include "report/sample_trace_report.hpp"
+#include "report/trace_section_json.hpp"
 #include "support/golden.hpp"
 
 namespace kerntime {
@@ -36,6 +39,45 @@ std::string with_trace(const std::string& trace) {
 TEST(ReportTraceJsonGolden, MatchesTheGoldenFile) {
   testing::expect_golden(KERNTIME_TEST_DATA_DIR, "report_with_trace.json",
                          to_json(testing::sample_report_with_trace()));
+}
+
+// The section is written record by record (a JSON tree of 20,000 kernels costs several times its
+// text); the text must be exactly the pretty-printed tree's, at any depth.
+TEST(ReportTraceJson, TheSectionWrittenRecordByRecordIsTheTreesText) {
+  std::vector<TraceSection> sections;
+  sections.push_back(testing::sample_trace_section());
+  sections.emplace_back();  // no records, no summary
+  TraceSection ranges = testing::sample_trace_section();
+  ranges.api_calls.clear();
+  ranges.memcpys.clear();
+  RangeSummary step;
+  step.name = "step";
+  step.instances = 2;
+  step.total_ns = 40;
+  step.median_ns = 20;
+  ranges.range_summary.push_back(step);
+  sections.push_back(ranges);
+  for (const TraceSection& section : sections) {
+    for (const int levels : {0, 1, 3}) {
+      const std::string tree =
+          io::nested_json(io::dump_json(report_detail::trace_section_json(section), 2), levels);
+      EXPECT_EQ(report_detail::trace_section_text(section, levels), tree) << "levels " << levels;
+    }
+  }
+}
+
+TEST(ReportTraceJson, TheRecordByRecordTextRejectsWhatTheTreeRejects) {
+  TraceSection section = testing::sample_trace_section();
+  section.origin_ns = section.kernels.front().start_ns + 1;
+  EXPECT_THROW(report_detail::trace_section_json(section), Error);
+  try {
+    report_detail::trace_section_text(section, 1);
+    ADD_FAILURE() << "no error";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string{e.what()}.find("trace.kernels[0]: starts before origin_ns"),
+              std::string::npos)
+        << e.what();
+  }
 }
 
 TEST(ReportTraceJson, ReportsWithoutATraceHaveNoTraceKey) {
