@@ -74,6 +74,9 @@ class ActivitySession {
   Trace trace();
   void clear();
 
+  /// The most host buffers of options.buffer_bytes that existed at once.
+  std::size_t host_buffers_peak() const { return pool_.peak_allocated(); }
+
   /// Stops counting launches once kernel records have arrived (the watch has its answer), so
   /// launches no longer pay for the callback: for a session that flushes only at its end.
   void stop_watching_launches_if_records_arrive();

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "cupti/buffer_pool.hpp"
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdlib>
 
@@ -16,6 +17,7 @@ BufferPool::BufferPool(std::size_t buffer_bytes, std::size_t preallocated, std::
     free_.push_back(buffer);
     ++allocated_;
   }
+  peak_allocated_ = allocated_;
 }
 
 BufferPool::~BufferPool() {
@@ -39,6 +41,7 @@ std::uint8_t* BufferPool::acquire(bool over_cap) noexcept {
       return nullptr;
     }
     ++allocated_;
+    peak_allocated_ = std::max(peak_allocated_, allocated_);
   }
   // Allocate outside the lock: CUPTI's worker may be waiting to complete another buffer.
   auto* buffer = static_cast<std::uint8_t*>(std::malloc(buffer_bytes_));
@@ -94,6 +97,11 @@ bool BufferPool::wait_settled() {
 std::size_t BufferPool::refused() const {
   std::lock_guard lock{mutex_};
   return refused_;
+}
+
+std::size_t BufferPool::peak_allocated() const {
+  std::lock_guard lock{mutex_};
+  return peak_allocated_;
 }
 
 std::size_t BufferPool::allocated() const {

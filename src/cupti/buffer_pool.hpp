@@ -63,9 +63,10 @@ class BufferPool {
   /// read (all delivered records are read).
   bool wait_settled();
 
-  std::size_t refused() const;    ///< requests answered with no buffer
-  std::size_t allocated() const;  ///< buffers that exist now (free, lent, ready or reading)
-  std::size_t lent() const;       ///< buffers CUPTI holds now
+  std::size_t refused() const;         ///< requests answered with no buffer
+  std::size_t allocated() const;       ///< buffers that exist now (free, lent, ready or reading)
+  std::size_t lent() const;            ///< buffers CUPTI holds now
+  std::size_t peak_allocated() const;  ///< the most buffers that existed at once
 
  private:
   const std::size_t buffer_bytes_;
@@ -77,6 +78,7 @@ class BufferPool {
   std::deque<ReadyBuffer> ready_;
   std::size_t reading_ = 0;
   std::size_t allocated_ = 0;
+  std::size_t peak_allocated_ = 0;
   std::size_t refused_ = 0;
 };
 

@@ -72,6 +72,22 @@ void say(const std::string& line) {
   std::fprintf(stderr, "kerntime run: %s\n", line.c_str());
 }
 
+// "resident R MiB, peak P MiB" from /proc/self/status (VmRSS, VmHWM).
+std::string resident_memory() {
+  std::FILE* status = std::fopen("/proc/self/status", "r");
+  if (status == nullptr) return "unknown";
+  char line[256];
+  long rss_kib = -1;
+  long peak_kib = -1;
+  while (std::fgets(line, sizeof line, status) != nullptr) {
+    std::sscanf(line, "VmRSS: %ld", &rss_kib);
+    std::sscanf(line, "VmHWM: %ld", &peak_kib);
+  }
+  std::fclose(status);
+  return "resident " + std::to_string(rss_kib / 1024) + " MiB, peak " +
+         std::to_string(peak_kib / 1024) + " MiB";
+}
+
 std::uint64_t cupti_now() {
   Injection* in = g_injection;
   std::uint64_t now = 0;
@@ -124,12 +140,20 @@ void write_report(Injection& in, ReportKind kind) {
 void finish() {
   Injection* in = g_injection;
   if (in == nullptr || getpid() != in->pid || in->finished.exchange(true)) return;
+  // KERNTIME_RUN_MEMORY=1: where the process's resident memory goes at its end (docs/run.md).
+  const bool memory = std::getenv("KERNTIME_RUN_MEMORY") != nullptr;
+  if (memory) say("memory at the end: " + resident_memory());
   stop_report_worker();
   if (in->session) {
     const std::string failure = in->session->stop();
     if (!failure.empty()) in->problem = "the last records could not all be read: " + failure;
+    if (memory) {
+      say("memory after the last records: " + resident_memory() +
+          "; CUPTI host buffers: " + std::to_string(in->session->host_buffers_peak()) + " at most");
+    }
   }
   write_report(*in, ReportKind::final);
+  if (memory) say("memory after the report: " + resident_memory());
 }
 
 void on_exit_handler() {
