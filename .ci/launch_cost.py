@@ -7,9 +7,11 @@
 # `kerntime run --no-last-launch`: one process of each per round, the order rotated each round,
 # every process pinned to the same CPUs, so that the drift of the machine falls on every
 # configuration alike. The cost is the median of each round's difference, with the
-# distribution-free interval of that median (ranks 2 and n-1 of n: 96 % for n = 9).
+# distribution-free interval of that median (the widest ranks k and n + 1 - k that still cover
+# it with at least 95 %: 2 and 8 of 9, 4 and 12 of 15).
 #
 #   python3 .ci/launch_cost.py KERNTIME RUN_TARGET BARE_INJECTION [ROUNDS] [LAUNCHES]
+import math
 import os
 import re
 import shutil
@@ -62,10 +64,20 @@ for name in names:
           + " ".join(f"{v:.3f}" for v in s))
 
 
+def interval_rank(n):
+    # The largest k with P(k <= rank of the median <= n + 1 - k) >= 95 % (binomial, p = 1/2).
+    k = 1
+    while True:
+        below = sum(math.comb(n, i) for i in range(k + 1)) / 2 ** n
+        if 1 - 2 * below < 0.95:
+            return k
+        k += 1
+
+
 def difference(a, b):
     d = sorted(x - y for x, y in zip(samples[a], samples[b]))
-    low, high = (d[1], d[-2]) if len(d) >= 5 else (d[0], d[-1])
-    return statistics.median(d), low, high
+    k = interval_rank(len(d))
+    return statistics.median(d), d[k - 1], d[len(d) - k]
 
 
 for a, b in (("bare CUPTI", "bare"), ("kerntime run", "bare CUPTI"),
