@@ -99,6 +99,7 @@ int main(int argc, char** argv) {
     cudaStreamSynchronize(stream);
     session.resolve();
     session_no_nvtx.resolve();
+    session_no_flags.resolve();
 
     for (int batch = 0; batch < batches; ++batch) {
       for (auto& v : variants) {
@@ -113,6 +114,7 @@ int main(int argc, char** argv) {
         cudaStreamSynchronize(stream);
         session.resolve();
         session_no_nvtx.resolve();
+        session_no_flags.resolve();
       }
     }
 

@@ -10,9 +10,11 @@ sample is one batch's mean per launch; between batches, outside the timed window
 drained and the sessions' events are read. Variants: the untimed launch; `with kerntime.scope(n)`
 (a new scope object per launch, the current stream looked up each time); a scope object made once
 and entered per launch; a scope on an explicit stream; a scope without fault naming
-(name_faulting_scopes=False). The C++ program runs in the same invocation when it is found, and
-its "ScopedTimer(name)" overhead is set beside the Python one; the issue's check is that the
-Python scope costs within 1 us of it. Runs in about half a minute on an H200.
+(name_faulting_scopes=False), made per launch and reused on an explicit stream. They launch on a PyTorch side stream, non-blocking like the C++
+program's; the untimed launch and kerntime.scope(name) also run on the legacy default stream.
+The C++ program runs three times in the same invocation when it is found, and the median of its
+"ScopedTimer(name)" overheads is set beside the Python one; the target is that the Python scope costs within 1 us of
+it. Runs in about half a minute on an H200.
 """
 
 from __future__ import annotations
@@ -38,12 +40,18 @@ def main() -> int:
     args = parser.parse_args()
     kerntime.require_gpu()
     torch.cuda.init()
-    stream = torch.cuda.current_stream()
+    # The C++ program launches on a stream it made with cudaStreamNonBlocking; so does this one
+    # (PyTorch's side streams are non-blocking), so both pay the same for an event record. The
+    # legacy default stream, PyTorch's current stream unless one is made current, is shown too.
+    side = torch.cuda.Stream()
+    default_stream = torch.cuda.default_stream()
+    stream = side
     session = kerntime.default_session()
     quiet = kerntime.Session(name_faulting_scopes=False)
     launch = torch.cuda._sleep
     reused = kerntime.scope("py/reused")
     explicit = kerntime.scope("py/explicit", stream=stream.cuda_stream)
+    quiet_explicit = quiet.scope("py/quiet-explicit", stream=stream.cuda_stream)
     scope = kerntime.scope
 
     def untimed():
@@ -65,59 +73,93 @@ def main() -> int:
         with quiet.scope("py/quiet"):
             launch(0)
 
+    def no_fault_naming_reused_explicit():
+        with quiet_explicit:
+            launch(0)
+
+
     variants = {
         "untimed launch": untimed,
         "kerntime.scope(name)": new_scope,
         "scope object, reused": reused_scope,
         "scope, explicit stream": explicit_stream,
         "scope, no fault naming": no_fault_naming,
+        "reused, explicit, no fault naming": no_fault_naming_reused_explicit,
     }
-    per_launch = {name: [] for name in variants}
-    for body in variants.values():  # warm-up: module load, event pools, NVTX, the stream lookup
-        for _ in range(100):
-            body()
+    # Batch-level switch to the default stream: the `with torch.cuda.stream` sits outside the
+    # timed launches (see the loop below).
+    default_variants = {"untimed launch, default stream": untimed,
+                        "kerntime.scope(name), default stream": new_scope}
+    per_launch = {name: [] for name in [*variants, *default_variants]}
+    with torch.cuda.stream(side):
+        for body in variants.values():  # warm-up: module load, event pools, NVTX, the lookup
+            for _ in range(100):
+                body()
+    with torch.cuda.stream(default_stream):
+        for body in default_variants.values():
+            for _ in range(100):
+                body()
     torch.cuda.synchronize()
     session.resolve()
     quiet.resolve()
     clock = time.perf_counter_ns
-    for _ in range(args.batches):
-        for name, body in variants.items():
-            start = clock()
-            for _ in range(args.launches):
-                body()
-            per_launch[name].append((clock() - start) / args.launches)
-            torch.cuda.synchronize()
-            session.resolve()
-            quiet.resolve()
 
-    base = statistics.median(per_launch["untimed launch"])
+    def batch(name, body):
+        start = clock()
+        for _ in range(args.launches):
+            body()
+        per_launch[name].append((clock() - start) / args.launches)
+        torch.cuda.synchronize()
+        session.resolve()
+        quiet.resolve()
+
+    for _ in range(args.batches):
+        with torch.cuda.stream(side):
+            for name, body in variants.items():
+                batch(name, body)
+        with torch.cuda.stream(default_stream):
+            for name, body in default_variants.items():
+                batch(name, body)
+
     print(f"Host time per launch of an empty kernel from Python ({args.launches} launches x "
-          f"{args.batches} batches; each sample is one batch's mean)")
-    print(f"{'variant':28s}{'median':>12s}{'overhead':>12s}")
+          f"{args.batches} batches; each sample is one batch's mean; a PyTorch side stream, "
+          f"non-blocking as the C++ program's, unless marked)")
+    print(f"{'variant':40s}{'median':>12s}{'overhead':>12s}")
     for name, values in per_launch.items():
+        base_name = "untimed launch, default stream" if "default" in name else "untimed launch"
+        base = statistics.median(per_launch[base_name])
         med = statistics.median(values)
-        extra = "" if name == "untimed launch" else f"{(med - base) / 1e3:+10.3f} us"
-        print(f"{name:28s}{med / 1e3:9.3f} us{extra:>12s}")
+        extra = "" if name == base_name else f"{(med - base) / 1e3:+10.3f} us"
+        print(f"{name:40s}{med / 1e3:9.3f} us{extra:>12s}")
+    base = statistics.median(per_launch["untimed launch"])
     python_overhead = (statistics.median(per_launch["kerntime.scope(name)"]) - base) / 1e3
 
     if not os.path.exists(args.cxx):
         print(f"\nno C++ reference: {args.cxx} not found (cmake --build --preset gpu --target scope_overhead)")
         return 1
-    done = subprocess.run([args.cxx, str(args.launches), str(args.batches)], capture_output=True, text=True)
-    if done.returncode != 0:
-        print(f"\n{args.cxx} failed: {done.stderr.strip()}")
-        return 1
-    match = re.search(r"ScopedTimer\(name\)\s+([+-][0-9.]+) us", done.stdout)
-    if match is None:
-        print(done.stdout)
-        print("\nno 'ScopedTimer(name)' overhead in the C++ program's output")
-        return 1
-    cxx_overhead = float(match.group(1))
-    print(f"\nC++ ({args.cxx}):")
+    # Three runs of the C++ program, before and after nothing else: its overhead moves by up to
+    # 1 us from one process to the next (a process's level, as for launches in docs/tracing.md),
+    # so the comparison takes the median of the three.
+    cxx_runs = []
+    for _ in range(3):
+        done = subprocess.run([args.cxx, str(args.launches), str(args.batches)],
+                              capture_output=True, text=True)
+        if done.returncode != 0:
+            print(f"\n{args.cxx} failed: {done.stderr.strip()}")
+            return 1
+        match = re.search(r"ScopedTimer\(name\)\s+([+-][0-9.]+) us", done.stdout)
+        if match is None:
+            print(done.stdout)
+            print("\nno 'ScopedTimer(name)' overhead in the C++ program's output")
+            return 1
+        cxx_runs.append(float(match.group(1)))
+    cxx_overhead = statistics.median(cxx_runs)
+    print(f"\nC++ ({args.cxx}), the last of three runs:")
     print("\n".join("  " + line for line in done.stdout.splitlines() if line.startswith("  ")))
+    print("  ScopedTimer(name) in the three runs: " + ", ".join(f"{v:+.3f} us" for v in cxx_runs))
     difference = python_overhead - cxx_overhead
     ok = difference <= 1.0
-    print(f"\nkerntime.scope {python_overhead:+.3f} us against ScopedTimer {cxx_overhead:+.3f} us: "
+    print(f"\nkerntime.scope {python_overhead:+.3f} us against ScopedTimer {cxx_overhead:+.3f} us (median of 3): "
           f"{difference:+.3f} us; within 1 us: {'PASS' if ok else 'FAIL'}")
     return 0 if ok else 1
 

@@ -49,8 +49,8 @@ class CurrentStream {
       }
       if (nb::cast<bool>(nb::handle{torch_initialized_}())) {
         const nb::object c = modules["torch"].attr("_C");
-        torch_device_ = keep(c.attr("_cuda_getDevice"));
         torch_raw_stream_ = keep(c.attr("_cuda_getCurrentRawStream"));
+        current_device_ = keep(nb::int_(-1));
         return torch_stream();
       }
     }
@@ -64,14 +64,17 @@ class CurrentStream {
   }
 
  private:
+  // PyTorch's getCurrentCUDAStream(-1) is the current device's stream: one call into PyTorch
+  // per scope instead of two (_cuda_getDevice first), through the vectorcall protocol.
   cudaStream_t torch_stream() {
-    const nb::object device = nb::handle{torch_device_}();
-    return as_stream(nb::handle{torch_raw_stream_}(device));
+    PyObject* handle = PyObject_CallOneArg(torch_raw_stream_, current_device_);
+    if (handle == nullptr) throw nb::python_error();
+    return as_stream(nb::steal(handle));
   }
 
   PyObject* modules_ = nullptr;
   PyObject* torch_initialized_ = nullptr;
-  PyObject* torch_device_ = nullptr;
+  PyObject* current_device_ = nullptr;
   PyObject* torch_raw_stream_ = nullptr;
   PyObject* cupy_current_ = nullptr;
 };
@@ -124,10 +127,11 @@ class Scope {
   Scope(nb::handle target, nb::handle stream, nb::handle session) {
     owner_ = session.is_none() ? default_session() : nb::borrow(session);
     session_ = nb::cast<Session*>(owner_);
-    if (nb::isinstance<Region>(target)) {
-      region_ = nb::cast<Region>(target);
-    } else if (nb::isinstance<nb::str>(target)) {
+    // A str first: `with kerntime.scope("name"):` makes a scope per launch.
+    if (PyUnicode_Check(target.ptr())) {
       name_ = nb::cast<std::string>(target);
+    } else if (nb::isinstance<Region>(target)) {
+      region_ = nb::cast<Region>(target);
     } else {
       throw Error("kerntime.scope needs a name (str) or a Session.region(); got " +
                   nb::cast<std::string>(nb::str(target.type())));

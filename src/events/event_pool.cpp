@@ -12,6 +12,13 @@ namespace kerntime::detail {
 
 int device_of(cudaStream_t stream) {
   int device = 0;
+  // The default streams (legacy, per-thread, or 0, which is one of them) belong to the current
+  // device: the runtime keeps it per thread, so no call reaches the driver. PyTorch's current
+  // stream is one of them unless the program made another current.
+  if (stream == nullptr || stream == cudaStreamLegacy || stream == cudaStreamPerThread) {
+    check_cuda(cudaGetDevice(&device), "cudaGetDevice");
+    return device;
+  }
 #if CUDART_VERSION >= 12080
   // Asking the stream is right even when another device is current on this thread.
   check_cuda(cudaStreamGetDevice(stream, &device), "cudaStreamGetDevice",
