@@ -16,8 +16,11 @@ def test_scopes_time_on_the_default_session(cupy_spin):
             spin()
     samples = kerntime.default_session().samples("scoped/spin")
     assert len(samples) == 20
-    # Event time around one launch: the spin plus the launch gap, never less than the spin.
-    assert all(10_000 <= s < 100_000 for s in samples), samples
+    # Event time around one launch: the spin plus the launch gap, never less than the spin. The
+    # gap is host time (the interpreter between the start event and the launch), so one sample
+    # may take far longer (112 us seen on an H200 under pytest); the median may not.
+    assert all(s >= 10_000 for s in samples), samples
+    assert sorted(samples)[len(samples) // 2] < 100_000, samples
 
 
 def test_a_scope_object_is_reusable_but_not_reentrant(cupy_spin):
