@@ -165,7 +165,8 @@ TEST(ReportMeasurementJson, UndeclaredElementsAndCountersAreNotWritten) {
   const std::string text = to_json(report_with(info));
   EXPECT_EQ(text.find("elements"), std::string::npos) << text;
   EXPECT_EQ(text.find("counters"), std::string::npos) << text;
-  const MeasurementInfo& read = *parse_report(text).entries[0].measurement;
+  const Report parsed = parse_report(text);  // a reference into a temporary would dangle
+  const MeasurementInfo& read = *parsed.entries[0].measurement;
   EXPECT_TRUE(read.counters.empty());
   EXPECT_FALSE(read.throughput.elements_per_s.has_value());
 }
