@@ -296,8 +296,7 @@ TEST(TypeAxes, OneTypeAxisIsCalledTAndSeveralT1T2) {
   BenchmarkRegistry r;
   const auto body = [](State&, auto) {};
   EXPECT_EQ(detail::register_typed_benchmark<type_list<float>>(r, "a", body).axes()[0].name, "T");
-  Benchmark& two =
-      detail::register_typed_benchmark<type_list<float>, type_list<int>>(r, "b", body);
+  Benchmark& two = detail::register_typed_benchmark<type_list<float>, type_list<int>>(r, "b", body);
   EXPECT_EQ(two.axes()[0].name, "T1");
   EXPECT_EQ(two.axes()[1].name, "T2");
   Benchmark& three = detail::register_typed_benchmark<type_list<float>>(r, "c", body);
