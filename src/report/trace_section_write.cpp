@@ -187,15 +187,21 @@ Out api_call_json(const ApiCall& call, std::uint64_t origin) {
 namespace {
 
 // The format's start_ns are unsigned offsets from origin_ns.
+template <class Record>
+void require_after_origin(const Record& record, const char* key, std::size_t i,
+                          std::uint64_t origin) {
+  if (record.start_ns < origin) {
+    throw Error(std::string{"cannot write report: trace."} + key + "[" + std::to_string(i) +
+                "]: starts before origin_ns; set origin_ns to the earliest start");
+  }
+}
+
 template <class Record, class Write>
 Out records_json(const std::vector<Record>& records, const char* key, std::uint64_t origin,
                  Write write) {
   Out json = Out::array();
   for (std::size_t i = 0; i < records.size(); ++i) {
-    if (records[i].start_ns < origin) {
-      throw Error(std::string{"cannot write report: trace."} + key + "[" + std::to_string(i) +
-                  "]: starts before origin_ns; set origin_ns to the earliest start");
-    }
+    require_after_origin(records[i], key, i, origin);
     json.push_back(write(records[i], origin));
   }
   return json;
@@ -244,10 +250,7 @@ void append_records(std::string& out, int levels, const char* key,
   }
   out += '[';
   for (std::size_t i = 0; i < records.size(); ++i) {
-    if (check_origin && records[i].start_ns < origin) {
-      throw Error(std::string{"cannot write report: trace."} + key + "[" + std::to_string(i) +
-                  "]: starts before origin_ns; set origin_ns to the earliest start");
-    }
+    if (check_origin) require_after_origin(records[i], key, i, origin);
     out += i == 0 ? "\n" : ",\n";
     out += spaces(levels + 2);
     out += io::nested_json(io::dump_json(write(records[i], origin), 2), levels + 2);

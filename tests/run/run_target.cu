@@ -237,6 +237,10 @@ int main(int argc, char** argv) {
     // trace_bench does): the host never waits for a full launch queue, so the time is the
     // launch's host cost, not the GPU's pace. The figure is the median of the batch means.
     constexpr int kBatch = 200;
+    if (n <= 0) {
+      std::fprintf(stderr, "run_target: empty needs N > 0 launches\n");
+      return 2;
+    }
     run_target_empty<<<1, 1>>>();
     CHECK(cudaDeviceSynchronize());
     std::vector<double> batch_means;
