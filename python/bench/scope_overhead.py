@@ -8,9 +8,10 @@ As examples/scope_overhead does in C++: an empty launch (torch.cuda._sleep(0), o
 work), timed on the host in batches of --launches, every variant interleaved batch by batch; a
 sample is one batch's mean per launch; between batches, outside the timed window, the stream is
 drained and the sessions' events are read. Variants: the untimed launch; `with kerntime.scope(n)`
-(a new scope object per launch, the current stream looked up each time); a scope object made once
-and entered per launch; a scope on an explicit stream; a scope without fault naming
-(name_faulting_scopes=False), made per launch and reused on an explicit stream. They launch on a PyTorch side stream, non-blocking like the C++
+(the scope object of that name handed back by kerntime.scope, the current stream looked up each
+time); a kerntime.Scope made per launch; a scope object made once and entered per launch; a
+scope on an explicit stream; a scope without fault naming (name_faulting_scopes=False), made per
+launch and reused on an explicit stream. They launch on a PyTorch side stream, non-blocking like the C++
 program's; the untimed launch and kerntime.scope(name) also run on the legacy default stream.
 The C++ program runs three times in the same invocation when it is found, and the median of its
 "ScopedTimer(name)" overheads is set beside the Python one; the target is that the Python scope costs within 1 us of
@@ -61,6 +62,10 @@ def main() -> int:
         with scope("py/name"):
             launch(0)
 
+    def constructed_scope():
+        with kerntime.Scope("py/constructed"):
+            launch(0)
+
     def reused_scope():
         with reused:
             launch(0)
@@ -81,6 +86,7 @@ def main() -> int:
     variants = {
         "untimed launch": untimed,
         "kerntime.scope(name)": new_scope,
+        "kerntime.Scope(name), made per launch": constructed_scope,
         "scope object, reused": reused_scope,
         "scope, explicit stream": explicit_stream,
         "scope, no fault naming": no_fault_naming,

@@ -1,9 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0
 // Session, Region and kerntime.scope (session.hpp): a ScopedTimer as a context manager on the
 // current PyTorch or CuPy stream. A scope is the one binding on a hot path (one per timed
-// launch), so it is C++ from end to end: the current stream is read through PyTorch's own C
-// entry points, cached once PyTorch has started CUDA, and the name goes to the ScopedTimer as is.
+// launch), so it is C++ from end to end: the current stream comes from PyTorch's stable C shim
+// (or its Python entry point when the shim is missing), the name goes to the ScopedTimer as is,
+// and `kerntime.scope(name)` hands back a scope object that nothing else holds instead of
+// making one per launch.
 #include <cstdint>
+#include <dlfcn.h>
 #include <nanobind/stl/optional.h>
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/string_view.h>
@@ -33,6 +36,18 @@ cudaStream_t as_stream(nb::handle value) {
   return reinterpret_cast<cudaStream_t>(nb::cast<std::uintptr_t>(value));
 }
 
+/// PyTorch's C shim for its current stream (torch/csrc/inductor/aoti_torch/c/shim.h), the ABI it
+/// keeps stable for extensions: 0 on success, the stream of `device_index` (-1: the current
+/// device) in `*stream`. In libtorch_cuda, which importing torch with CUDA has loaded.
+using TorchShimStream = std::int32_t (*)(std::int32_t device_index, void** stream);
+
+TorchShimStream find_torch_shim_stream() {
+  void* library = dlopen("libtorch_cuda.so", RTLD_NOW | RTLD_NOLOAD);
+  void* symbol =
+      dlsym(library != nullptr ? library : RTLD_DEFAULT, "aoti_torch_get_current_cuda_stream");
+  return reinterpret_cast<TorchShimStream>(symbol);
+}
+
 /// Which stream "current" means: PyTorch's current stream once PyTorch has started CUDA, else
 /// CuPy's when CuPy is imported, else the default stream. The Python objects are looked up once
 /// and kept for the life of the process (never released: the interpreter may be gone by the time
@@ -51,6 +66,15 @@ class CurrentStream {
         const nb::object c = modules["torch"].attr("_C");
         torch_raw_stream_ = keep(c.attr("_cuda_getCurrentRawStream"));
         current_device_ = keep(nb::int_(-1));
+        // The shim is used only when it agrees with PyTorch's Python entry point here.
+        torch_shim_ = find_torch_shim_stream();
+        if (torch_shim_ != nullptr) {
+          const TorchShimStream shim = torch_shim_;
+          torch_shim_ = nullptr;
+          const cudaStream_t python = torch_stream();
+          void* native = nullptr;
+          if (shim(-1, &native) == 0 && native == python) torch_shim_ = shim;
+        }
         return torch_stream();
       }
     }
@@ -63,10 +87,20 @@ class CurrentStream {
     return nullptr;
   }
 
+  /// Where a PyTorch stream comes from: "shim", "python", or "" before PyTorch started CUDA.
+  const char* torch_source() const {
+    if (torch_raw_stream_ == nullptr) return "";
+    return torch_shim_ != nullptr ? "shim" : "python";
+  }
+
  private:
   // PyTorch's getCurrentCUDAStream(-1) is the current device's stream: one call into PyTorch
   // per scope instead of two (_cuda_getDevice first), through the vectorcall protocol.
   cudaStream_t torch_stream() {
+    if (torch_shim_ != nullptr) {
+      void* stream = nullptr;
+      if (torch_shim_(-1, &stream) == 0) return static_cast<cudaStream_t>(stream);
+    }
     PyObject* handle = PyObject_CallOneArg(torch_raw_stream_, current_device_);
     if (handle == nullptr) throw nb::python_error();
     return as_stream(nb::steal(handle));
@@ -77,6 +111,7 @@ class CurrentStream {
   PyObject* current_device_ = nullptr;
   PyObject* torch_raw_stream_ = nullptr;
   PyObject* cupy_current_ = nullptr;
+  TorchShimStream torch_shim_ = nullptr;
 };
 
 CurrentStream& current_stream() {
@@ -155,6 +190,7 @@ class Scope {
   }
 
   void exit() { timer_.close(); }
+  bool is_open() const { return timer_.open(); }
 
   const std::string& name() const { return name_; }
   nb::object session() const { return owner_; }
@@ -168,6 +204,54 @@ class Scope {
   cudaStream_t stream_ = nullptr;
   TimerSlot timer_;
 };
+
+/// The scope objects of `kerntime.scope(name)` on the default session and the current stream, by
+/// name. One is handed out again only while the cache holds the only reference to it: then no
+/// other thread, coroutine or variable can enter it, and a `with` block has let go of it. A
+/// nested scope of the same name, or one a caller keeps, gets a new object. Touched with the GIL
+/// held only; not used where there is no GIL (free-threaded Python).
+class ScopeCache {
+ public:
+  static constexpr Py_ssize_t kMaxNames = 1024;  // names made per launch must not grow it forever
+
+  nb::object get(nb::handle name) {
+#ifndef Py_GIL_DISABLED
+    if (!PyUnicode_CheckExact(name.ptr())) return make(name);
+    if (scopes_ == nullptr) scopes_ = PyDict_New();
+    if (scopes_ == nullptr) throw nb::python_error();
+    PyObject* cached = PyDict_GetItemWithError(scopes_, name.ptr());  // borrowed
+    if (cached != nullptr && Py_REFCNT(cached) == 1 && !nb::inst_ptr<Scope>(cached)->is_open()) {
+      return nb::borrow(cached);
+    }
+    if (cached == nullptr && PyErr_Occurred()) throw nb::python_error();
+    nb::object fresh = make(name);
+    if (cached == nullptr && PyDict_GET_SIZE(scopes_) < kMaxNames &&
+        PyDict_SetItem(scopes_, name.ptr(), fresh.ptr()) != 0) {
+      throw nb::python_error();
+    }
+    return fresh;
+#else
+    return make(name);
+#endif
+  }
+
+  /// Drops every cached scope (and with them their references to the default session).
+  void clear() {
+    if (scopes_ != nullptr) PyDict_Clear(scopes_);
+  }
+
+ private:
+  static nb::object make(nb::handle name) {
+    return nb::cast(Scope(name, nb::none(), nb::none()), nb::rv_policy::move);
+  }
+
+  PyObject* scopes_ = nullptr;  // kept for the life of the process, as CurrentStream's objects
+};
+
+ScopeCache& scope_cache() {
+  static ScopeCache* instance = new ScopeCache();
+  return *instance;
+}
 
 }  // namespace
 
@@ -215,7 +299,7 @@ void bind_timing(nb::module_& m) {
             return Scope(target, stream, self);
           },
           "name"_a, "stream"_a = nb::none(),
-          nb::sig("def scope(self, name: str | Region, stream: object | None = None) -> scope"),
+          nb::sig("def scope(self, name: str | Region, stream: object | None = None) -> Scope"),
           "A scope timing under `name` (a str or a Region) on `stream` (the current stream when "
           "None); see kerntime.scope.")
       .def("resolve", &Session::resolve, nb::call_guard<nb::gil_scoped_release>(),
@@ -227,14 +311,13 @@ void bind_timing(nb::module_& m) {
       .def("report", &Session::report, nb::call_guard<nb::gil_scoped_release>(),
            "A Report of every region in order of registration (resolving first).");
 
-  nb::class_<Scope>(m, "scope",
-                    "with kerntime.scope(\"name\"): times, as GPU time, everything enqueued on "
-                    "the stream inside the block (a C++ kerntime::ScopedTimer). `stream`: None "
-                    "for the current stream (PyTorch's once it has started CUDA, else CuPy's, "
-                    "else the default stream), an integer handle, a torch.cuda.Stream or a "
-                    "cupy.cuda.Stream. `session`: None for the process's default session "
-                    "(kerntime.default_session()). Neither end synchronizes. A scope object can "
-                    "be entered again after it closed, which saves making one per launch.")
+  nb::class_<Scope>(m, "Scope",
+                    "A timed scope (kerntime.scope, Session.scope): a C++ kerntime::ScopedTimer "
+                    "as a context manager. `stream`: None for the current stream (PyTorch's once "
+                    "it has started CUDA, else CuPy's, else the default stream), an integer "
+                    "handle, a torch.cuda.Stream or a cupy.cuda.Stream. `session`: None for the "
+                    "process's default session (kerntime.default_session()). Neither end "
+                    "synchronizes. A scope object can be entered again after it closed.")
       .def(nb::init<nb::handle, nb::handle, nb::handle>(), "name"_a, "stream"_a = nb::none(),
            "session"_a = nb::none(),
            nb::sig("def __init__(self, name: str | Region, stream: object | None = None, "
@@ -245,7 +328,7 @@ void bind_timing(nb::module_& m) {
             nb::cast<Scope&>(self).enter();
             return nb::borrow(self);
           },
-          nb::sig("def __enter__(self) -> scope"),
+          nb::sig("def __enter__(self) -> Scope"),
           "Opens the timer: records its start event on the stream.")
       .def(
           "__exit__",
@@ -259,11 +342,26 @@ void bind_timing(nb::module_& m) {
       .def_prop_ro("name", &Scope::name)
       .def_prop_ro("session", &Scope::session);
 
+  m.def(
+      "scope",
+      [](nb::handle name, nb::handle stream, nb::handle session) -> nb::object {
+        if (stream.is_none() && session.is_none()) return scope_cache().get(name);
+        return nb::cast(Scope(name, stream, session), nb::rv_policy::move);
+      },
+      "name"_a, "stream"_a = nb::none(), "session"_a = nb::none(),
+      nb::sig("def scope(name: str | Region, stream: object | None = None, session: Session | "
+              "None = None) -> Scope"),
+      "with kerntime.scope(\"name\"): times, as GPU time, everything enqueued on the stream "
+      "inside the block (a C++ kerntime::ScopedTimer; see Scope for `stream` and `session`). "
+      "Neither end synchronizes. Without a stream or a session, the scope object of a name is "
+      "reused from one `with` to the next while nothing else holds it, so a scope per launch "
+      "makes no object.");
   m.def("default_session", &default_session, nb::sig("def default_session() -> Session"),
         "The Session of kerntime.scope() calls without one, made on first use.");
   m.def(
       "_release_default_session",
       [] {
+        scope_cache().clear();
         nb::handle session{default_session_object};
         default_session_object = nullptr;
         session.dec_ref();
@@ -272,6 +370,10 @@ void bind_timing(nb::module_& m) {
   m.def(
       "current_stream", [] { return reinterpret_cast<std::uintptr_t>(current_stream().get()); },
       "The handle of the stream a scope without a stream times on.");
+  m.def(
+      "_torch_stream_source", [] { return std::string{current_stream().torch_source()}; },
+      "How a scope reads PyTorch's current stream: \"shim\" (PyTorch's C shim), \"python\" "
+      "(torch._C's entry point), or \"\" until PyTorch has started CUDA and a scope has run.");
 }
 
 }  // namespace kerntime::python

@@ -39,12 +39,41 @@ def test_a_scope_object_is_reusable_but_not_reentrant(cupy_spin):
     assert report.find("reused").statistics.count == 6
 
 
+def test_kerntime_scope_reuses_an_object_only_nothing_else_holds(cupy_spin):
+    spin = cupy_spin(2_000)
+    with kerntime.scope("cached/name") as first:
+        spin()
+        with kerntime.scope("cached/name") as nested:  # the open one is not handed out again
+            spin()
+        assert nested is not first
+    first_id = id(first)
+    del first, nested
+    with kerntime.scope("cached/name") as again:  # closed, and held by nothing: reused
+        spin()
+    assert id(again) == first_id
+    kept = kerntime.scope("cached/name")  # `again` still holds it: a new object
+    assert kept is not again
+    assert isinstance(kept, kerntime.Scope) and kept.name == "cached/name"
+    with kept:
+        spin()
+    assert len(kerntime.default_session().samples("cached/name")) == 4
+
+
 def test_the_current_stream_is_torch_s(torch_cuda):
     torch = torch_cuda
     side = torch.cuda.Stream()
     with torch.cuda.stream(side):
         assert kerntime.current_stream() == side.cuda_stream
     assert kerntime.current_stream() == torch.cuda.current_stream().cuda_stream
+    # Read through PyTorch's C shim (aoti_torch_get_current_cuda_stream), which torch 2.11 has;
+    # it must keep following torch's current stream, on any device.
+    assert kerntime._kerntime._torch_stream_source() == "shim"
+    for device in range(torch.cuda.device_count()):
+        with torch.cuda.device(device):
+            other = torch.cuda.Stream()
+            with torch.cuda.stream(other):
+                assert kerntime.current_stream() == other.cuda_stream
+            assert kerntime.current_stream() == torch.cuda.current_stream().cuda_stream
 
 
 def test_scopes_on_explicit_streams(torch_cuda, cupy_spin):
