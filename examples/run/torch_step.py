@@ -3,14 +3,21 @@
 # A small PyTorch training step, launch-bound (tiny MLP) or not (large matmuls):
 #   torch_step.py MODE SIZE STEPS [DELAY_US]
 # MODE plain: the steps bare; profiler: under torch.profiler, printing its per-kernel counts
-# and totals as JSON; graph / graph-profiler: one step captured in a CUDA graph and replayed
+# and totals as JSON; profiler-whole: the same, but the profiler runs from before the model is
+# made (CUPTI then starts before the program's first CUDA allocation, as under kerntime run) and
+# only the kernels of the measured steps are counted; graph / graph-profiler: one step captured in a CUDA graph and replayed
 # STEPS times, bare or under torch.profiler (the GPU runs the same work however fast the host
 # is); paced: the steps with a busy wait of DELAY_US before every PyTorch operation (a host
 # that launches slower, as under a profiler). The measured steps sit between
 # cudaProfilerStart and Stop, for kerntime run --capture-range=cudaProfilerApi.
-import json, sys, time
+import contextlib, json, statistics, sys, time
 import torch
 mode, size, steps = sys.argv[1], sys.argv[2], int(sys.argv[3])
+whole = None
+if mode == "profiler-whole":
+    from torch.profiler import profile, ProfilerActivity
+    whole = profile(activities=[ProfilerActivity.CUDA, ProfilerActivity.CPU])
+    whole.__enter__()
 torch.manual_seed(0)
 width = 64 if size == "small" else 4096
 model = torch.nn.Sequential(torch.nn.Linear(width, width), torch.nn.ReLU(), torch.nn.Linear(width, width)).cuda()
@@ -51,21 +58,38 @@ if mode == "paced":
                 pass
             return func(*args, **(kwargs or {}))
     pacing = Paced()
+step_s = []
 def run():
-    torch.cuda.profiler.start()  # kerntime run --capture-range=cudaProfilerApi records this part
-    t0 = time.perf_counter()
-    if pacing is not None:
-        with pacing:
+    window = torch.autograd.profiler.record_function("measured") if whole else contextlib.nullcontext()
+    with window:
+        torch.cuda.profiler.start()  # kerntime run --capture-range=cudaProfilerApi records this part
+        clock = time.perf_counter
+        t0 = clock()
+        with pacing if pacing is not None else contextlib.nullcontext():
             for _ in range(steps):
+                t = clock()
                 work()
-    else:
-        for _ in range(steps):
-            work()
-    torch.cuda.synchronize()
-    wall = time.perf_counter() - t0
-    torch.cuda.profiler.stop()
+                step_s.append(clock() - t)
+        torch.cuda.synchronize()
+        wall = clock() - t0
+        torch.cuda.profiler.stop()
     return wall
-if profiled:
+def steps_ms():
+    return {"step_ms_median": statistics.median(step_s) * 1e3, "step_ms_max": max(step_s) * 1e3}
+if whole is not None:
+    wall = run()
+    torch.cuda.synchronize()
+    whole.__exit__(None, None, None)
+    events = whole.events()
+    measured = [e for e in events if e.name == "measured"][0].time_range
+    kernels = {}
+    for e in events:
+        if (e.device_type == torch.autograd.DeviceType.CUDA and
+                e.time_range.start >= measured.start and e.time_range.end <= measured.end):
+            count, total = kernels.get(e.name, [0, 0.0])
+            kernels[e.name] = [count + 1, total + e.time_range.elapsed_us() * 1000.0]
+    print(json.dumps({"wall_s": wall, **steps_ms(), "kernels": kernels}))
+elif profiled:
     from torch.profiler import profile, ProfilerActivity
     with profile(activities=[ProfilerActivity.CUDA, ProfilerActivity.CPU]) as prof:
         wall = run()
@@ -73,6 +97,7 @@ if profiled:
     for e in prof.key_averages():
         if e.device_type == torch.autograd.DeviceType.CUDA:
             kernels[e.key] = [e.count, e.device_time_total * 1000.0]
-    print(json.dumps({"wall_s": wall, "kernels": kernels}))
+    print(json.dumps({"wall_s": wall, **steps_ms(), "kernels": kernels}))
 else:
-    print(json.dumps({"wall_s": run()}))
+    wall = run()
+    print(json.dumps({"wall_s": wall, **steps_ms()}))
