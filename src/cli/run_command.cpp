@@ -268,6 +268,9 @@ void add_run_command(CLI::App& app, int& exit_status) {
   command->add_flag("--no-last-launch", options->no_last_launch,
                     "Do not keep each thread's last kernel launch (a callback in every launch): "
                     "a process that aborts or faults then cannot name it");
+  command->add_flag("--all-api-calls", options->all_api_calls,
+                    "Record every CUDA runtime and driver API call, not only launches, copies "
+                    "and memsets (each recorded call costs the program host time)");
   command->add_option("command", options->command, "PROGRAM [ARGS...] (after --)")->required();
   command->positionals_at_end();
   command->callback([options, &exit_status] {

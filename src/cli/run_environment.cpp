@@ -66,6 +66,7 @@ std::vector<std::string> run_environment(char** current, const std::string& libr
   set["KERNTIME_RUN_CHECKPOINT_MS"] =
       std::to_string(parse_run_duration("--checkpoint", o.checkpoint) / 1'000'000);
   set["KERNTIME_RUN_LAST_LAUNCH"] = o.no_last_launch ? "0" : "1";
+  set["KERNTIME_RUN_ALL_API_CALLS"] = o.all_api_calls ? "1" : "0";
   const bool bounded = !o.duration.empty();
   std::vector<std::string> env;
   for (char** entry = current; entry != nullptr && *entry != nullptr; ++entry) {

@@ -23,6 +23,7 @@ struct RunOptions {
   std::string checkpoint = "2s";
   std::string process_reports;
   bool no_last_launch = false;
+  bool all_api_calls = false;
 };
 
 /// "2s", "500ms", "1.5min", "0": nanoseconds. Throws kerntime::Error naming `option`.

@@ -17,6 +17,7 @@
 #include <signal.h>
 #include <string>
 #include <unistd.h>
+#include <utility>
 
 #include <nvtx3/nvToolsExt.h>
 
@@ -261,6 +262,25 @@ void sink_capture(bool open, std::uint64_t now) {
   }
 }
 
+// CUPTI writes a record for every API call while RUNTIME and DRIVER are on; a PyTorch operator
+// makes several calls that enqueue nothing (cudaGetDevice, cudaGetLastError, ...), and each
+// record costs the program host time. A CUPTI without per-function switches records them all.
+void mute_calls_that_enqueue_nothing(kerntime::cupti::CuptiApi& api) {
+  const std::pair<CUpti_CallbackDomain, CUpti_ActivityKind> apis[] = {
+      {CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_ACTIVITY_KIND_RUNTIME},
+      {CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_ACTIVITY_KIND_DRIVER}};
+  for (const auto& [domain, kind] : apis) {
+    const std::uint32_t count = domain == CUPTI_CB_DOMAIN_RUNTIME_API
+                                    ? static_cast<std::uint32_t>(CUPTI_RUNTIME_TRACE_CBID_SIZE)
+                                    : static_cast<std::uint32_t>(CUPTI_DRIVER_TRACE_CBID_SIZE);
+    for (std::uint32_t id = 1; id < count; ++id) {
+      const char* name = api.callback_name(domain, id);
+      if (name == nullptr || enqueues_work(name)) continue;
+      if (api.mute(kind, id) == CUPTI_ERROR_NOT_SUPPORTED) return;
+    }
+  }
+}
+
 }  // namespace
 }  // namespace kerntime::inject
 
@@ -302,6 +322,7 @@ extern "C" __attribute__((visibility("default"))) int InitializeInjection(void) 
     in->watching_launch_sites =
         in->settings.last_launch &&
         in->api->watch_launch_sites(&on_launch_site, &in->launches) == CUPTI_SUCCESS;
+    if (!in->settings.all_api_calls) mute_calls_that_enqueue_nothing(*in->api);
   }
   start_worker(*in);
   return 1;

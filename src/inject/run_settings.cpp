@@ -80,7 +80,17 @@ RunSettings read_run_settings(const std::function<const char*(const char*)>& loo
   if (const char* v = lookup(env::kLastLaunch)) {
     settings.last_launch = unsigned_value(env::kLastLaunch, v, 0, 1) == 1;
   }
+  if (const char* v = lookup(env::kAllApiCalls)) {
+    settings.all_api_calls = unsigned_value(env::kAllApiCalls, v, 0, 1) == 1;
+  }
   return settings;
+}
+
+bool enqueues_work(std::string_view name) {
+  for (const std::string_view word : {"Launch", "Memcpy", "Memset"}) {
+    if (name.find(word) != std::string_view::npos) return true;
+  }
+  return false;
 }
 
 }  // namespace kerntime::inject

@@ -10,6 +10,7 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <string_view>
 
 namespace kerntime::inject {
 
@@ -37,6 +38,11 @@ struct RunSettings {
   /// Keep the last kernel each thread launched (a CUPTI callback on every launch), so that a
   /// process that aborts or faults names it. Off (--no-last-launch) saves that callback.
   bool last_launch = true;
+  /// Record every CUDA runtime and driver API call (--all-api-calls). Off by default: only the
+  /// calls that enqueue work (launches, copies, memsets) get records, which is all the report and
+  /// the timeline use, and a program that makes many other calls (PyTorch asks the current
+  /// device many times per operator) does not pay CUPTI for each of them.
+  bool all_api_calls = false;
 };
 
 /// The environment variables the command sets and the library reads.
@@ -49,8 +55,14 @@ inline constexpr const char* kKernelFilter = "KERNTIME_RUN_KERNEL_FILTER";
 inline constexpr const char* kSamplesPerKernel = "KERNTIME_RUN_SAMPLES_PER_KERNEL";
 inline constexpr const char* kTimelineRecords = "KERNTIME_RUN_TIMELINE_RECORDS";
 inline constexpr const char* kCheckpointMs = "KERNTIME_RUN_CHECKPOINT_MS";
-inline constexpr const char* kLastLaunch = "KERNTIME_RUN_LAST_LAUNCH";  // "1" (default) or "0"
+inline constexpr const char* kLastLaunch = "KERNTIME_RUN_LAST_LAUNCH";     // "1" (default) or "0"
+inline constexpr const char* kAllApiCalls = "KERNTIME_RUN_ALL_API_CALLS";  // "0" (default) or "1"
 }  // namespace env
+
+/// Whether the CUDA API function named `name` (as cuptiGetCallbackName gives it) enqueues work
+/// whose records a kernel, copy or memset record correlates with: a launch of any kind, a graph
+/// launch, a copy or a memset. These keep their API records when the others are muted.
+bool enqueues_work(std::string_view name);
 
 /// Reads the settings through `lookup` (std::getenv in the library, a map in tests). Throws
 /// kerntime::Error naming the variable and the value when one is malformed, or when

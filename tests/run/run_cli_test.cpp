@@ -146,6 +146,10 @@ TEST(RunEnvironment, SetsTheInjectionAndKeepsEverythingElse) {
   options.no_last_launch = true;
   const auto without = cli::run_environment(pointers.data(), "/lib/inject.so", "/tmp/d", options);
   EXPECT_NE(std::find(without.begin(), without.end(), "KERNTIME_RUN_LAST_LAUNCH=0"), without.end());
+  EXPECT_TRUE(has("KERNTIME_RUN_ALL_API_CALLS=0"));
+  options.all_api_calls = true;
+  const auto every = cli::run_environment(pointers.data(), "/lib/inject.so", "/tmp/d", options);
+  EXPECT_NE(std::find(every.begin(), every.end(), "KERNTIME_RUN_ALL_API_CALLS=1"), every.end());
   EXPECT_EQ(cli::parse_run_duration("--delay", "250ms"), 250'000'000u);
   EXPECT_EQ(cli::parse_run_duration("--delay", "1.5min"), 90'000'000'000u);
   EXPECT_THROW(cli::parse_run_duration("--delay", "-1s"), Error);

@@ -73,6 +73,24 @@ TEST_F(RunGpu, CountsEveryKernelAndNvtxRange) {
   EXPECT_NE(result.err.find("Range Total"), std::string::npos) << result.err;
 }
 
+TEST_F(RunGpu, OnlyCallsThatEnqueueWorkHaveApiRecordsUnlessAllAreAsked) {
+  const std::string launches_only = report_path("api_launches");
+  const std::string all = report_path("api_all");
+  const auto a = run("-o " + launches_only, "basic 200");
+  const auto b = run("--all-api-calls -o " + all, "basic 200");
+  ASSERT_EQ(a.exit_status, 0) << a.err;
+  ASSERT_EQ(b.exit_status, 0) << b.err;
+  const Report few = read_report_file(launches_only);
+  const Report every = read_report_file(all);
+  const TraceCounts& f = few.trace->counts;
+  // Each launch, copy and memset has its call (a runtime call may bring its driver call);
+  // nothing else does. The program also synchronizes, allocates and asks for its device.
+  EXPECT_GE(f.api_calls, f.kernels + f.memcpys + f.memsets);
+  EXPECT_LE(f.api_calls, 2 * (f.kernels + f.memcpys + f.memsets));
+  EXPECT_GT(every.trace->counts.api_calls, f.api_calls);
+  EXPECT_EQ(f.kernels, every.trace->counts.kernels);
+}
+
 TEST_F(RunGpu, RangesOfANamedDomainKeepTheirDomain) {
   const std::string path = report_path("nvtx_domain");
   const auto result = run("-o " + path, "nvtx_domain 50");

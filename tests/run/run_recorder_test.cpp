@@ -335,6 +335,22 @@ TEST(CaptureWindows, NestedOpeningsKeepOneWindowAndBoundsClipIt) {
   EXPECT_EQ(windows.opened(), 1u);
 }
 
+TEST(RunSettings, OnlyCallsThatEnqueueWorkKeepTheirApiRecords) {
+  for (const char* name :
+       {"cudaLaunchKernel_v7000", "cudaLaunchKernelExC_v11060", "cudaGraphLaunch_v10000",
+        "cuLaunchKernel", "cuLaunchKernelEx", "cuGraphLaunch", "cudaMemcpyAsync_v3020",
+        "cuMemcpyHtoDAsync_v2", "cudaMemsetAsync_v3020", "cuMemsetD32Async",
+        "cudaLaunchHostFunc_v10000"}) {
+    EXPECT_TRUE(enqueues_work(name)) << name;
+  }
+  for (const char* name :
+       {"cudaGetDevice_v3020", "cudaGetLastError_v3020", "cudaStreamIsCapturing_v10000",
+        "cudaEventRecord_v3020", "cudaStreamSynchronize_v3020", "cudaMalloc_v3020",
+        "cuCtxGetCurrent", "cuKernelGetName", ""}) {
+    EXPECT_FALSE(enqueues_work(name)) << name;
+  }
+}
+
 TEST(RunSettings, ReadsTheEnvironmentAndRefusesMalformedValues) {
   std::map<std::string, std::string> env{{"KERNTIME_RUN_DIR", "/tmp/x"},
                                          {"KERNTIME_RUN_CAPTURE", "nvtx:train"},
@@ -356,6 +372,12 @@ TEST(RunSettings, ReadsTheEnvironmentAndRefusesMalformedValues) {
   env["KERNTIME_RUN_LAST_LAUNCH"] = "yes";
   EXPECT_THROW(read_run_settings(lookup), Error);
   env.erase("KERNTIME_RUN_LAST_LAUNCH");
+  EXPECT_FALSE(read_run_settings(lookup).all_api_calls);
+  env["KERNTIME_RUN_ALL_API_CALLS"] = "1";
+  EXPECT_TRUE(read_run_settings(lookup).all_api_calls);
+  env["KERNTIME_RUN_ALL_API_CALLS"] = "all";
+  EXPECT_THROW(read_run_settings(lookup), Error);
+  env.erase("KERNTIME_RUN_ALL_API_CALLS");
   env["KERNTIME_RUN_SAMPLES_PER_KERNEL"] = "5x";
   EXPECT_THROW(read_run_settings(lookup), Error);
   env["KERNTIME_RUN_SAMPLES_PER_KERNEL"] = "5";
