@@ -84,7 +84,8 @@ if whole is not None:
     measured = [e for e in events if e.name == "measured"][0].time_range
     kernels = {}
     for e in events:
-        if (e.device_type == torch.autograd.DeviceType.CUDA and
+        # "measured" itself also appears on the GPU timeline (its annotation), not a kernel.
+        if (e.device_type == torch.autograd.DeviceType.CUDA and e.name != "measured" and
                 e.time_range.start >= measured.start and e.time_range.end <= measured.end):
             count, total = kernels.get(e.name, [0, 0.0])
             kernels[e.name] = [count + 1, total + e.time_range.elapsed_us() * 1000.0]
