@@ -94,11 +94,13 @@ void one_run_note(Comparison& result) {
   const detail::RunsRuleOptions rule;
   result.notes.push_back(fmt::format(
       "one run per side for {}: the spread between processes cannot be seen, so a change counts "
-      "only beyond an allowance of {:.0f} ns or {:g}% (the larger) for it, and short kernels "
-      "cannot be judged at 5-10%. Measure several processes (benchmarks: --processes 5; "
-      "reports of separate processes: kerntime report a.json b.json ... --format json -o "
-      "base.json) to judge each entry at its own noise.",
-      which, rule.one_run_shift_ns, rule.one_run_shift_fraction * 100.0));
+      "only beyond an allowance of {:.0f} ns or {:g}% (the larger) for it ({:g}% for NVTX "
+      "ranges, which hold host time), and short kernels cannot be judged at 5-10%. Measure "
+      "several processes (benchmarks: --processes 5; reports of separate processes: kerntime "
+      "report a.json b.json ... --format json -o base.json) to judge each entry at its own "
+      "noise.",
+      which, rule.one_run_shift_ns, rule.one_run_shift_fraction * 100.0,
+      detail::RunsRuleOptions::kHostTimeShiftFraction * 100.0));
 }
 
 }  // namespace

@@ -133,6 +133,8 @@ EntryComparison compare_entry(const Entry& baseline, const Entry& candidate, dou
   RunsRuleOptions rule;
   rule.threshold = threshold;
   rule.alpha = options.alpha;
+  if (holds_host_time(baseline))
+    rule.one_run_shift_fraction = RunsRuleOptions::kHostTimeShiftFraction;
   const RunsComparison runs = compare_runs(a, b, rule);
   result.verdict = runs.verdict;
   result.reason = runs.reason;
@@ -163,6 +165,10 @@ EntryComparison compare_entry(const Entry& baseline, const Entry& candidate, dou
 
 bool timers_differ(const Entry& baseline, const Entry& candidate) {
   return !baseline.timer.empty() && !candidate.timer.empty() && baseline.timer != candidate.timer;
+}
+
+bool holds_host_time(const Entry& entry) {
+  return entry.timer == "nvtx-range";
 }
 
 }  // namespace kerntime::detail

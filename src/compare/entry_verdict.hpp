@@ -19,4 +19,8 @@ SampleSummary summarize_side(const Entry& entry);
 /// different things and cannot be compared.
 bool timers_differ(const Entry& baseline, const Entry& candidate);
 
+/// True when the entry's samples are host time (`kerntime run`'s NVTX ranges, timer
+/// "nvtx-range"), which moves with the whole process between processes.
+bool holds_host_time(const Entry& entry);
+
 }  // namespace kerntime::detail

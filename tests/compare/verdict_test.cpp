@@ -177,6 +177,28 @@ TEST(CompareVerdict, UnitsAreConvertedAndTimersMustMatch) {
       << e.reason;
 }
 
+TEST(CompareVerdict, HostTimeRangesAllowForTheirShiftBetweenProcesses) {
+  // kerntime run's NVTX ranges hold host time: with one run per side a 17 % slower step (seen
+  // between two processes of the same program) is not a regression, a 60 % slower one is.
+  std::mt19937_64 rng(7);
+  const auto verdict = [&](double factor, const std::string& timer) {
+    Entry a = make_entry("nvtx:step", simulate_run(rng, 200, 1'100'000.0, 1.0, kQuiet));
+    Entry b = make_entry("nvtx:step", simulate_run(rng, 200, 1'100'000.0, factor, kQuiet));
+    a.timer = timer;
+    b.timer = timer;
+    const Comparison c = compare(report_of({a}), report_of({b}));
+    return c.entries.front();
+  };
+  const EntryComparison shifted = verdict(1.17, "nvtx-range");
+  EXPECT_NE(shifted.verdict, Verdict::regressed) << shifted.reason;
+  EXPECT_FALSE(shifted.fails);
+  EXPECT_TRUE(contains(shifted.reason, "(25.0%)")) << shifted.reason;
+  const EntryComparison slower = verdict(1.60, "nvtx-range");
+  EXPECT_EQ(slower.verdict, Verdict::regressed) << slower.reason;
+  // The same change of GPU time is one.
+  EXPECT_EQ(verdict(1.17, "cupti-kernel").verdict, Verdict::regressed);
+}
+
 TEST(CompareVerdict, NonPositiveSamplesAreInconclusive) {
   std::vector<double> samples(10, 100.0);
   samples[3] = 0.0;
