@@ -60,7 +60,8 @@ if mode == "paced":
     pacing = Paced()
 step_s = []
 def run():
-    window = torch.autograd.profiler.record_function("measured") if whole else contextlib.nullcontext()
+    window = (torch.autograd.profiler.record_function("measured") if whole is not None
+              else contextlib.nullcontext())
     with window:
         torch.cuda.profiler.start()  # kerntime run --capture-range=cudaProfilerApi records this part
         clock = time.perf_counter
@@ -81,7 +82,8 @@ if whole is not None:
     torch.cuda.synchronize()
     whole.__exit__(None, None, None)
     events = whole.events()
-    measured = [e for e in events if e.name == "measured"][0].time_range
+    measured = [e for e in events if e.name == "measured" and
+                e.device_type == torch.autograd.DeviceType.CPU][0].time_range
     kernels = {}
     for e in events:
         # "measured" itself also appears on the GPU timeline (its annotation), not a kernel.

@@ -7,6 +7,7 @@
 // making one per launch.
 #include <cstdint>
 #include <dlfcn.h>
+#include <exception>
 #include <nanobind/stl/optional.h>
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/string_view.h>
@@ -66,15 +67,8 @@ class CurrentStream {
         const nb::object c = modules["torch"].attr("_C");
         torch_raw_stream_ = keep(c.attr("_cuda_getCurrentRawStream"));
         current_device_ = keep(nb::int_(-1));
-        // The shim is used only when it agrees with PyTorch's Python entry point here.
-        torch_shim_ = find_torch_shim_stream();
-        if (torch_shim_ != nullptr) {
-          const TorchShimStream shim = torch_shim_;
-          torch_shim_ = nullptr;
-          const cudaStream_t python = torch_stream();
-          void* native = nullptr;
-          if (shim(-1, &native) == 0 && native == python) torch_shim_ = shim;
-        }
+        const nb::object torch = modules["torch"];
+        torch_shim_ = agreeing_shim(torch);
         return torch_stream();
       }
     }
@@ -94,6 +88,30 @@ class CurrentStream {
   }
 
  private:
+  // The shim, when it gives PyTorch's Python entry point's answer on a stream made current for
+  // the check (the default stream is 0 either way, which would prove nothing); else none.
+  TorchShimStream agreeing_shim(nb::handle torch) {
+    const TorchShimStream shim = find_torch_shim_stream();
+    if (shim == nullptr) return nullptr;
+    try {
+      const nb::object cuda = torch.attr("cuda");
+      const nb::object current = cuda.attr("stream")(cuda.attr("Stream")());
+      current.attr("__enter__")();
+      bool agree = false;
+      try {
+        const cudaStream_t python = torch_stream();
+        void* native = nullptr;
+        agree = python != nullptr && shim(-1, &native) == 0 && native == python;
+      } catch (const std::exception&) {
+        agree = false;
+      }
+      current.attr("__exit__")(nb::none(), nb::none(), nb::none());
+      return agree ? shim : nullptr;
+    } catch (const std::exception&) {
+      return nullptr;  // torch._C's entry point then serves every scope
+    }
+  }
+
   // PyTorch's getCurrentCUDAStream(-1) is the current device's stream: one call into PyTorch
   // per scope instead of two (_cuda_getDevice first), through the vectorcall protocol.
   cudaStream_t torch_stream() {
@@ -220,10 +238,14 @@ class ScopeCache {
     if (scopes_ == nullptr) scopes_ = PyDict_New();
     if (scopes_ == nullptr) throw nb::python_error();
     PyObject* cached = PyDict_GetItemWithError(scopes_, name.ptr());  // borrowed
-    if (cached != nullptr && Py_REFCNT(cached) == 1 && !nb::inst_ptr<Scope>(cached)->is_open()) {
-      return nb::borrow(cached);
-    }
     if (cached == nullptr && PyErr_Occurred()) throw nb::python_error();
+    if (cached != nullptr && Py_REFCNT(cached) == 1) {
+      if (!nb::inst_ptr<Scope>(cached)->is_open()) return nb::borrow(cached);
+      // Entered and let go of without __exit__: dropped here, so that its timer closes now, as
+      // it would have when its last reference went without the cache.
+      if (PyDict_DelItem(scopes_, name.ptr()) != 0) throw nb::python_error();
+      cached = nullptr;
+    }
     nb::object fresh = make(name);
     if (cached == nullptr && PyDict_GET_SIZE(scopes_) < kMaxNames &&
         PyDict_SetItem(scopes_, name.ptr(), fresh.ptr()) != 0) {

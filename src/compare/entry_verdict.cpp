@@ -133,7 +133,7 @@ EntryComparison compare_entry(const Entry& baseline, const Entry& candidate, dou
   RunsRuleOptions rule;
   rule.threshold = threshold;
   rule.alpha = options.alpha;
-  if (holds_host_time(baseline))
+  if (holds_host_time(baseline) || holds_host_time(candidate))
     rule.one_run_shift_fraction = RunsRuleOptions::kHostTimeShiftFraction;
   const RunsComparison runs = compare_runs(a, b, rule);
   result.verdict = runs.verdict;

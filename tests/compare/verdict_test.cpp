@@ -195,6 +195,12 @@ TEST(CompareVerdict, HostTimeRangesAllowForTheirShiftBetweenProcesses) {
   EXPECT_TRUE(contains(shifted.reason, "(25.0%)")) << shifted.reason;
   const EntryComparison slower = verdict(1.60, "nvtx-range");
   EXPECT_EQ(slower.verdict, Verdict::regressed) << slower.reason;
+  // Nor can one run per side show a range unchanged: within the allowance it is inconclusive,
+  // and says to run more processes (with several, their spread is measured instead).
+  const EntryComparison unchanged = verdict(1.0, "nvtx-range");
+  EXPECT_EQ(unchanged.verdict, Verdict::inconclusive) << unchanged.reason;
+  EXPECT_FALSE(unchanged.fails);
+  EXPECT_TRUE(contains(unchanged.reason, "run more processes")) << unchanged.reason;
   // The same change of GPU time is one.
   EXPECT_EQ(verdict(1.17, "cupti-kernel").verdict, Verdict::regressed);
 }
