@@ -64,10 +64,9 @@ class CurrentStream {
         torch_initialized_ = keep(modules["torch"].attr("cuda").attr("is_initialized"));
       }
       if (nb::cast<bool>(nb::handle{torch_initialized_}())) {
-        const nb::object c = modules["torch"].attr("_C");
-        torch_raw_stream_ = keep(c.attr("_cuda_getCurrentRawStream"));
-        current_device_ = keep(nb::int_(-1));
         const nb::object torch = modules["torch"];
+        torch_raw_stream_ = keep(torch.attr("_C").attr("_cuda_getCurrentRawStream"));
+        current_device_ = keep(nb::int_(-1));
         torch_shim_ = agreeing_shim(torch);
         return torch_stream();
       }
@@ -223,6 +222,10 @@ class Scope {
   TimerSlot timer_;
 };
 
+nb::object new_scope(nb::handle name, nb::handle stream, nb::handle session) {
+  return nb::cast(Scope(name, stream, session), nb::rv_policy::move);
+}
+
 /// The scope objects of `kerntime.scope(name)` on the default session and the current stream, by
 /// name. One is handed out again only while the cache holds the only reference to it: then no
 /// other thread, coroutine or variable can enter it, and a `with` block has let go of it. A
@@ -234,7 +237,7 @@ class ScopeCache {
 
   nb::object get(nb::handle name) {
 #ifndef Py_GIL_DISABLED
-    if (!PyUnicode_CheckExact(name.ptr())) return make(name);
+    if (!PyUnicode_CheckExact(name.ptr())) return new_scope(name, nb::none(), nb::none());
     if (scopes_ == nullptr) scopes_ = PyDict_New();
     if (scopes_ == nullptr) throw nb::python_error();
     PyObject* cached = PyDict_GetItemWithError(scopes_, name.ptr());  // borrowed
@@ -246,14 +249,14 @@ class ScopeCache {
       if (PyDict_DelItem(scopes_, name.ptr()) != 0) throw nb::python_error();
       cached = nullptr;
     }
-    nb::object fresh = make(name);
+    nb::object fresh = new_scope(name, nb::none(), nb::none());
     if (cached == nullptr && PyDict_GET_SIZE(scopes_) < kMaxNames &&
         PyDict_SetItem(scopes_, name.ptr(), fresh.ptr()) != 0) {
       throw nb::python_error();
     }
     return fresh;
 #else
-    return make(name);
+    return new_scope(name, nb::none(), nb::none());
 #endif
   }
 
@@ -263,10 +266,6 @@ class ScopeCache {
   }
 
  private:
-  static nb::object make(nb::handle name) {
-    return nb::cast(Scope(name, nb::none(), nb::none()), nb::rv_policy::move);
-  }
-
   PyObject* scopes_ = nullptr;  // kept for the life of the process, as CurrentStream's objects
 };
 
@@ -368,7 +367,7 @@ void bind_timing(nb::module_& m) {
       "scope",
       [](nb::handle name, nb::handle stream, nb::handle session) -> nb::object {
         if (stream.is_none() && session.is_none()) return scope_cache().get(name);
-        return nb::cast(Scope(name, stream, session), nb::rv_policy::move);
+        return new_scope(name, stream, session);
       },
       "name"_a, "stream"_a = nb::none(), "session"_a = nb::none(),
       nb::sig("def scope(name: str | Region, stream: object | None = None, session: Session | "

@@ -266,14 +266,16 @@ void sink_capture(bool open, std::uint64_t now) {
 // makes several calls that enqueue nothing (cudaGetDevice, cudaGetLastError, ...), and each
 // record costs the program host time. A CUPTI without per-function switches records them all.
 void mute_calls_that_enqueue_nothing(kerntime::cupti::CuptiApi& api) {
-  const std::pair<CUpti_CallbackDomain, CUpti_ActivityKind> apis[] = {
-      {CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_ACTIVITY_KIND_RUNTIME},
-      {CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_ACTIVITY_KIND_DRIVER}};
-  for (const auto& [domain, kind] : apis) {
-    const std::uint32_t count = domain == CUPTI_CB_DOMAIN_RUNTIME_API
-                                    ? static_cast<std::uint32_t>(CUPTI_RUNTIME_TRACE_CBID_SIZE)
-                                    : static_cast<std::uint32_t>(CUPTI_DRIVER_TRACE_CBID_SIZE);
-    for (std::uint32_t id = 1; id < count; ++id) {
+  struct Api {
+    CUpti_CallbackDomain domain;
+    CUpti_ActivityKind kind;
+    std::uint32_t functions;
+  };
+  const Api apis[] = {
+      {CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_ACTIVITY_KIND_RUNTIME, CUPTI_RUNTIME_TRACE_CBID_SIZE},
+      {CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_ACTIVITY_KIND_DRIVER, CUPTI_DRIVER_TRACE_CBID_SIZE}};
+  for (const auto& [domain, kind, functions] : apis) {
+    for (std::uint32_t id = 1; id < functions; ++id) {
       const char* name = api.callback_name(domain, id);
       if (name == nullptr || enqueues_work(name)) continue;
       if (api.mute(kind, id) == CUPTI_ERROR_NOT_SUPPORTED) break;  // this CUPTI lacks the switch
