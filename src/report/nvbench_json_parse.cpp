@@ -254,10 +254,10 @@ class Reader : public JsonReader {
     return parsed;
   }
 
-  double seconds(const Json& summary) const {
+  double nanoseconds(const Json& summary) const {
     const Datum v = data(summary, "value");
     if (v.value == nullptr) fail(paths_.at(&summary) + ".data", "no \"value\"");
-    return number(*v.value, v.path);
+    return duration_ns(*this, number(*v.value, v.path), 1e9, *v.value, v.path);
   }
 
   bool samples(const std::unordered_map<std::string, const Json*>& summaries, const Mode& mode,
@@ -273,7 +273,7 @@ class Reader : public JsonReader {
     const Json* figure = find(mode.median_tag);
     if (figure == nullptr) figure = find(mode.mean_tag);
     if (figure == nullptr) return false;
-    out.push_back(seconds(*figure) * 1e9);
+    out.push_back(nanoseconds(*figure));
     ++(mode.median_tag == nullptr ? counts_.batches : counts_.summaries_only);
     return true;
   }
