@@ -5,11 +5,12 @@ from __future__ import annotations
 
 import functools
 import math
+import numbers
 import statistics
 import threading
 from typing import Any, Callable, Iterable, List, Optional, Sequence, Union
 
-from . import _kerntime, _process
+from . import _arguments, _kerntime, _process
 from ._streams import StreamBinding, current_device
 
 _measure_lock = threading.Lock()  # one measurement at a time; waiting releases the GIL
@@ -79,40 +80,53 @@ def measure(
     """
     if not callable(fn):
         raise TypeError(f"kerntime.measure needs a callable that launches GPU work, got {type(fn).__name__}")
+    # The rules of the C++ engine's check (src/bench/validate.cpp), made here before any CUDA
+    # call and in the words of these arguments; the engine checks them again.
+    f = "kerntime.measure"
+    whole, number = _arguments.integer, _arguments.real
     options = _kerntime.MeasureOptions()
     options.name = name if name is not None else _name_of(fn, "measure")
     options.mode = mode
     options.l2_flush = bool(l2_flush)
-    options.device = current_device() if device is None else int(device)
+    chosen_device = None if device is None else whole(f, "device", device, 0, _arguments.INT_MAX)
     work = _kerntime.Work()
-    work.bytes = float(bytes or 0.0)
-    work.flops = float(flops or 0.0)
-    work.elements = float(elements or 0.0)
+    work.bytes = 0.0 if bytes is None else number(f, "bytes", bytes, 0)
+    work.flops = 0.0 if flops is None else number(f, "flops", flops, 0)
+    work.elements = 0.0 if elements is None else number(f, "elements", elements, 0)
     options.work = work
     stopping = _kerntime.StoppingCriteria()
-    for field, value in (
-        ("min_samples", min_samples),
-        ("max_samples", max_samples),
-        ("fixed_samples", fixed_samples),
-        ("min_time_s", min_time),
-        ("max_noise", max_noise),
-        ("max_ci_half_width", max_ci_half_width),
-        ("max_ci_half_width_ns", max_ci_half_width_ns),
-        ("timeout_s", timeout),
+    for field, argument, value, check in (
+        ("min_samples", "min_samples", min_samples, lambda a, v: whole(f, a, v, 1)),
+        ("max_samples", "max_samples", max_samples, lambda a, v: whole(f, a, v, 1)),
+        ("fixed_samples", "fixed_samples", fixed_samples, lambda a, v: whole(f, a, v, 0)),
+        ("min_time_s", "min_time", min_time, lambda a, v: number(f, a, v, 0, unit=" of s")),
+        ("max_noise", "max_noise", max_noise, lambda a, v: number(f, a, v, 0)),
+        ("max_ci_half_width", "max_ci_half_width", max_ci_half_width, lambda a, v: number(f, a, v, 0)),
+        ("max_ci_half_width_ns", "max_ci_half_width_ns", max_ci_half_width_ns,
+         lambda a, v: number(f, a, v, 0, unit=" of ns")),
+        ("timeout_s", "timeout", timeout, lambda a, v: number(f, a, v, 0, above=True, unit=" of s")),
     ):
         if value is not None:
-            setattr(stopping, field, value)
+            setattr(stopping, field, check(argument, value))
+    if stopping.fixed_samples > stopping.max_samples:
+        raise ValueError(f"{f}: fixed_samples must be at most max_samples ({stopping.max_samples}), "
+                         f"got {stopping.fixed_samples}")
     options.stopping = stopping
-    for field, value in (
-        ("warmup_samples", warmup_samples),
-        ("batch_size", batch_size),
-        ("batch_target_s", batch_target),
-        ("blocking_timeout_s", blocking_timeout),
-        ("throttle_threshold", throttle_threshold),
-        ("throttle_recovery_s", throttle_recovery),
+    for field, argument, value, check in (
+        ("warmup_samples", "warmup_samples", warmup_samples, lambda a, v: whole(f, a, v, 0)),
+        ("batch_size", "batch_size", batch_size, lambda a, v: whole(f, a, v, 0)),
+        ("batch_target_s", "batch_target", batch_target,
+         lambda a, v: number(f, a, v, 0, above=True, unit=" of s")),
+        ("blocking_timeout_s", "blocking_timeout", blocking_timeout,
+         lambda a, v: number(f, a, v, 0.001, high=600, unit=" of s")),
+        ("throttle_threshold", "throttle_threshold", throttle_threshold,
+         lambda a, v: number(f, a, v, 0, high=1, below=True)),
+        ("throttle_recovery_s", "throttle_recovery", throttle_recovery,
+         lambda a, v: number(f, a, v, 0, unit=" of s")),
     ):
         if value is not None:
-            setattr(options, field, value)
+            setattr(options, field, check(argument, value))
+    options.device = current_device() if chosen_device is None else chosen_device
     return _measure_options(fn, options, cupti)
 
 
@@ -150,13 +164,20 @@ def last_measurement() -> Optional[_kerntime.Measurement]:
     return getattr(_local, "last", None)
 
 
+def _check_quantiles(qs: Sequence[float]) -> None:
+    for q in qs:
+        if isinstance(q, bool) or not isinstance(q, numbers.Real):
+            raise TypeError(f"kerntime.do_bench: quantiles must be numbers, got {type(q).__name__}")
+        if not 0 <= q <= 1:  # NaN too; Triton's words
+            raise ValueError("Quantiles must be in the range [0, 1]")
+
+
 def _quantiles(times: List[float], qs: Sequence[float]) -> List[float]:
     # Linear interpolation between order statistics, as triton.testing._quantile.
+    _check_quantiles(qs)
     ordered = sorted(times)
     out = []
     for q in qs:
-        if not 0 <= q <= 1:
-            raise ValueError("Quantiles must be in the range [0, 1]")
         point = q * (len(ordered) - 1)
         lower, upper = math.floor(point), math.ceil(point)
         t = point - lower
@@ -191,6 +212,15 @@ def do_bench(
     """
     if return_mode not in _RETURN_MODES:
         raise ValueError(f"return_mode must be one of {', '.join(_RETURN_MODES)}; got {return_mode!r}")
+    # Before any CUDA call: warmup=-1 made a budget of 99 ms out of nonsense, and a bad quantile
+    # was found only after the whole measurement.
+    if not callable(fn):
+        raise TypeError(f"kerntime.do_bench needs a callable that launches GPU work, got {type(fn).__name__}")
+    warmup = _arguments.real("kerntime.do_bench", "warmup", warmup, 0, unit=" of ms")
+    rep = _arguments.real("kerntime.do_bench", "rep", rep, 0, unit=" of ms")
+    if quantiles is not None:
+        quantiles = list(quantiles)
+        _check_quantiles(quantiles)
     _kerntime.require_gpu()
     call = fn
     if grad_to_none is not None:

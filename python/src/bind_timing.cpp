@@ -33,8 +33,31 @@ PyObject* keep(nb::object value) {
   return value.release().ptr();
 }
 
+// The type of a Python value as messages name it ("int", "torch.cuda.Stream").
+std::string python_type_name(nb::handle value) {
+  return Py_TYPE(value.ptr())->tp_name;
+}
+
 cudaStream_t as_stream(nb::handle value) {
   return reinterpret_cast<cudaStream_t>(nb::cast<std::uintptr_t>(value));
+}
+
+// A stream handle the caller gave: a Python int from 0 to 2**64-1. nb::cast would throw
+// std::bad_cast, which Python shows as "RuntimeError: std::bad_cast".
+cudaStream_t given_stream(nb::handle value, const char* what) {
+  if (!nb::isinstance<nb::int_>(value)) {
+    throw nb::type_error(
+        ("kerntime.scope: " + std::string{what} + " must be an int, got " + python_type_name(value))
+            .c_str());
+  }
+  std::uintptr_t handle = 0;
+  if (!nb::try_cast(value, handle)) {
+    throw nb::value_error(("kerntime.scope: " + std::string{what} +
+                           " must be a CUDA stream handle from 0 to 2**64-1, got " +
+                           nb::cast<std::string>(nb::repr(value)))
+                              .c_str());
+  }
+  return reinterpret_cast<cudaStream_t>(handle);
 }
 
 /// PyTorch's C shim for its current stream (torch/csrc/inductor/aoti_torch/c/shim.h), the ABI it
@@ -176,20 +199,28 @@ class TimerSlot {
 /// A ScopedTimer as a reusable context manager: each `with` opens one timer and closes it.
 class Scope {
  public:
+  // The arguments are checked before the default session is made: a wrong type is the caller's
+  // mistake (TypeError naming the argument) whether or not CUDA works here.
   Scope(nb::handle target, nb::handle stream, nb::handle session) {
-    owner_ = session.is_none() ? default_session() : nb::borrow(session);
-    session_ = nb::cast<Session*>(owner_);
+    if (!session.is_none() && !nb::isinstance<Session>(session)) {
+      throw nb::type_error(("kerntime.scope: session must be a kerntime.Session or None, got " +
+                            python_type_name(session))
+                               .c_str());
+    }
     // A str first: `with kerntime.scope("name"):` makes a scope per launch.
     if (PyUnicode_Check(target.ptr())) {
       name_ = nb::cast<std::string>(target);
     } else if (nb::isinstance<Region>(target)) {
       region_ = nb::cast<Region>(target);
     } else {
-      throw Error("kerntime.scope needs a name (str) or a Session.region(); got " +
-                  nb::cast<std::string>(nb::str(target.type())));
+      throw nb::type_error(("kerntime.scope: name must be a str or a Session.region(), got " +
+                            python_type_name(target))
+                               .c_str());
     }
     explicit_stream_ = !stream.is_none();
     if (explicit_stream_) stream_ = stream_from_python(stream);
+    owner_ = session.is_none() ? default_session() : nb::borrow(session);
+    session_ = nb::cast<Session*>(owner_);
   }
   Scope(Scope&&) noexcept = default;
 
@@ -278,14 +309,17 @@ ScopeCache& scope_cache() {
 
 cudaStream_t stream_from_python(nb::handle stream) {
   if (stream.is_none()) return nullptr;
-  if (nb::isinstance<nb::int_>(stream)) return as_stream(stream);
-  for (const char* attribute : {"cuda_stream", "ptr"}) {
-    if (nb::hasattr(stream, attribute)) return as_stream(stream.attr(attribute));
+  if (nb::isinstance<nb::int_>(stream)) return given_stream(stream, "stream");
+  if (nb::hasattr(stream, "cuda_stream")) {
+    return given_stream(stream.attr("cuda_stream"), "stream.cuda_stream");
   }
-  throw Error(
-      "a stream must be None (the default stream), an integer CUDA stream handle, or an object "
-      "with cuda_stream (torch.cuda.Stream) or ptr (cupy.cuda.Stream); got " +
-      nb::cast<std::string>(nb::str(stream.type())));
+  if (nb::hasattr(stream, "ptr")) return given_stream(stream.attr("ptr"), "stream.ptr");
+  throw nb::type_error(
+      ("kerntime.scope: stream must be None (the current stream), an integer CUDA stream "
+       "handle, or an object with cuda_stream (torch.cuda.Stream) or ptr (cupy.cuda.Stream), "
+       "got " +
+       python_type_name(stream))
+          .c_str());
 }
 
 void bind_timing(nb::module_& m) {

@@ -23,8 +23,8 @@ void bind_engine(nb::module_& m);
 void bind_timing(nb::module_& m);
 
 /// A CUDA stream given from Python: None (the default stream), an integer handle, or an object
-/// with `cuda_stream` (torch.cuda.Stream) or `ptr` (cupy.cuda.Stream). Throws kerntime::Error
-/// for anything else.
+/// with `cuda_stream` (torch.cuda.Stream) or `ptr` (cupy.cuda.Stream). Raises TypeError for
+/// anything else, ValueError for an integer that is no handle (negative, too large).
 cudaStream_t stream_from_python(nb::handle stream);
 
 }  // namespace kerntime::python

@@ -106,8 +106,11 @@ def test_scopes_on_explicit_streams(torch_cuda, cupy_spin):
                 spin()
     assert len(session.samples("torch/side")) == 3
     assert all(s >= 5_000 for s in session.samples("cupy/side"))
-    with pytest.raises(kerntime.Error, match="cuda_stream"):
+    # A wrong type is the caller's mistake: TypeError, as for kerntime.scope (test_without_gpu).
+    with pytest.raises(TypeError, match="cuda_stream"):
         session.scope("bad", stream="stream 7")
+    with pytest.raises(TypeError, match="session must be a kerntime.Session or None, got int"):
+        kerntime.scope("bad", stream=side, session=5)
 
 
 def test_tracer_tables_name_pytorch_s_kernels_in_their_scope(torch_cuda, tmp_path):

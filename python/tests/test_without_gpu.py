@@ -89,3 +89,87 @@ def test_statistics_and_durations_need_no_gpu():
         kerntime.compute_statistics([1.0, float("nan")])
     assert kerntime.format_duration(2593.0) == "2.593 us"
     assert kerntime.format_duration(1.006e6) == "1.006 ms"
+
+
+# Wrong arguments are the caller's mistake, said before any CUDA call, on any machine, by a
+# TypeError or ValueError naming the argument (issue 25): `session=5` raised
+# "RuntimeError: std::bad_cast", and `do_bench(fn, warmup=-1)` was accepted.
+class _Stream:
+    def __init__(self, handle):
+        self.cuda_stream = handle
+
+
+@pytest.mark.parametrize("call,error,message", [
+    (lambda: kerntime.scope("x", session=5), TypeError,
+     "kerntime.scope: session must be a kerntime.Session or None, got int"),
+    (lambda: kerntime.Scope("x", session="s"), TypeError,
+     "kerntime.scope: session must be a kerntime.Session or None, got str"),
+    (lambda: kerntime.scope(5), TypeError,
+     "kerntime.scope: name must be a str or a Session.region(), got int"),
+    (lambda: kerntime.scope("x", stream="s"), TypeError, "kerntime.scope: stream must be None"),
+    (lambda: kerntime.scope("x", stream=1.5), TypeError, "kerntime.scope: stream must be None"),
+    (lambda: kerntime.scope("x", stream=-1), ValueError,
+     "kerntime.scope: stream must be a CUDA stream handle from 0 to 2**64-1, got -1"),
+    (lambda: kerntime.scope("x", stream=2**64), ValueError,
+     "kerntime.scope: stream must be a CUDA stream handle from 0 to 2**64-1"),
+    (lambda: kerntime.scope("x", stream=_Stream(-3)), ValueError,
+     "kerntime.scope: stream.cuda_stream must be a CUDA stream handle from 0 to 2**64-1, got -3"),
+    (lambda: kerntime.scope("x", stream=_Stream("s")), TypeError,
+     "kerntime.scope: stream.cuda_stream must be an int, got str"),
+])
+def test_scope_names_the_argument_of_the_wrong_type(call, error, message):
+    with pytest.raises(error) as raised:
+        call()
+    assert str(raised.value).startswith(message)
+    assert not isinstance(raised.value, RuntimeError)  # not kerntime.Error, not std::bad_cast
+
+
+@pytest.mark.parametrize("arguments,error,message", [
+    ({"warmup": -1}, ValueError, "kerntime.do_bench: warmup must be a finite number of ms >= 0, got -1"),
+    ({"warmup": float("nan")}, ValueError, "kerntime.do_bench: warmup must be a finite number"),
+    ({"warmup": float("inf")}, ValueError, "kerntime.do_bench: warmup must be a finite number"),
+    ({"warmup": "25"}, TypeError, "kerntime.do_bench: warmup must be a number, got str"),
+    ({"rep": -0.5}, ValueError, "kerntime.do_bench: rep must be a finite number of ms >= 0, got -0.5"),
+    ({"rep": None}, TypeError, "kerntime.do_bench: rep must be a number, got NoneType"),
+    ({"quantiles": (0.5, 1.5)}, ValueError, "Quantiles must be in the range [0, 1]"),
+    ({"quantiles": (float("nan"),)}, ValueError, "Quantiles must be in the range [0, 1]"),
+    ({"quantiles": ("0.5",)}, TypeError, "kerntime.do_bench: quantiles must be numbers, got str"),
+])
+def test_do_bench_refuses_bad_numbers_before_measuring(arguments, error, message):
+    with pytest.raises(error) as raised:
+        kerntime.do_bench(lambda: None, **arguments)
+    assert str(raised.value).startswith(message)
+    with pytest.raises(TypeError, match="kerntime.do_bench needs a callable"):
+        kerntime.do_bench(42)
+
+
+@pytest.mark.parametrize("arguments,error,message", [
+    ({"device": -1}, ValueError, "device must be >= 0, got -1"),
+    ({"device": 2**31}, ValueError, "device must be at most 2147483647"),
+    ({"device": 0.5}, ValueError, "device must be a whole number >= 0, got 0.5"),
+    ({"device": True}, TypeError, "device must be an int, got bool"),
+    ({"bytes": -1}, ValueError, "bytes must be a finite number >= 0, got -1"),
+    ({"flops": float("inf")}, ValueError, "flops must be a finite number >= 0, got inf"),
+    ({"elements": "3"}, TypeError, "elements must be a number, got str"),
+    ({"min_samples": 0}, ValueError, "min_samples must be >= 1, got 0"),
+    ({"max_samples": 2**64}, ValueError, "max_samples must be at most 18446744073709551615"),
+    ({"fixed_samples": -1}, ValueError, "fixed_samples must be >= 0, got -1"),
+    ({"fixed_samples": 11, "max_samples": 10}, ValueError,
+     "fixed_samples must be at most max_samples (10), got 11"),
+    ({"min_time": -1}, ValueError, "min_time must be a finite number of s >= 0, got -1"),
+    ({"max_noise": float("nan")}, ValueError, "max_noise must be a finite number >= 0, got nan"),
+    ({"max_ci_half_width": -0.1}, ValueError, "max_ci_half_width must be a finite number >= 0"),
+    ({"max_ci_half_width_ns": -1}, ValueError, "max_ci_half_width_ns must be a finite number of ns >= 0"),
+    ({"timeout": 0}, ValueError, "timeout must be a finite number of s > 0, got 0"),
+    ({"timeout": True}, TypeError, "timeout must be a number, got bool"),
+    ({"warmup_samples": -1}, ValueError, "warmup_samples must be >= 0, got -1"),
+    ({"batch_size": 2.5}, ValueError, "batch_size must be a whole number >= 0, got 2.5"),
+    ({"batch_target": 0}, ValueError, "batch_target must be a finite number of s > 0, got 0"),
+    ({"blocking_timeout": 601}, ValueError, "blocking_timeout must be a number of s in [0.001, 600], got 601"),
+    ({"throttle_threshold": 1}, ValueError, "throttle_threshold must be a number in [0, 1), got 1"),
+    ({"throttle_recovery": -1}, ValueError, "throttle_recovery must be a finite number of s >= 0, got -1"),
+])
+def test_measure_refuses_bad_numbers_naming_the_argument(arguments, error, message):
+    with pytest.raises(error) as raised:
+        kerntime.measure(lambda: None, **arguments)
+    assert str(raised.value).startswith("kerntime.measure: " + message)

@@ -174,12 +174,7 @@ class Reader : public JsonReader {
 
   double time(const Json& run, const Json& value, const std::string& path) const {
     const double raw = duration(value, path + ".real_time");
-    const double ns = raw * unit_to_ns(*this, run, path);
-    if (!std::isfinite(ns)) {
-      fail(path + ".real_time",
-           "expected a finite duration, got " + describe(value) + " (too large in ns)");
-    }
-    return ns;
+    return duration_ns(*this, raw, unit_to_ns(*this, run, path), value, path + ".real_time");
   }
 
   static Benchmark& benchmark(const std::string& name, Collected& c) {

@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0
 // One wording for JSON text that cannot be parsed, shared by every report reader (kerntime's,
 // Google Benchmark's, NVBench's): the source, line and column, and nlohmann's reason without
-// its prefix, or the path of a number too large for a double.
+// its prefix, or the path of a number too large for a double. And one wording for a duration
+// that a double holds in its unit but not in nanoseconds.
 #pragma once
 
 #include <algorithm>
+#include <cmath>
 #include <cstddef>
 #include <exception>
 #include <string>
@@ -16,6 +18,7 @@
 #include <kerntime/error.hpp>
 
 #include "report/json_overflow.hpp"
+#include "report/json_reader.hpp"
 
 namespace kerntime::report_detail {
 
@@ -59,6 +62,19 @@ inline std::string parse_error_reason(const std::string& what) {
                 " (too large for a double)");
   }
   throw Error(source + ": invalid JSON: " + parse_error_reason(error.what()));
+}
+
+/// `value` (a duration of `ns_per_unit` nanoseconds each) in nanoseconds. 1e300 seconds is a
+/// double, but not in ns: every reader rejects it at `path` in these words, showing the value as
+/// the file wrote it (`written`): "expected a finite duration, got 1e+300 (too large in ns)".
+inline double duration_ns(const JsonReader& reader, double value, double ns_per_unit,
+                          const nlohmann::json& written, const std::string& path) {
+  const double ns = value * ns_per_unit;
+  if (!std::isfinite(ns)) {
+    reader.fail(path,
+                "expected a finite duration, got " + describe(written) + " (too large in ns)");
+  }
+  return ns;
 }
 
 }  // namespace kerntime::report_detail

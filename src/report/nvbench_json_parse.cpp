@@ -3,7 +3,8 @@
 // the report model: an entry per benchmark state and measurement (cold, batch, cpu_only). Its
 // values are strings ("0.0010034715849794225" seconds); the per-sample cold times are only in
 // the little-endian float32 files `--jsonbin` writes beside the JSON, which a summary names
-// relative to the JSON's folder. The file is small (summaries), so it is read as a DOM.
+// relative to the JSON's folder, and only there (file_in_folder.hpp). The file is small
+// (summaries), so it is read as a DOM.
 #include <charconv>
 #include <cmath>
 #include <cstdint>
@@ -18,9 +19,11 @@
 
 #include <kerntime/error.hpp>
 #include <kerntime/report_interop.hpp>
+#include <kerntime/report_json.hpp>
 
 #include "io/file_reader.hpp"
 #include "io/path_in_message.hpp"
+#include "report/file_in_folder.hpp"
 #include "report/json_reader.hpp"
 #include "report/json_text_errors.hpp"
 
@@ -44,10 +47,17 @@ constexpr Mode kModes[] = {
      "nv/cpu_only/time/cpu/mean"},
 };
 
+// What the sample files of one NVBench JSON may hold together: the limit of a report file, so
+// that a JSON naming one huge file (or one file many times) cannot exhaust memory.
+constexpr std::uint64_t kMaxSampleFileBytes = kMaxReportFileBytes;
+
 struct Counts {
   std::size_t summaries_only = 0;  // cold and cpu_only measurements without sample files
   std::size_t batches = 0;         // batch measurements: NVBench writes their mean only
   std::size_t missing_files = 0;
+  std::size_t refused_files = 0;
+  std::string first_refused;
+  std::uint64_t sample_bytes_read = 0;  // of every sample file, against kMaxSampleFileBytes
   std::size_t skipped = 0;
   std::string first_skipped;
   bool files_named = false;
@@ -174,7 +184,7 @@ class Reader : public JsonReader {
       e.name = name + "/" + mode.suffix;
       e.timer = mode.timer;
       e.device = device;
-      if (!samples(summaries, mode, e.samples)) continue;
+      if (!samples(summaries, mode, e.name, e.samples)) continue;
       if (!names_.emplace(e.name, path).second) {
         fail(path,
              "gives the entry " + json_quoted(e.name) + " again (also " + names_[e.name] + ")");
@@ -254,14 +264,14 @@ class Reader : public JsonReader {
     return parsed;
   }
 
-  double seconds(const Json& summary) const {
+  double nanoseconds(const Json& summary) const {
     const Datum v = data(summary, "value");
     if (v.value == nullptr) fail(paths_.at(&summary) + ".data", "no \"value\"");
-    return number(*v.value, v.path);
+    return duration_ns(*this, number(*v.value, v.path), 1e9, *v.value, v.path);
   }
 
   bool samples(const std::unordered_map<std::string, const Json*>& summaries, const Mode& mode,
-               std::vector<double>& out) {
+               const std::string& entry, std::vector<double>& out) {
     const auto find = [&](const char* tag) -> const Json* {
       if (tag == nullptr) return nullptr;
       const auto it = summaries.find(tag);
@@ -269,20 +279,21 @@ class Reader : public JsonReader {
     };
     const Json* file =
         find(("nv/json/bin:nv/" + std::string{mode.nvbench} + "/sample_times").c_str());
-    if (file != nullptr && sample_file(*file, out)) return true;
+    if (file != nullptr && sample_file(*file, entry, out)) return true;
     const Json* figure = find(mode.median_tag);
     if (figure == nullptr) figure = find(mode.mean_tag);
     if (figure == nullptr) return false;
-    out.push_back(seconds(*figure) * 1e9);
+    out.push_back(nanoseconds(*figure));
     ++(mode.median_tag == nullptr ? counts_.batches : counts_.summaries_only);
     return true;
   }
 
   // The cold sample times: size little-endian float32 values of seconds in the file the
-  // summary names, relative to the JSON's folder. A file that is not there (not copied with
-  // the JSON, or read from standard input) leaves the summaries; one that is there must be
-  // whole.
-  bool sample_file(const Json& summary, std::vector<double>& out) {
+  // summary names, relative to the JSON's folder and inside it. A file that is not there (not
+  // copied with the JSON, or read from standard input) leaves the summaries; so does one that
+  // is refused (outside the folder, not a regular file, past kMaxSampleFileBytes), with a
+  // warning, so that bad input loses no measurement. A file that is read must be whole.
+  bool sample_file(const Json& summary, const std::string& entry, std::vector<double>& out) {
     counts_.files_named = true;
     const std::string& path = paths_.at(&summary);
     const Datum filename = data(summary, "filename");
@@ -296,19 +307,31 @@ class Reader : public JsonReader {
     }
     const auto count = static_cast<std::uint64_t>(count_value);
     if (options_.nvbench_directory.empty()) return false;
-    const std::filesystem::path relative{name};
-    if (relative.is_absolute()) {
-      fail(filename.path, "expected a path relative to the JSON file, got " + json_quoted(name));
-    }
-    const std::filesystem::path file = std::filesystem::path{options_.nvbench_directory} / relative;
-    std::error_code ignored;
-    if (!std::filesystem::exists(file, ignored)) {
+    const FileInFolder file =
+        resolve_inside(options_.nvbench_directory, name, "the folder of " + source_);
+    if (file.status == FileInFolder::Status::missing) {
       ++counts_.missing_files;
       return false;
     }
-    const std::string shown = io::path_in_message(file.string());
-    const std::string bytes =
-        io::read_file_bounded(file.string(), shown, count * 4, "NVBench sample file");
+    if (file.status == FileInFolder::Status::refused) {
+      refuse(name, entry, file.refusal);
+      return false;
+    }
+    if (count * 4 > kMaxSampleFileBytes - counts_.sample_bytes_read) {
+      refuse(name, entry,
+             "would pass the limit of 1 GiB of sample files read for one NVBench JSON");
+      return false;
+    }
+    // Named as the JSON names it: the resolved path could show where a link leads.
+    const std::string shown =
+        io::path_in_message((std::filesystem::path{options_.nvbench_directory} / name).string());
+    std::string bytes;
+    try {
+      bytes = io::read_file_bounded(file.path.string(), shown, count * 4, "NVBench sample file");
+    } catch (const Error& error) {
+      fail(filename.path, error.what());  // the file changed since it was resolved
+    }
+    counts_.sample_bytes_read += bytes.size();
     if (bytes.size() != count * 4) {
       throw Error(shown + ": holds " + std::to_string(bytes.size()) + " bytes, but " + source_ +
                   " (" + path + ") says " + std::to_string(count) + " float32 samples (" +
@@ -332,16 +355,39 @@ class Reader : public JsonReader {
     return true;
   }
 
+  // One warning tells the first refusal; the name is quoted (it may hold any byte) and cut.
+  void refuse(const std::string& name, const std::string& entry, const std::string& why) {
+    if (counts_.refused_files++ > 0) return;
+    constexpr std::size_t kShown = 100;
+    const std::string quoted =
+        name.size() <= kShown ? json_quoted(name) : json_quoted(name.substr(0, kShown)) + "...";
+    counts_.first_refused =
+        "NVBench sample file " + quoted + " of entry " + json_quoted(entry) + " " + why;
+  }
+
   void warn(Report& report) const {
+    if (counts_.refused_files > 0) {
+      std::string more;
+      if (counts_.refused_files > 1) {
+        more = " (and " + std::to_string(counts_.refused_files - 1) + " more sample files)";
+      }
+      report.warnings.push_back(counts_.first_refused + "; refused" + more +
+                                ", NVBench's summaries stand in");
+    }
     if (counts_.summaries_only > 0) {
       std::string why = "no --jsonbin sample files";
       if (counts_.files_named && options_.nvbench_directory.empty()) {
         why =
             "its --jsonbin sample files are not read without the JSON file's folder (standard "
             "input)";
-      } else if (counts_.missing_files > 0) {
-        why = std::to_string(counts_.missing_files) +
-              " --jsonbin sample files it names were not found beside it";
+      } else if (counts_.missing_files > 0 || counts_.refused_files > 0) {
+        const bool missing = counts_.missing_files > 0;
+        why = std::to_string(missing ? counts_.missing_files : counts_.refused_files) +
+              " --jsonbin sample files it names were " +
+              (missing ? "not found beside it" : "refused");
+        if (missing && counts_.refused_files > 0) {
+          why += " and " + std::to_string(counts_.refused_files) + " were refused";
+        }
       }
       report.warnings.push_back(
           std::to_string(counts_.summaries_only) + " NVBench measurements have summaries only (" +

@@ -15,6 +15,8 @@
 #include <kerntime/report_json.hpp>
 #include <kerntime/report_transforms.hpp>
 
+#include "nvbench_sandbox.hpp"
+
 namespace kerntime::fuzz {
 namespace {
 
@@ -68,10 +70,16 @@ void must_succeed(const std::string& name, Step&& step) {
   }
 }
 
+// Read as `kerntime report FILE` reads a file: NVBench's sample files are looked up in the
+// JSON's folder, here the sandbox's, whose neighbours hold a secret no input may read.
 std::optional<Report> read(std::string_view text, const char* source) {
   std::optional<Report> report;
+  ReportReadOptions options;
+  options.nvbench_directory = nvbench_sample_folder();
   run_step(std::string("parse_report(") + source + ")", {source},
-           [&] { report = parse_any_report(text, source); });
+           [&] { report = parse_any_report(text, source, options); });
+  require(!report || !holds_the_secret(*report),
+          std::string(source) + ": a sample file outside the JSON's folder was read");
   return report;
 }
 

@@ -24,6 +24,8 @@ class OracleFailure : public std::logic_error {
 /// not hold. Without kSeparator the bytes are one report; with it, the bytes before the first
 /// separator are the baseline and those after it the candidate of a comparison.
 ///   - every error is a kerntime::Error whose message is one line and names the source;
+///   - NVBench sample files are read from the JSON's folder only (nvbench_sandbox.hpp): no
+///     accepted report holds the samples of the secret beside that folder;
 ///   - an accepted report round-trips: read, write JSON, read again gives the same report on
 ///     every field the writer writes (the written JSON of both is identical);
 ///   - an accepted report (of any format parse_any_report() reads) written as Google Benchmark

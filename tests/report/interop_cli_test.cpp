@@ -2,6 +2,7 @@
 // `kerntime report` and `kerntime compare` with other tools' files, as a user runs them: Google
 // Benchmark JSON written and read back, NVBench files (with their --jsonbin samples beside
 // them) read, and the nsys-style summaries of a report's trace section.
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <string>
@@ -82,6 +83,31 @@ TEST(InteropCli, NvbenchFilesAreReadWithTheirSampleFiles) {
   EXPECT_TRUE(contains(piped.out, "are not read without the JSON file's folder")) << piped.out;
   const CommandResult same = kerntime("compare nvbench_jsonbin.json nvbench_jsonbin.json");
   EXPECT_EQ(same.exit_status, 0) << same.out << same.err;
+}
+
+TEST(InteropCli, AnNvbenchFileCannotMakeReportPrintAnotherFile) {
+  // Issue 25: a JSON naming "../secret" as its sample file made `report --format json` print
+  // the secret's bytes as samples. The secret: two float32 values, 0x41424344 and 0x45464748.
+  const std::string root = temp_path("disclosure");
+  std::filesystem::remove_all(root);
+  std::filesystem::create_directories(root + "/upload");
+  std::ofstream(root + "/secret", std::ios::binary) << "DCBAHGFE";
+  std::ofstream(root + "/upload/bench.json")
+      << R"({"meta": {}, "benchmarks": [{"name": "k", "states": [{"summaries": [
+           {"tag": "nv/cold/time/gpu/median", "data": [{"name": "value", "value": "1e-6"}]},
+           {"tag": "nv/json/bin:nv/cold/sample_times", "data": [
+             {"name": "filename", "type": "string", "value": "../secret"},
+             {"name": "size", "type": "int64", "value": "2"}]}]}]}]})";
+  const CommandResult r = kerntime("report '" + root + "/upload/bench.json' --format json");
+  ASSERT_EQ(r.exit_status, 0) << r.err;
+  const auto json = nlohmann::json::parse(r.out);
+  ASSERT_EQ(json["entries"].size(), 1u);
+  EXPECT_EQ(json["entries"][0]["samples"], nlohmann::json::parse("[1000.0]"));
+  ASSERT_EQ(json["warnings"].size(), 2u) << json["warnings"];
+  EXPECT_EQ(json["warnings"][0],
+            "NVBench sample file \"../secret\" of entry \"k/cold\" lies outside the folder of " +
+                root + "/upload/bench.json; refused, NVBench's summaries stand in");
+  std::filesystem::remove_all(root);
 }
 
 TEST(InteropCli, AMalformedFileIsExitStatusTwoWithOneLine) {

@@ -418,6 +418,26 @@ TEST(NvbenchReader, NamesTheFieldOfEveryMistake) {
             "x.json: devices[0].id: expected an integer from 0 to 2147483647, got -2");
 }
 
+TEST(NvbenchReader, ADurationTooLargeInNanosecondsIsWordedAsGoogleBenchmarkSays) {
+  // 1e300 s is a double, 1e309 ns is not; both readers say so in the same words.
+  const std::string nvbench = error_of(R"({"meta": {}, "benchmarks": [{"name": "k", "states": [
+      {"summaries": [{"tag": "nv/cold/time/gpu/median", "data": [
+        {"name": "value", "type": "float64", "value": "1e300"}]}]}]}]})");
+  EXPECT_EQ(nvbench,
+            "x.json: benchmarks[0].states[0].summaries[0].data[0].value: expected a finite "
+            "duration, got \"1e300\" (too large in ns)");
+  const std::string gbench = error_of(R"({"context": {}, "benchmarks": [{"name": "a",
+      "real_time": 1e300, "time_unit": "s"}]})");
+  EXPECT_EQ(gbench,
+            "x.json: benchmarks[0].real_time: expected a finite duration, got 1e+300 (too large "
+            "in ns)");
+  const auto reason = [](const std::string& message) {
+    return message.substr(message.find(": expected"),
+                          message.find(", got") - message.find(": expected"));
+  };
+  EXPECT_EQ(reason(nvbench), reason(gbench));
+}
+
 TEST(NvbenchReader, RefusesASampleFileOfTheWrongSize) {
   const std::string dir = ::testing::TempDir() + "kerntime_nvbench_short";
   std::filesystem::create_directories(dir + "/r.json-bin");
