@@ -10,10 +10,14 @@ namespace reference_reader {
 
 std::string demangle(const char* name) {
   if (name == nullptr) return "<unnamed>";
-  int status = 0;
-  const std::unique_ptr<char, void (*)(void*)> demangled{
-      abi::__cxa_demangle(name, nullptr, nullptr, &status), &std::free};
-  std::string result = status == 0 && demangled != nullptr ? demangled.get() : name;
+  std::string result = name;
+  // Only function symbols: __cxa_demangle also decodes type encodings ("i" would read "int").
+  if (result.rfind("_Z", 0) == 0) {
+    int status = 0;
+    const std::unique_ptr<char, void (*)(void*)> demangled{
+        abi::__cxa_demangle(name, nullptr, nullptr, &status), &std::free};
+    if (status == 0 && demangled != nullptr) result = demangled.get();
+  }
   for (char& c : result) {
     if (c == '\t' || c == '\n' || c == '\r') c = ' ';
   }

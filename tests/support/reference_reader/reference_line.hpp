@@ -19,9 +19,10 @@ struct KernelLine {
   std::uint32_t graph_id = 0;
 };
 
-/// The demangled name (abi::__cxa_demangle), or `name` itself when it is not a mangled C++
-/// name (extern "C" kernels, Triton's), with tabs, carriage returns and newlines replaced by
-/// spaces so that a name is always one TSV field. A null name reads "<unnamed>".
+/// The demangled name (abi::__cxa_demangle of a name that starts with _Z), or `name` itself
+/// when it is not a mangled C++ function name (extern "C" kernels, Triton's), with tabs, carriage
+/// returns and newlines replaced by spaces so that a name is always one TSV field. A null name
+/// reads "<unnamed>".
 std::string demangle(const char* name);
 
 /// Appends `start\tend\tdevice\tstream\tcorrelation\tgraph\tname\n` to `out`; `name` must

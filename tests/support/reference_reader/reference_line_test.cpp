@@ -42,6 +42,13 @@ TEST(ReferenceReaderLine, KeepsNamesThatAreNotMangled) {
   EXPECT_EQ(demangle(nullptr), "<unnamed>");
 }
 
+// __cxa_demangle also decodes type encodings ("i" is int): only function symbols (_Z) are names.
+TEST(ReferenceReaderLine, ANameThatIsATypeEncodingStaysAsItIs) {
+  EXPECT_EQ(demangle("i"), "i");
+  EXPECT_EQ(demangle("Pf"), "Pf");
+  EXPECT_EQ(demangle("St6vector"), "St6vector");
+}
+
 TEST(ReferenceReaderLine, ANameIsAlwaysOneField) {
   EXPECT_EQ(demangle("a\tb\nc\rd"), "a b c d");
   std::string out;
