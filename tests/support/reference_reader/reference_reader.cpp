@@ -182,29 +182,32 @@ extern "C" __attribute__((visibility("default"))) int InitializeInjection(void) 
                  "recording nothing\n");
     return 1;
   }
-  CUptiResult result = cuptiSubscribe(&subscriber, &on_api, nullptr);
-  if (result != CUPTI_SUCCESS) {
-    report("cuptiSubscribe (recording nothing)", result);
+  // Opened first, so that no record can come before the file; removed if CUPTI refuses. The
+  // file exists from cuInit on, so an empty file means "ran, recorded no kernel".
+  const std::string path = std::string{prefix} + "." + std::to_string(getpid()) + ".tsv";
+  out_fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+  if (out_fd < 0) {
+    std::fprintf(stderr, "reference reader: cannot open %s (recording nothing): %s\n", path.c_str(),
+                 std::strerror(errno));
     return 1;
   }
+  const auto give_up = [&](const char* what, CUptiResult result) {
+    report(what, result);
+    ::close(out_fd);
+    out_fd = -1;
+    ::unlink(path.c_str());
+    return 1;
+  };
+  CUptiResult result = cuptiSubscribe(&subscriber, &on_api, nullptr);
+  if (result != CUPTI_SUCCESS) return give_up("cuptiSubscribe (recording nothing)", result);
   for (const CUpti_CallbackId id : kRuntimeSyncs)
     cuptiEnableCallback(1, subscriber, CUPTI_CB_DOMAIN_RUNTIME_API, id);
   for (const CUpti_CallbackId id : kDriverSyncs)
     cuptiEnableCallback(1, subscriber, CUPTI_CB_DOMAIN_DRIVER_API, id);
   result = cuptiActivityRegisterCallbacks(&requested, &completed);
   if (result == CUPTI_SUCCESS) result = cuptiActivityEnable(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL);
-  if (result != CUPTI_SUCCESS) {
-    report("enabling kernel records (recording nothing)", result);
-    return 1;
-  }
-  // The file exists from cuInit on, so an empty file means "ran, recorded no kernel".
-  const std::string path = std::string{prefix} + "." + std::to_string(getpid()) + ".tsv";
-  out_fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
-  if (out_fd < 0) {
-    std::fprintf(stderr, "reference reader: cannot open %s: %s\n", path.c_str(),
-                 std::strerror(errno));
-    return 1;
-  }
+  if (result != CUPTI_SUCCESS)
+    return give_up("enabling kernel records (recording nothing)", result);
   pthread_atfork(nullptr, nullptr, &in_fork_child);
   std::atexit(&at_exit);
   return 1;

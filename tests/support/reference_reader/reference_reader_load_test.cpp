@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // The reference reader as CUDA loads it, without a GPU: it loads, exports the injection entry
-// point and nothing of its own, and without an output prefix says so and records nothing.
+// point and nothing of its own, and without a usable output prefix says so and records nothing.
 #include <cstdlib>
 #include <dlfcn.h>
 #include <string>
@@ -35,6 +35,23 @@ TEST(ReferenceReaderLoad, WithoutAnOutputPrefixItSaysSoAndStartsNothing) {
   EXPECT_NE(err.find("set KERNTIME_REFERENCE_OUT to the output prefix; recording nothing"),
             std::string::npos)
       << err;
+}
+
+// Before any CUPTI call, so it runs the same with or without a GPU.
+TEST(ReferenceReaderLoad, AnOutputItCannotOpenIsSaidAndNothingStarts) {
+  void* library = open_reader();
+  ASSERT_NE(library, nullptr);
+  const auto initialize = reinterpret_cast<int (*)()>(dlsym(library, "InitializeInjection"));
+  ASSERT_NE(initialize, nullptr);
+  setenv("KERNTIME_REFERENCE_OUT", "/nonexistent-directory/ref", 1);
+  ::testing::internal::CaptureStderr();
+  EXPECT_EQ(initialize(), 1);
+  const std::string err = ::testing::internal::GetCapturedStderr();
+  unsetenv("KERNTIME_REFERENCE_OUT");
+  EXPECT_NE(err.find("reference reader: cannot open /nonexistent-directory/ref."),
+            std::string::npos)
+      << err;
+  EXPECT_NE(err.find("(recording nothing): No such file or directory"), std::string::npos) << err;
 }
 
 }  // namespace
