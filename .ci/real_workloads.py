@@ -19,7 +19,7 @@ import datetime
 import json
 import os
 import shutil
-import statistics
+import signal
 import subprocess
 import sys
 import time
@@ -215,15 +215,19 @@ def run_arm(arm, command, directory, kerntime, reader, timeout):
         command = [kerntime, "run", "-o", os.path.join(directory, "report.json"),
                    "--process-reports", os.path.join(directory, "processes"), "--"] + command
     started = time.monotonic()
+    # Its own process group, so that a timeout ends the program too, not only `kerntime run`
+    # or taskset (a program left running would hold the GPU for the next ones).
+    process = subprocess.Popen(pin_prefix() + command, env=env, stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE, text=True, errors="replace",
+                               start_new_session=True)
     try:
-        done = subprocess.run(pin_prefix() + command, env=env, capture_output=True, text=True,
-                              timeout=timeout, errors="replace")
-        status, out, err = done.returncode, done.stdout, done.stderr
-    except subprocess.TimeoutExpired as e:
+        out, err = process.communicate(timeout=timeout)
+        status = process.returncode
+    except subprocess.TimeoutExpired:
+        os.killpg(process.pid, signal.SIGKILL)
+        out, err = process.communicate()
         status = 124
-        out = e.stdout.decode(errors="replace") if isinstance(e.stdout, bytes) else e.stdout or ""
-        err = (e.stderr.decode(errors="replace") if isinstance(e.stderr, bytes)
-               else e.stderr or "") + f"\n(timed out after {timeout} s)"
+        err += f"\n(timed out after {timeout:.0f} s)"
     wall = time.monotonic() - started
     for suffix, text in (("out", out), ("err", err)):
         with open(os.path.join(directory, f"{arm}.{suffix}"), "w") as f:
@@ -300,7 +304,7 @@ def main(argv):
     rows = []
     for name in chosen:
         arms = {a: Arm() for a in ARMS}
-        directory = os.path.join(args.work, name)
+        directory = os.path.abspath(os.path.join(args.work, name))
         shutil.rmtree(directory, ignore_errors=True)
         os.makedirs(directory)
         if time.monotonic() - started > args.budget:

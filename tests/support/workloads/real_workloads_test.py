@@ -114,7 +114,11 @@ class Compare(unittest.TestCase):
 
 
 FAKE_PROGRAM = """\
-import os, sys
+import os, sys, time
+if len(sys.argv) > 3:  # hangs: writes its pid where the test finds it
+    with open(sys.argv[3] + "." + str(os.getpid()), "w"):
+        pass
+    time.sleep(60)
 prefix = os.environ.get("KERNTIME_REFERENCE_OUT")
 if prefix:  # the reader's output, as the reader would write it
     with open(f"{prefix}.{os.getpid()}.tsv", "w") as f:
@@ -142,7 +146,7 @@ sys.exit(status)
 
 
 class WholeScript(unittest.TestCase):
-    def run_script(self, kernels_in_report, exit_status=0):
+    def run_script(self, kernels_in_report, exit_status=0, hang=False, options=()):
         with tempfile.TemporaryDirectory() as d:
             build = os.path.join(d, "build")
             os.makedirs(os.path.join(build, "src", "cli"))
@@ -157,20 +161,22 @@ class WholeScript(unittest.TestCase):
             with open(program, "w") as f:
                 f.write(FAKE_PROGRAM)
             saved = rw.programs, rw.streams_binary
+            pids = os.path.join(d, "pid")
             rw.programs = lambda python, streams: {
-                "fake": [sys.executable, program, "12", str(exit_status)]}
+                "fake": [sys.executable, program, "12", str(exit_status)] + ([pids] if hang else [])}
             rw.streams_binary = lambda build, work: ""
             os.environ["FAKE_KERNELS"] = str(kernels_in_report)
             out = io.StringIO()
             try:
                 with contextlib.redirect_stdout(out), contextlib.redirect_stderr(io.StringIO()):
                     status = rw.main([os.path.join(d, "t.md"), "--build", build,
-                                      "--work", os.path.join(d, "work")])
+                                      "--work", os.path.join(d, "work")] + list(options))
             finally:
                 rw.programs, rw.streams_binary = saved
             with open(os.path.join(d, "t.md")) as f:
                 written = f.read()
             self.assertEqual(written, out.getvalue().rstrip("\n") + "\n")
+            self.hung = [int(f.split(".")[-1]) for f in os.listdir(d) if f.startswith("pid.")]
             return status, written
 
     def test_agreeing_program_passes(self):
@@ -185,6 +191,24 @@ class WholeScript(unittest.TestCase):
         self.assertEqual(status, 1)
         self.assertIn("kernel count: kerntime run 11, reader 12", text)
         self.assertIn("0 passed, 1 failed: fake", text)
+
+    def test_a_program_past_its_timeout_is_ended_with_its_process_group(self):
+        import time
+        started = time.monotonic()
+        status, text = self.run_script(12, hang=True, options=["--timeout", "2"])
+        self.assertLess(time.monotonic() - started, 30)
+        self.assertEqual(status, 1)
+        self.assertIn("| fake | 124 / 124 / 124 |", text)
+        self.assertIn("(timed out after 2 s)", text)
+        self.assertEqual(len(self.hung), 3)  # bare, reader, and the program under kerntime run
+        time.sleep(0.5)
+        for pid in self.hung:  # gone, or a zombie that nobody has reaped yet
+            try:
+                with open(f"/proc/{pid}/stat") as f:
+                    state = f.read().rsplit(")", 1)[1].split()[0]
+            except FileNotFoundError:
+                continue
+            self.assertEqual(state, "Z", f"process {pid} still runs")
 
     def test_a_program_that_fails_fails_the_script(self):
         status, text = self.run_script(12, exit_status=5)
