@@ -40,6 +40,8 @@ class Arm:
     """One process of a program: how it ended and the step times it printed."""
     status: Optional[int] = None  # None: not run
     step_ms_median: Optional[float] = None
+    # Other phases' medians a program printed (NAME_ms_median), e.g. generate after training.
+    phases: Dict[str, float] = dataclasses.field(default_factory=dict)
     skipped: Optional[str] = None
     stderr_tail: str = ""
     wall_s: float = 0.0
@@ -64,17 +66,20 @@ class Row:
 
 
 def parse_output(stdout):
-    """(step_ms_median, skipped reason) from a workload's standard output."""
-    median, skipped = None, None
+    """(step_ms_median, skipped reason, {phase: median}) from a workload's standard output."""
+    median, skipped, phases = None, None, {}
     for line in stdout.splitlines():
         if line.startswith("workload-result "):
             try:
-                median = float(json.loads(line[len("workload-result "):])["step_ms_median"])
-            except (ValueError, KeyError, TypeError):
-                median = None
+                data = json.loads(line[len("workload-result "):])
+                median = float(data["step_ms_median"])
+                phases = {k[:-len("_ms_median")]: float(v) for k, v in data.items()
+                          if k.endswith("_ms_median") and k != "step_ms_median"}
+            except (ValueError, KeyError, TypeError, AttributeError):
+                median, phases = None, {}
         elif line.startswith("skipped: "):
             skipped = line[len("skipped: "):].strip()
-    return median, skipped
+    return median, skipped, phases
 
 
 def kerntime_kernels(report):
@@ -142,6 +147,11 @@ def compare(program, arms, report, reference):
             diff = ours[name][2] / medians[name] - 1
             if row.worst_median_diff is None or abs(diff) > abs(row.worst_median_diff):
                 row.worst_median_diff, row.worst_median_name = diff, name
+    for phase in sorted(set.intersection(*(set(arms[a].phases) for a in ARMS))):
+        bare, reader, run = (arms[a].phases[phase] for a in ARMS)
+        row.notes.append(f"{phase} ms: bare {bare:.3f}, reader {reader:.3f}, run {run:.3f} "
+                         f"(run vs bare {percent(run / bare - 1 if bare else None, 1)}, "
+                         f"vs reader {percent(run / reader - 1 if reader else None, 1)})")
     for warning in (report.get("warnings") or [])[:3]:
         row.notes.append("kerntime warning: " + short(warning, 200))
     return row
@@ -183,10 +193,9 @@ def markdown(rows):
 def programs(python, streams):
     w = lambda name: os.path.join(WORKLOADS, name)  # noqa: E731
     return {
-        "gpt2-train": [python, w("hf_lm.py"), "gpt2", "train", "30"],
-        "gpt2-generate": [python, w("hf_lm.py"), "gpt2", "generate", "5"],
-        "llama-train": [python, w("hf_lm.py"), "llama", "train", "30"],
-        "llama-generate": [python, w("hf_lm.py"), "llama", "generate", "5"],
+        # Training steps, then generate() calls, in one process (each start costs seconds).
+        "gpt2": [python, w("hf_lm.py"), "gpt2", "30", "4"],
+        "llama": [python, w("hf_lm.py"), "llama", "30", "4"],
         "resnet50-amp": [python, w("resnet50.py"), "30"],
         "compile-default": [python, w("compiled.py"), "default", "50"],
         "compile-reduce-overhead": [python, w("compiled.py"), "reduce-overhead", "50"],
@@ -232,10 +241,10 @@ def run_arm(arm, command, directory, kerntime, reader, timeout):
     for suffix, text in (("out", out), ("err", err)):
         with open(os.path.join(directory, f"{arm}.{suffix}"), "w") as f:
             f.write(text)
-    median, skipped = parse_output(out)
+    median, skipped, phases = parse_output(out)
     if status == SKIP_STATUS and skipped is None:
         skipped = "exit 77 without a reason"
-    return Arm(status, median, skipped if status == SKIP_STATUS or skipped else None,
+    return Arm(status, median, phases, skipped if status == SKIP_STATUS or skipped else None,
                err[-2000:], wall)
 
 

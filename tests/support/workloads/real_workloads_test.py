@@ -97,9 +97,20 @@ class Compare(unittest.TestCase):
 
     def test_parse_output(self):
         self.assertEqual(rw.parse_output("x\nworkload-result {\"step_ms_median\": 2.5}\n"),
-                         (2.5, None))
-        self.assertEqual(rw.parse_output("skipped: no cupy\n"), (None, "no cupy"))
-        self.assertEqual(rw.parse_output("workload-result {bad\n"), (None, None))
+                         (2.5, None, {}))
+        self.assertEqual(rw.parse_output('workload-result {"step_ms_median": 2.5, "step_ms": [2.5], '
+                                         '"generate_ms_median": 40.0}'),
+                         (2.5, None, {"generate": 40.0}))
+        self.assertEqual(rw.parse_output("skipped: no cupy\n"), (None, "no cupy", {}))
+        self.assertEqual(rw.parse_output("workload-result {bad\n"), (None, None, {}))
+
+    def test_another_phase_is_noted_with_its_costs(self):
+        phased = arms()
+        for arm, ms in zip(rw.ARMS, (40.0, 41.0, 42.0)):
+            phased[arm].phases = {"generate": ms}
+        row = rw.compare("p", phased, report([(ADD, 3, 3e3, 1e3)]), reference(*REFERENCE[2:]))
+        self.assertIn("generate ms: bare 40.000, reader 41.000, run 42.000 (run vs bare +5.0 %, "
+                      "vs reader +2.4 %)", row.notes)
 
     def test_the_table(self):
         good = rw.compare("good", arms(), report([(ADD, 3, 3e3, 1e3)]), reference(*REFERENCE[2:]))
@@ -220,7 +231,7 @@ class MissingPackages(unittest.TestCase):
     # python -S: no site-packages, so each workload lacks its package whatever is installed.
     def test_every_workload_says_skipped_and_why(self):
         import subprocess
-        commands = {"hf_lm.py": ["gpt2", "train", "2"], "resnet50.py": ["2"],
+        commands = {"hf_lm.py": ["gpt2", "2", "1"], "resnet50.py": ["2"],
                     "compiled.py": ["default", "2"], "jax_mlp.py": ["2"], "cupy_raw.py": ["2"]}
         missing = {"hf_lm.py": "torch", "resnet50.py": "torch", "compiled.py": "torch",
                    "jax_mlp.py": "jax", "cupy_raw.py": "cupy"}
