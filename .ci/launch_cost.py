@@ -43,7 +43,7 @@ reader = os.environ.get("KERNTIME_REFERENCE_READER", "")
 reader_out = tempfile.mkdtemp(prefix="launch_cost_reader_")
 if reader:
     configs["CUPTI kernels only"] = ([target, "empty", launches], {
-        "CUDA_INJECTION64_PATH": os.path.abspath(reader),
+        "CUDA_INJECTION64_PATH": os.path.abspath(reader), "KERNTIME_REFERENCE_FLUSH_AT_SYNC": "0",
         "KERNTIME_REFERENCE_OUT": os.path.join(reader_out, "ref")})
 names = list(configs)
 samples = {name: [] for name in names}

@@ -92,7 +92,8 @@ def main(argv):
         if arm == "bare":
             return step + ["plain", "block", steps], env
         if arm == "reader":
-            env.update(CUDA_INJECTION64_PATH=reader,
+            # What CUPTI's kernel tracing costs, without the reader's writing at a synchronize.
+            env.update(CUDA_INJECTION64_PATH=reader, KERNTIME_REFERENCE_FLUSH_AT_SYNC="0",
                        KERNTIME_REFERENCE_OUT=os.path.join(out, f"cost-reader-{i}"))
             return step + ["plain", "block", steps], env
         if arm == "run":

@@ -10,10 +10,13 @@
 // (tab-separated) to PREFIX.PID.tsv, one file per process that starts CUDA, created at cuInit.
 //
 // A process that ends by _exit or os._exit right after a synchronize loses nothing: completed
-// buffers are flushed at the exit of every synchronizing API call. Not counted: kernels still
-// running when a process ends without synchronizing, and kernels that completed after the last
-// synchronize of a process killed by a signal. A child made by fork() alone (not exec) writes
-// nothing: it holds copies of its parent's buffers, and CUDA cannot be used in it.
+// buffers are flushed at the exit of every synchronizing API call
+// (KERNTIME_REFERENCE_FLUSH_AT_SYNC=0 turns that off: then only CUPTI's own thread writes, when a
+// buffer fills, and the exit handler; for measuring what CUPTI's kernel tracing costs a program
+// that synchronizes every step, without the reader's own writing on its thread). Not counted:
+// kernels still running when a process ends without synchronizing, and kernels that completed after
+// the last synchronize of a process killed by a signal. A child made by fork() alone (not exec)
+// writes nothing: it holds copies of its parent's buffers, and CUDA cannot be used in it.
 #include <cerrno>
 #include <cstddef>
 #include <cstdint>
@@ -200,10 +203,13 @@ extern "C" __attribute__((visibility("default"))) int InitializeInjection(void) 
   };
   CUptiResult result = cuptiSubscribe(&subscriber, &on_api, nullptr);
   if (result != CUPTI_SUCCESS) return give_up("cuptiSubscribe (recording nothing)", result);
-  for (const CUpti_CallbackId id : kRuntimeSyncs)
-    cuptiEnableCallback(1, subscriber, CUPTI_CB_DOMAIN_RUNTIME_API, id);
-  for (const CUpti_CallbackId id : kDriverSyncs)
-    cuptiEnableCallback(1, subscriber, CUPTI_CB_DOMAIN_DRIVER_API, id);
+  const char* at_sync = std::getenv("KERNTIME_REFERENCE_FLUSH_AT_SYNC");
+  if (at_sync == nullptr || std::strcmp(at_sync, "0") != 0) {
+    for (const CUpti_CallbackId id : kRuntimeSyncs)
+      cuptiEnableCallback(1, subscriber, CUPTI_CB_DOMAIN_RUNTIME_API, id);
+    for (const CUpti_CallbackId id : kDriverSyncs)
+      cuptiEnableCallback(1, subscriber, CUPTI_CB_DOMAIN_DRIVER_API, id);
+  }
   result = cuptiActivityRegisterCallbacks(&requested, &completed);
   if (result == CUPTI_SUCCESS) result = cuptiActivityEnable(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL);
   if (result != CUPTI_SUCCESS)

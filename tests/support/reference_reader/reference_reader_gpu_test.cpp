@@ -36,7 +36,8 @@ struct Output {
 class ReferenceReaderGpu : public kerntime::testing::GpuTest {
  protected:
   /// `reference_target MODE N` under the reader, and what it wrote.
-  Output run(const std::string& mode, int n, bool with_prefix = true) {
+  Output run(const std::string& mode, int n, bool with_prefix = true,
+             const std::string& environment = "") {
     const fs::path dir = fs::path{::testing::TempDir()} / ("reference_reader_" + mode);
     fs::remove_all(dir);
     fs::create_directories(dir);
@@ -44,8 +45,9 @@ class ReferenceReaderGpu : public kerntime::testing::GpuTest {
     Output out;
     out.result = run_command(
         std::string{"CUDA_INJECTION64_PATH="} + KERNTIME_REFERENCE_READER +
-        (with_prefix ? " KERNTIME_REFERENCE_OUT=" + prefix : " KERNTIME_REFERENCE_OUT=") +
-        " timeout 120 " + KERNTIME_REFERENCE_TARGET + " " + mode + " " + std::to_string(n));
+        (with_prefix ? " KERNTIME_REFERENCE_OUT=" + prefix : " KERNTIME_REFERENCE_OUT=") + " " +
+        environment + " timeout 120 " + KERNTIME_REFERENCE_TARGET + " " + mode + " " +
+        std::to_string(n));
     for (const auto& file : fs::directory_iterator(dir)) {
       const std::string name = file.path().filename().string();
       int pid = 0;
@@ -137,6 +139,21 @@ TEST_F(ReferenceReaderGpu, NothingIsLostByAnExitRightAfterASynchronize) {
     EXPECT_EQ(counts(only_process(out)),
               (std::map<std::string, int>{{kAlpha, 2000}, {kBeta, 4000}}));
   }
+}
+
+// The flush at a synchronize is what keeps them: without it (for cost measurements), the
+// records of a buffer CUPTI has not filled are lost by the _exit.
+TEST_F(ReferenceReaderGpu, WithoutTheFlushAtSynchronizeAnExitLosesRecords) {
+  const Output out = run("stream_exit", 2000, true, "KERNTIME_REFERENCE_FLUSH_AT_SYNC=0");
+  EXPECT_EQ(out.result.exit_status, 3) << out.result.err;
+  ASSERT_EQ(out.per_pid.size(), 1u) << out.result.err;  // the file exists, from cuInit on
+  EXPECT_LT(out.per_pid.begin()->second.size(), 6000u);
+}
+
+TEST_F(ReferenceReaderGpu, WithoutTheFlushAtSynchronizeANormalExitKeepsEverything) {
+  const Output out = run("launch", 500, true, "KERNTIME_REFERENCE_FLUSH_AT_SYNC=0");
+  ASSERT_EQ(out.result.exit_status, 0) << out.result.err;
+  EXPECT_EQ(counts(only_process(out)), (std::map<std::string, int>{{kAlpha, 500}, {kBeta, 1000}}));
 }
 
 TEST_F(ReferenceReaderGpu, AForkChildThatExitsWritesNothing) {
