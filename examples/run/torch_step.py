@@ -2,10 +2,16 @@
 # A program `kerntime run` is measured on (.ci/run-measure, docs/run.md); it knows nothing of kerntime.
 # A small PyTorch training step, launch-bound (tiny MLP) or not (large matmuls):
 #   torch_step.py MODE SIZE STEPS [DELAY_US]
+# SIZE small: a two-layer MLP, 64 wide, batch 32, SGD (21 kernels a step); large: the same
+# 4096 wide, batch 4096; block: two transformer encoder layers (256 wide, 4 heads, SDPA, 8
+# sequences of 128) under bf16 autocast with AdamW and NVTX ranges step > forward, backward,
+# optimizer: launch-bound, over 100 kernels and under 5 ms a step (the cost target of
+# docs/run.md, .ci/step_cost.py).
 # MODE plain: the steps bare; profiler: under torch.profiler, printing its per-kernel counts
 # and totals as JSON; profiler-whole: the same, but the profiler runs from before the model is
 # made (CUPTI then starts before the program's first CUDA allocation, as under kerntime run) and
-# only the kernels of the measured steps are counted; graph / graph-profiler: one step captured in a CUDA graph and replayed
+# only the kernels of the measured steps are counted; profiler-time: under torch.profiler,
+# printing only the times (no per-kernel table to build); graph / graph-profiler: one step captured in a CUDA graph and replayed
 # STEPS times, bare or under torch.profiler (the GPU runs the same work however fast the host
 # is); paced: the steps with a busy wait of DELAY_US before every PyTorch operation (a host
 # that launches slower, as under a profiler). The measured steps sit between
@@ -19,17 +25,35 @@ if mode == "profiler-whole":
     whole = profile(activities=[ProfilerActivity.CUDA, ProfilerActivity.CPU])
     whole.__enter__()
 torch.manual_seed(0)
-width = 64 if size == "small" else 4096
-model = torch.nn.Sequential(torch.nn.Linear(width, width), torch.nn.ReLU(), torch.nn.Linear(width, width)).cuda()
-opt = torch.optim.SGD(model.parameters(), lr=0.01)
-x = torch.randn(32 if size == "small" else 4096, width, device="cuda")
-def step():
-    with torch.cuda.nvtx.range("step"):
-        opt.zero_grad(set_to_none=True)
-        loss = model(x).square().mean()
-        loss.backward()
-        opt.step()
-profiled = mode in ("profiler", "graph-profiler")
+if size == "block":
+    def layer():
+        return torch.nn.TransformerEncoderLayer(256, 4, 1024, dropout=0.0, batch_first=True,
+                                                norm_first=True)
+    model = torch.nn.Sequential(layer(), layer(), torch.nn.Linear(256, 256)).cuda()
+    opt = torch.optim.AdamW(model.parameters(), lr=1e-4)
+    x = torch.randn(8, 128, 256, device="cuda")
+    nvtx = torch.cuda.nvtx
+    def step():
+        with nvtx.range("step"):
+            opt.zero_grad(set_to_none=True)
+            with nvtx.range("forward"), torch.autocast("cuda", dtype=torch.bfloat16):
+                loss = model(x).float().square().mean()
+            with nvtx.range("backward"):
+                loss.backward()
+            with nvtx.range("optimizer"):
+                opt.step()
+else:
+    width = 64 if size == "small" else 4096
+    model = torch.nn.Sequential(torch.nn.Linear(width, width), torch.nn.ReLU(), torch.nn.Linear(width, width)).cuda()
+    opt = torch.optim.SGD(model.parameters(), lr=0.01)
+    x = torch.randn(32 if size == "small" else 4096, width, device="cuda")
+    def step():
+        with torch.cuda.nvtx.range("step"):
+            opt.zero_grad(set_to_none=True)
+            loss = model(x).square().mean()
+            loss.backward()
+            opt.step()
+profiled = mode in ("profiler", "profiler-time", "graph-profiler")
 if mode == "graph-profiler":
     torch.profiler._utils._init_for_cuda_graphs()  # CUPTI must see the graph built (torch's advice)
 side = torch.cuda.Stream()
@@ -96,6 +120,9 @@ elif profiled:
     from torch.profiler import profile, ProfilerActivity
     with profile(activities=[ProfilerActivity.CUDA, ProfilerActivity.CPU]) as prof:
         wall = run()
+    if mode == "profiler-time":
+        print(json.dumps({"wall_s": wall, **steps_ms()}))
+        sys.exit(0)
     kernels = {}
     for e in prof.key_averages():
         if e.device_type == torch.autograd.DeviceType.CUDA:

@@ -1,0 +1,135 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
+# The cost target of `kerntime run` (docs/run.md): on a launch-bound PyTorch training step (at
+# least 100 kernels and at most 5 ms a step, with autocast, an optimizer and NVTX ranges:
+# `torch_step.py plain block`), `kerntime run` adds at most what a minimal CUPTI reader that
+# records only kernels adds (tests/support/reference_reader), plus 3 % of the bare step time.
+#
+# Each round runs four processes of the same step: bare, under the reader, under `kerntime run`
+# and under torch.profiler (for reference), in an order rotated each round, every process pinned
+# to the same CPUs. A process's figure is its median step time. Per round, the costs are each
+# tool's step time over the bare one's, and the target's margin is (run - reader) / bare; the
+# verdict takes the median of the rounds' margins, with its distribution-free interval (the
+# widest ranks k and n + 1 - k that still cover it with at least 95 %: 2 and 8 of 9).
+#
+#   python3 .ci/step_cost.py KERNTIME READER OUT_DIR [ROUNDS] [STEPS]
+import json
+import math
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(ROOT, "tests", "support", "reference_reader"))
+import read_reference  # noqa: E402
+
+BOUND = 0.03
+WARMUP_STEPS = 5  # torch_step.py's
+
+
+def interval_rank(n):
+    # The largest k with P(k <= rank of the median <= n + 1 - k) >= 95 % (binomial, p = 1/2).
+    k = 1
+    while True:
+        below = sum(math.comb(n, i) for i in range(k + 1)) / 2 ** n
+        if 1 - 2 * below < 0.95:
+            return k
+        k += 1
+
+
+def median_interval(values):
+    d = sorted(values)
+    k = interval_rank(len(d))
+    return statistics.median(d), d[k - 1], d[len(d) - k]
+
+
+def verdict(samples):
+    """The lines that judge the target from {arm: [median step ms per round]}."""
+    rounds = len(samples["bare"])
+    cost = {arm: [samples[arm][i] / samples["bare"][i] - 1 for i in range(rounds)]
+            for arm in ("reader", "run", "profiler")}
+    margin = [(samples["run"][i] - samples["reader"][i]) / samples["bare"][i]
+              for i in range(rounds)]
+    lines = []
+    for arm, label in (("reader", "the reader"), ("run", "kerntime run"),
+                       ("profiler", "torch.profiler")):
+        m, low, high = median_interval(cost[arm])
+        lines.append(f"cost of {label}: {m * 100:+.1f} % of the bare step (median of {rounds} "
+                     f"rounds, interval [{low * 100:+.1f}, {high * 100:+.1f}] %)")
+    m, low, high = median_interval(margin)
+    shown = ("the interval lies below it" if high <= BOUND else
+             "the interval lies above it" if low > BOUND else "the interval straddles it")
+    lines.append(f"(run - reader) / bare: {m * 100:+.2f} % (interval [{low * 100:+.2f}, "
+                 f"{high * 100:+.2f}] %), bound +{BOUND * 100:.0f} %: {shown}")
+    lines.append(f"kerntime run cost {statistics.median(cost['run']) * 100:+.1f}% vs reader "
+                 f"{statistics.median(cost['reader']) * 100:+.1f}%: target "
+                 f"{'met' if m <= BOUND else 'not met'}")
+    return lines
+
+
+def main(argv):
+    if len(argv) < 3:
+        print(__doc__ or "usage: step_cost.py KERNTIME READER OUT_DIR [ROUNDS] [STEPS]",
+              file=sys.stderr)
+        return 2
+    kerntime, reader, out = argv[0], os.path.abspath(argv[1]), argv[2]
+    rounds = int(argv[3]) if len(argv) > 3 else 9
+    steps = argv[4] if len(argv) > 4 else "200"
+    python = os.environ.get("PYTHON", "python3")
+    available = sorted(os.sched_getaffinity(0))
+    cpus = os.environ.get("KERNTIME_MEASURE_CPUS",
+                          ",".join(map(str, available[-4:])) if len(available) >= 8 else "")
+    pin = ["taskset", "-c", cpus] if cpus and shutil.which("taskset") else []
+    os.makedirs(out, exist_ok=True)
+    step = [python, os.path.join(ROOT, "examples", "run", "torch_step.py")]
+    base_env = {k: v for k, v in os.environ.items()
+                if k not in ("CUDA_INJECTION64_PATH", "KERNTIME_REFERENCE_OUT")}
+
+    def command(arm, i):
+        env = dict(base_env)
+        if arm == "bare":
+            return step + ["plain", "block", steps], env
+        if arm == "reader":
+            # What CUPTI's kernel tracing costs, without the reader's writing at a synchronize.
+            env.update(CUDA_INJECTION64_PATH=reader, KERNTIME_REFERENCE_FLUSH_AT_SYNC="0",
+                       KERNTIME_REFERENCE_OUT=os.path.join(out, f"cost-reader-{i}"))
+            return step + ["plain", "block", steps], env
+        if arm == "run":
+            return [kerntime, "run", "-o", os.path.join(out, f"cost-run-{i}.json"), "--"] + \
+                step + ["plain", "block", steps], env
+        return step + ["profiler-time", "block", steps], env
+
+    arms = ["bare", "reader", "run", "profiler"]
+    samples = {arm: [] for arm in arms}
+    for i in range(rounds):
+        for arm in arms[i % 4:] + arms[:i % 4]:
+            args, env = command(arm, i)
+            done = subprocess.run(pin + args, env=env, capture_output=True, text=True)
+            lines = [l for l in done.stdout.splitlines() if l.startswith("{")]
+            if done.returncode != 0 or not lines:
+                print(f"step_cost: {arm}, round {i + 1}: exit {done.returncode}, no result: "
+                      f"{done.stderr.strip()[-600:]}", file=sys.stderr)
+                return 1
+            samples[arm].append(json.loads(lines[-1])["step_ms_median"])
+    print(f"torch_step.py block, {steps} steps a process, {rounds} rounds, CPUs "
+          f"{cpus if pin else 'not pinned'}; median step time per process, ms:")
+    for arm in arms:
+        s = samples[arm]
+        print(f"  {arm:9s} median {statistics.median(s):6.3f}  " + " ".join(f"{v:.3f}" for v in s))
+    reference = read_reference.merge(read_reference.load(os.path.join(out, "cost-reader-0"))
+                                     .values())
+    per_step = reference.count() / (int(steps) + WARMUP_STEPS)
+    bare = statistics.median(samples["bare"])
+    print(f"the step: about {per_step:.0f} kernels (the reader's count over the {steps} + "
+          f"{WARMUP_STEPS} steps of round 1), {bare:.3f} ms bare: "
+          + ("a launch-bound step as the target defines it" if per_step >= 100 and bare <= 5 else
+             "NOT the step the target defines (at least 100 kernels, at most 5 ms)"))
+    for line in verdict(samples):
+        print(line)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,113 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
+# .ci/step_cost.py without a GPU: the verdict on the cost target, and the whole script with a
+# fake Python (standing for torch_step.py under each tool) and a fake `kerntime run`.
+import contextlib
+import importlib.util
+import io
+import os
+import stat
+import sys
+import tempfile
+import unittest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(HERE)))
+spec = importlib.util.spec_from_file_location("step_cost", os.path.join(ROOT, ".ci", "step_cost.py"))
+sc = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(sc)
+
+
+def samples(bare, reader, run, profiler):
+    return {"bare": bare, "reader": reader, "run": run, "profiler": profiler}
+
+
+class Verdict(unittest.TestCase):
+    def test_interval_ranks(self):
+        self.assertEqual([sc.interval_rank(n) for n in (9, 15, 41)], [2, 4, 14])
+
+    def test_met_when_the_median_margin_is_within_three_percent_of_bare(self):
+        # Margins (run - reader) / bare: 0, 1, ..., 8 % of a 4 ms step: median 4 % -> not met.
+        bare = [4.0] * 9
+        reader = [4.2] * 9
+        run = [4.2 + 0.04 * i for i in range(9)]
+        lines = sc.verdict(samples(bare, reader, run, [5.0] * 9))
+        self.assertEqual(lines[-1], "kerntime run cost +9.0% vs reader +5.0%: target not met")
+        self.assertIn("(run - reader) / bare: +4.00 % (interval [+1.00, +7.00] %), bound +3 %: "
+                      "the interval straddles it", lines)
+        self.assertIn("cost of torch.profiler: +25.0 % of the bare step (median of 9 rounds, "
+                      "interval [+25.0, +25.0] %)", lines)
+        # Now 0 - 2 % with one round at 8 %: the median margin is 1 %.
+        run = [4.2 + 0.04 * m for m in (0, 1, 1, 1, 1, 2, 2, 2, 8)]
+        lines = sc.verdict(samples(bare, reader, run, [5.0] * 9))
+        self.assertEqual(lines[-1], "kerntime run cost +6.0% vs reader +5.0%: target met")
+        self.assertIn("(run - reader) / bare: +1.00 % (interval [+1.00, +2.00] %), bound +3 %: "
+                      "the interval lies below it", lines)
+
+    def test_the_margin_is_per_round(self):
+        # A slow round slows every tool alike: the margin stays 2 % of that round's bare step.
+        bare = [4.0, 8.0, 4.0]
+        reader = [4.2, 8.4, 4.2]
+        run = [4.28, 8.56, 4.28]
+        self.assertTrue(sc.verdict(samples(bare, reader, run, bare))[-1].endswith("target met"))
+
+
+FAKE_PYTHON = """\
+#!{python}
+# Stands for python3 running torch_step.py MODE block STEPS under each tool.
+import json, os, sys
+mode, steps = sys.argv[2], int(sys.argv[4])
+prefix = os.environ.get("KERNTIME_REFERENCE_OUT")
+if prefix:
+    with open(f"{{prefix}}.{{os.getpid()}}.tsv", "w") as f:
+        for i in range(120 * (steps + 5)):
+            f.write(f"{{i + 1}}\\t{{i + 2}}\\t0\\t7\\t{{i}}\\t0\\tk\\n")
+step = (4.8 if mode == "profiler-time" else 3.8 if os.environ.get("FAKE_UNDER_RUN") else
+        3.64 if os.environ.get("CUDA_INJECTION64_PATH") else 3.5)
+print(json.dumps({{"wall_s": 1.0, "step_ms_median": step, "step_ms_max": step}}))
+"""
+
+FAKE_KERNTIME = """\
+#!{python}
+import os, subprocess, sys
+args = sys.argv[1:]
+assert args[0] == "run" and args[1] == "-o" and "CUDA_INJECTION64_PATH" not in os.environ, args
+open(args[2], "w").close()
+sys.exit(subprocess.run(args[args.index("--") + 1:], env=dict(os.environ, FAKE_UNDER_RUN="1")).returncode)
+"""
+
+
+class WholeScript(unittest.TestCase):
+    def test_four_arms_each_round_and_the_verdict(self):
+        with tempfile.TemporaryDirectory() as d:
+            paths = {}
+            for name, text in (("python", FAKE_PYTHON), ("kerntime", FAKE_KERNTIME)):
+                paths[name] = os.path.join(d, name)
+                with open(paths[name], "w") as f:
+                    f.write(text.format(python=sys.executable))
+                os.chmod(paths[name], stat.S_IRWXU)
+            os.environ["PYTHON"] = paths["python"]
+            os.environ["KERNTIME_MEASURE_CPUS"] = ""
+            out = io.StringIO()
+            try:
+                with contextlib.redirect_stdout(out):
+                    status = sc.main([paths["kerntime"], os.path.join(d, "reader.so"),
+                                      os.path.join(d, "out"), "9", "10"])
+            finally:
+                del os.environ["PYTHON"], os.environ["KERNTIME_MEASURE_CPUS"]
+            text = out.getvalue()
+            self.assertEqual(status, 0, text)
+            self.assertEqual(len([f for f in os.listdir(os.path.join(d, "out"))
+                                  if f.startswith("cost-run-")]), 9)
+            self.assertEqual(len([f for f in os.listdir(os.path.join(d, "out"))
+                                  if f.startswith("cost-reader-")]), 9)
+            self.assertIn("  reader    median  3.640  " + " ".join(["3.640"] * 9), text)
+            self.assertIn("the step: about 120 kernels (the reader's count over the 10 + 5 steps "
+                          "of round 1), 3.500 ms bare: a launch-bound step as the target "
+                          "defines it", text)
+            self.assertTrue(text.rstrip().endswith(
+                "kerntime run cost +8.6% vs reader +4.0%: target not met"), text)
+
+
+if __name__ == "__main__":
+    unittest.main()
