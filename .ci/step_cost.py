@@ -26,6 +26,16 @@ sys.path.insert(0, os.path.join(ROOT, "tests", "support", "reference_reader"))
 import read_reference  # noqa: E402
 
 BOUND = 0.03
+# Arms that tell where kerntime run's cost goes (docs/run.md): each switches one part off,
+# through the injection's KERNTIME_RUN_RECORD_OFF diagnostic or a run option.
+BREAKDOWN = {
+    "run-no-api": ("api", []),
+    "run-no-scopes": ("scopes", []),
+    "run-no-copies": ("copies", []),
+    "run-no-last-launch": ("", ["--no-last-launch"]),
+    "run-no-checkpoint": ("", ["--checkpoint", "0"]),
+    "run-kernels-only": ("api,scopes,copies", ["--no-last-launch", "--checkpoint", "0"]),
+}
 WARMUP_STEPS = 5  # torch_step.py's
 
 
@@ -96,15 +106,20 @@ def main(argv):
             env.update(CUDA_INJECTION64_PATH=reader, KERNTIME_REFERENCE_FLUSH_AT_SYNC="0",
                        KERNTIME_REFERENCE_OUT=os.path.join(out, f"cost-reader-{i}"))
             return step + ["plain", "block", steps], env
-        if arm == "run":
-            return [kerntime, "run", "-o", os.path.join(out, f"cost-run-{i}.json"), "--"] + \
-                step + ["plain", "block", steps], env
+        if arm.startswith("run"):
+            # The breakdown arms (KERNTIME_STEP_COST_ARMS) switch one part of kerntime run off.
+            off, options = BREAKDOWN.get(arm, ("", []))
+            if off:
+                env["KERNTIME_RUN_RECORD_OFF"] = off
+            return [kerntime, "run", "-o", os.path.join(out, f"cost-{arm}-{i}.json")] + \
+                options + ["--"] + step + ["plain", "block", steps], env
         return step + ["profiler-time", "block", steps], env
 
     arms = ["bare", "reader", "run", "profiler"]
+    arms += [a for a in os.environ.get("KERNTIME_STEP_COST_ARMS", "").split(",") if a]
     samples = {arm: [] for arm in arms}
     for i in range(rounds):
-        for arm in arms[i % 4:] + arms[:i % 4]:
+        for arm in arms[i % len(arms):] + arms[:i % len(arms)]:
             args, env = command(arm, i)
             done = subprocess.run(pin + args, env=env, capture_output=True, text=True)
             lines = [l for l in done.stdout.splitlines() if l.startswith("{")]
@@ -115,9 +130,10 @@ def main(argv):
             samples[arm].append(json.loads(lines[-1])["step_ms_median"])
     print(f"torch_step.py block, {steps} steps a process, {rounds} rounds, CPUs "
           f"{cpus if pin else 'not pinned'}; median step time per process, ms:")
+    width = max(9, *map(len, arms))
     for arm in arms:
         s = samples[arm]
-        print(f"  {arm:9s} median {statistics.median(s):6.3f}  " + " ".join(f"{v:.3f}" for v in s))
+        print(f"  {arm:{width}s} median {statistics.median(s):6.3f}  " + " ".join(f"{v:.3f}" for v in s))
     reference = read_reference.merge(read_reference.load(os.path.join(out, "cost-reader-0"))
                                      .values())
     per_step = reference.count() / (int(steps) + WARMUP_STEPS)

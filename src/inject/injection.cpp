@@ -233,6 +233,8 @@ Injection* injection() {
   return g_injection;
 }
 
+bool scopes_off = false;  // KERNTIME_RUN_RECORD_OFF=scopes (apply_cost_diagnostic)
+
 std::uint64_t sink_range_id(const char* domain, const char* name) {
   return g_injection->recorder->range_id(domain, name);
 }
@@ -241,7 +243,8 @@ std::uint64_t sink_range_path(std::uint64_t parent, std::uint64_t range) {
 }
 bool sink_push_tag(std::uint64_t id) {
   Injection* in = g_injection;
-  return in->session && in->session->running() && in->api->push_external_id(id) == CUPTI_SUCCESS;
+  return !scopes_off && in->session && in->session->running() &&
+         in->api->push_external_id(id) == CUPTI_SUCCESS;
 }
 void sink_pop_tag() {
   std::uint64_t last = 0;
@@ -260,6 +263,22 @@ void sink_capture(bool open, std::uint64_t now) {
   } else {
     g_injection->recorder->windows().close(now);
   }
+}
+
+// KERNTIME_RUN_RECORD_OFF=api,scopes,copies switches record kinds off, so that the cost
+// breakdown of docs/run.md can tell what each kind costs the program; a diagnostic, not an
+// option: a report without API records cannot tie kernels to threads or NVTX ranges.
+void apply_cost_diagnostic(kerntime::TracerOptions& options) {
+  const char* off = std::getenv("KERNTIME_RUN_RECORD_OFF");
+  if (off == nullptr) return;
+  const std::string kinds = std::string{","} + off + ",";
+  const auto has = [&](const char* kind) {
+    return kinds.find(std::string{","} + kind + ",") != std::string::npos;
+  };
+  if (has("api")) options.runtime_api = options.driver_api = false;
+  if (has("scopes")) options.scopes = false;
+  if (has("copies")) options.memcpy = options.memset = false;
+  scopes_off = !options.scopes;
 }
 
 // CUPTI writes a record for every API call while RUNTIME and DRIVER are on; a PyTorch operator
@@ -294,6 +313,7 @@ extern "C" __attribute__((visibility("default"))) int InitializeInjection(void) 
   if (in->session || in->api == nullptr) return 1;
   kerntime::TracerOptions options;
   options.synchronization = false;  // not summarized; every record costs the program time
+  apply_cost_diagnostic(options);
   in->sink = std::make_unique<RecorderSink>(*in->recorder);
   in->session = std::make_unique<kerntime::cupti::ActivitySession>(
       *in->api, options, &kerntime::detail::synchronize_active_devices);
