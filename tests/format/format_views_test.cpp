@@ -144,5 +144,32 @@ TEST(CsvView, EmptyReportIsTheHeaderOnly) {
       "median_ci_low_ns,median_ci_high_ns,median_ci_level,q1_ns,q3_ns,p95_ns,p99_ns,mad_ns\n");
 }
 
+// Bidirectional controls reorder what a terminal or a review shows, and C1 and Unicode line
+// separators break lines for some readers: written as escapes, like the control bytes.
+TEST(TableView, BidiControlsAndLineSeparatorsAreEscaped) {
+  const std::string name =
+      "a\u202Eb\u0085c\u2028d\u2029e\u200Ef\u200Fg\u061Ch\u202Ai\u2066j\u2069k\u009Fl";
+  const std::string escaped =
+      "a\\u202eb\\u0085c\\u2028d\\u2029e\\u200ef\\u200fg\\u061ch\\u202ai\\u2066j\\u2069k\\u009fl";
+  const std::string table = render(report_named(name), Format::table);
+  EXPECT_NE(table.find(escaped + "  "), std::string::npos) << table;
+  const std::string csv = render(report_named(name), Format::csv);
+  EXPECT_EQ(csv.substr(csv.find('\n') + 1, escaped.size() + 1), escaped + ",") << csv;
+  const std::string markdown = render(report_named(name), Format::markdown);
+  std::string markdown_escaped;  // markdown_escape() doubles each backslash
+  for (const char c : escaped)
+    markdown_escaped += c == '\\' ? "\\\\" : std::string(1, c);
+  EXPECT_NE(markdown.find("| " + markdown_escaped + " |"), std::string::npos) << markdown;
+  for (const std::string& text : {table, csv, markdown}) {
+    for (const char* raw :
+         {"\u202E", "\u0085", "\u2028", "\u2029", "\u200E", "\u061C", "\u2066", "\u009F"}) {
+      EXPECT_EQ(text.find(raw), std::string::npos) << text;
+    }
+  }
+  // Other characters outside ASCII stay as they are.
+  EXPECT_NE(render(report_named("größe \u00A0\u4E2D"), Format::table).find("größe \u00A0\u4E2D"),
+            std::string::npos);
+}
+
 }  // namespace
 }  // namespace kerntime
