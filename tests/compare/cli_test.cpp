@@ -608,5 +608,54 @@ TEST(CompareCli, DeclaredWorkOverADenormalMedianIsOverflow) {
   EXPECT_TRUE(contains(compared.out, "GB/s overflow")) << compared.out;
 }
 
+// Two reports with trace sections: merge_reports() keeps neither (separate runs share no
+// clock). That used to happen without a word; one line on standard error says so now.
+TEST(CompareCli, ReportSaysWhenMergingDropsTraceSections) {
+  const std::string golden = KERNTIME_TEST_DATA_DIR "/../report/golden/report_with_trace.json";
+  nlohmann::json report = nlohmann::json::parse(read_file(golden));
+  nlohmann::json entries = nlohmann::json::array();
+  for (const auto& entry : report["entries"]) {
+    if (!entry["samples"].empty()) entries.push_back(entry);  // a run needs samples to merge
+  }
+  report["entries"] = entries;
+  const std::string first = temp_path("traced1.json");
+  const std::string second = temp_path("traced2.json");
+  std::ofstream(first) << report.dump();
+  report["environment"]["created_utc"] = "2026-01-01T00:00:00Z";
+  for (auto& entry : report["entries"]) {
+    for (auto& sample : entry["samples"])
+      sample = sample.get<double>() * 1.01;
+  }
+  std::ofstream(second) << report.dump();
+  const std::string untraced = temp_path("untraced.json");
+  report.erase("trace");
+  report["environment"]["created_utc"] = "2026-01-02T00:00:00Z";
+  std::ofstream(untraced) << report.dump();
+
+  const std::string out = temp_path("traced_merged.json");
+  CommandResult r =
+      kerntime("report '" + first + "' '" + second + "' --format json -o '" + out + "'");
+  ASSERT_EQ(r.exit_status, 0) << r.err;
+  EXPECT_EQ(testing::line_count(r.err), 1) << r.err;
+  EXPECT_EQ(r.err.rfind("kerntime report: warning: dropped the trace sections of ", 0), 0u)
+      << r.err;
+  EXPECT_TRUE(contains(r.err, "traced1.json")) << r.err;
+  EXPECT_TRUE(contains(r.err, "traced2.json")) << r.err;
+  EXPECT_TRUE(contains(r.err, "share no clock")) << r.err;
+  EXPECT_FALSE(nlohmann::json::parse(read_file(out)).contains("trace"));
+  // Shown with the table too; one file keeps its trace and says nothing.
+  r = kerntime("report '" + first + "' '" + second + "'");
+  EXPECT_EQ(r.exit_status, 0) << r.err;
+  EXPECT_EQ(testing::line_count(r.err), 1) << r.err;
+  r = kerntime("report '" + first + "' --format json");
+  EXPECT_EQ(r.err, "");
+  EXPECT_TRUE(nlohmann::json::parse(r.out).contains("trace"));
+  // Only a file with a trace section is named.
+  r = kerntime("report '" + first + "' '" + untraced + "' --format json");
+  EXPECT_EQ(r.exit_status, 0) << r.err;
+  EXPECT_TRUE(contains(r.err, "dropped the trace section of ")) << r.err;
+  EXPECT_FALSE(contains(r.err, "untraced.json")) << r.err;
+}
+
 }  // namespace
 }  // namespace kerntime
