@@ -34,9 +34,10 @@ void attach_trace(Report& report, const Trace& trace, const TraceReportOptions& 
 /// contributes one run to each entry it measured (a report that already holds several runs
 /// contributes each of them), in report order; entries are in first-seen order and their
 /// statistics are recomputed over all samples. The environment is the first report's; other
-/// environment differences and every report's warnings become warnings of the result. One
-/// report is returned unchanged. `sources` names the reports in messages (same length as
-/// `reports`, or empty).
+/// environment differences and every report's warnings become warnings of the result. Trace
+/// sections are not merged (separate runs share no clock): the result of several reports has
+/// none, and `kerntime report` says so on standard error. One report is returned unchanged.
+/// `sources` names the reports in messages (same length as `reports`, or empty).
 ///
 /// Throws kerntime::Error, naming the source, when reports were measured on different GPU
 /// models or compute capabilities, when two reports are the same measurement (same creation

@@ -2,12 +2,14 @@
 // `kerntime report FILE...`: re-renders reports (kerntime's, Google Benchmark's, NVBench's),
 // merging repeated runs into one; writes Google Benchmark JSON; shows the nsys-style summaries
 // of a report's trace section.
+#include <cstdio>
 #include <cstdlib>
 #include <memory>
 #include <string>
 #include <vector>
 
 #include <climits>
+#include <fmt/format.h>
 
 #include <kerntime/error.hpp>
 #include <kerntime/format.hpp>
@@ -30,7 +32,8 @@ one run (process) of every entry it measured, or several when it already holds r
 so that 'kerntime compare' can judge each entry at the noise between processes
 (docs/ci.md). Statistics are recomputed over all samples. Entries of the same name
 must have the same unit and timer; the first file's environment is kept and other
-differences from it become warnings.
+differences from it become warnings. Trace sections are not merged (separate runs share
+no clock); a warning on standard error names the files whose traces were dropped.
 
 Refused (exit status 2): the same file given twice (same path or the same bytes),
 reports measured on different GPU models or compute capabilities, an entry without
@@ -111,6 +114,27 @@ std::string render_summaries(const Report& report, const std::vector<TraceSummar
   return out;
 }
 
+// merge_reports() keeps no trace section: separate runs share no clock and no record ids to
+// line their records up by. The merged report is often written to a file (-o base.json), so
+// the one line goes to standard error, where it is seen whatever the format; a warning inside
+// the report would follow the baseline into every later comparison.
+void warn_of_dropped_traces(const std::vector<Report>& reports,
+                            const std::vector<std::string>& names) {
+  if (reports.size() < 2) return;
+  std::string traced;
+  std::size_t count = 0;
+  for (std::size_t i = 0; i < reports.size(); ++i) {
+    if (!reports[i].trace) continue;
+    traced += (count++ == 0 ? "" : ", ") + names[i];
+  }
+  if (count == 0) return;
+  fmt::print(stderr,
+             "kerntime report: warning: dropped the trace section{} of {}: the traces of separate "
+             "runs share no clock to merge them on; 'kerntime report FILE --trace-summary all' "
+             "shows one file's trace\n",
+             count == 1 ? "" : "s", traced);
+}
+
 // The file itself, whatever path names it (./a.json, a link to it), when it exists.
 std::string canonical_path(const std::string& path) {
   char resolved[PATH_MAX];
@@ -162,6 +186,8 @@ int run_report(const ReportSettings& s) {
     texts.push_back(std::move(text));
   }
   const Report merged = merge_reports(reports, names);
+  // --trace-summary of several files fails below, saying why.
+  if (kinds.empty()) warn_of_dropped_traces(reports, names);
   std::string text;
   if (gbench) {
     GoogleBenchmarkJsonOptions options;

@@ -157,8 +157,9 @@ EntryComparison compare_entry(const Entry& baseline, const Entry& candidate, dou
   if (options.min_change_ns > 0.0 && change_ns < options.min_change_ns &&
       (result.verdict == Verdict::regressed || result.verdict == Verdict::improved)) {
     result.verdict = Verdict::same;
-    result.reason = fmt::format("median {} ({:.0f} ns), below the {:.0f} ns set by --min-change",
-                                format_change(runs.ratio), change_ns, options.min_change_ns);
+    result.reason =
+        fmt::format("median {} ({}), below the {} set by --min-change", format_change(runs.ratio),
+                    format_whole_ns(change_ns), format_whole_ns(options.min_change_ns));
   }
   return result;
 }

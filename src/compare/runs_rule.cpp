@@ -123,12 +123,24 @@ bool decide(RunsComparison& result, double threshold, double alpha) {
   return true;
 }
 
-std::string direction(double ratio) {
-  return ratio > 1.0 ? "slower" : "faster";
+// "median 10.2% slower"; "median change too large to compare" when the ratio overflowed or is
+// a change of 1e10 % and more (a median of 1e300 ns against one of 5e-324 ns).
+std::string moved(bool several_runs, double ratio) {
+  if (!change_fits(ratio - 1.0)) {
+    return std::string(several_runs ? "run median" : "median") + " change " + kTooLargeToCompare;
+  }
+  return std::string(several_runs ? "run medians " : "median ") + format_change_size(ratio - 1.0) +
+         (ratio > 1.0 ? " slower" : " faster");
 }
 
-std::string amount(double ratio) {
-  return fmt::format("{:.1f}%", std::abs(ratio - 1.0) * 100.0);
+// "changes under about 3.1% cannot be told from noise", or what to say when that size does not
+// fit in a number.
+std::string noise_clause(double detectable_change) {
+  if (!change_fits(detectable_change)) {
+    return std::string("the smallest change it can tell from noise is ") + kTooLargeToCompare;
+  }
+  return "changes under about " + format_change_size(detectable_change) +
+         " cannot be told from noise";
 }
 
 RunsComparison compare_one_run_each(const std::vector<double>& baseline,
@@ -148,8 +160,10 @@ RunsComparison compare_one_run_each(const std::vector<double>& baseline,
       std::max(options.one_run_shift_ns / median_a, options.one_run_shift_fraction);
   result.run_sd = allowance;
   const std::string limit = format_percent(options.threshold);
-  const std::string shift =
-      fmt::format("{:.0f} ns ({:.1f}%)", allowance * median_a, allowance * 100.0);
+  // allowance * median_a, without the overflow of a huge allowance at a denormal median.
+  std::string shift = format_whole_ns(
+      std::max(options.one_run_shift_ns, options.one_run_shift_fraction * median_a));
+  if (change_fits(allowance)) shift += " (" + format_change_size(allowance) + ")";
 
   const RankTestResult test = mann_whitney_u(a, b);
   result.p_value = test.p_value;
@@ -177,10 +191,9 @@ RunsComparison compare_one_run_each(const std::vector<double>& baseline,
       case Verdict::regressed:
       case Verdict::improved:
         result.reason = fmt::format(
-            "median {} {}, beyond the {} threshold and a {} shift between processes; "
+            "{}, beyond the {} threshold and a {} shift between processes; "
             "significant at alpha {} ({}); one run per side",
-            amount(result.ratio), direction(result.ratio), limit, shift, options.alpha,
-            p_clause(result.p_value));
+            moved(false, result.ratio), limit, shift, options.alpha, p_clause(result.p_value));
         break;
       default:
         result.reason = fmt::format(
@@ -195,20 +208,20 @@ RunsComparison compare_one_run_each(const std::vector<double>& baseline,
   const double within_run =
       std::max(std::exp(log_ci.high) / result.ratio, result.ratio / std::exp(log_ci.low)) - 1.0;
   if (within_run >= options.threshold) {
+    const std::string reach = change_fits(within_run)
+                                  ? format_change_size(within_run)
+                                  : std::string("a change ") + kTooLargeToCompare;
     result.reason = fmt::format(
-        "median {} {}, but the samples alone are too noisy to rule out a change beyond {} (the "
-        "{} interval reaches {:.1f}% before a shift between processes of up to {}): collect "
-        "more samples or run more processes",
-        amount(result.ratio), direction(result.ratio), limit, format_percent(level),
-        within_run * 100.0, shift);
+        "{}, but the samples alone are too noisy to rule out a change beyond {} (the {} "
+        "interval reaches {} before a shift between processes of up to {}): collect more "
+        "samples or run more processes",
+        moved(false, result.ratio), limit, format_percent(level), reach, shift);
     return result;
   }
   result.reason = fmt::format(
-      "median {} {}, but with one run per side a shift between processes of up to {} cannot be "
-      "told from a change; changes under about {} cannot be told from noise: run more "
-      "processes",
-      amount(result.ratio), direction(result.ratio), shift,
-      fmt::format("{:.1f}%", result.detectable_change * 100.0));
+      "{}, but with one run per side a shift between processes of up to {} cannot be told from "
+      "a change; {}: run more processes",
+      moved(false, result.ratio), shift, noise_clause(result.detectable_change));
   return result;
 }
 
@@ -276,17 +289,15 @@ RunsComparison compare_runs(const Runs& baseline, const Runs& candidate,
   const std::string limit = format_percent(options.threshold);
   const std::string level = format_percent(1.0 - options.alpha);
   const std::string runs = fmt::format("{} + {} runs", k_a, k_b);
-  const std::string spread =
-      fmt::format("per-process medians spread {:.1f}%", result.run_spread * 100.0);
-  const std::string detectable = fmt::format("{:.1f}%", result.detectable_change * 100.0);
+  const std::string spread = "per-process medians spread " + format_change_size(result.run_spread);
   if (decide(result, options.threshold, options.alpha)) {
     switch (result.verdict) {
       case Verdict::regressed:
       case Verdict::improved:
         result.reason = fmt::format(
-            "run medians {} {} ({}), beyond the {} threshold and what the spread between "
-            "processes explains ({}); significant at alpha {} ({})",
-            amount(result.ratio), direction(result.ratio), runs, limit, spread, options.alpha,
+            "{} ({}), beyond the {} threshold and what the spread between processes explains "
+            "({}); significant at alpha {} ({})",
+            moved(true, result.ratio), runs, limit, spread, options.alpha,
             p_clause(result.p_value));
         break;
       default:
@@ -301,22 +312,20 @@ RunsComparison compare_runs(const Runs& baseline, const Runs& candidate,
   // Inconclusive. An entry whose noise alone is as wide as the threshold is unstable: say how
   // large a change it could detect and what would help.
   if (result.detectable_change >= options.threshold) {
-    result.reason = fmt::format(
-        "{} ({}); changes under about {} cannot be told from noise: run more processes or "
-        "raise the threshold for this entry",
-        spread, runs, detectable);
+    result.reason =
+        fmt::format("{} ({}); {}: run more processes or raise the threshold for this entry", spread,
+                    runs, noise_clause(result.detectable_change));
   } else if (result.p_value < options.alpha && std::abs(result.ratio - 1.0) > options.threshold) {
     result.reason = fmt::format(
-        "run medians {} {}, beyond the {} threshold, but the {} interval reaches {}, less than "
-        "half of it; run more processes to confirm",
-        amount(result.ratio), direction(result.ratio), limit, level,
+        "{}, beyond the {} threshold, but the {} interval reaches {}, less than half of it; run "
+        "more processes to confirm",
+        moved(true, result.ratio), limit, level,
         format_change(result.ratio > 1.0 ? result.ratio_ci.low : result.ratio_ci.high));
   } else {
     result.reason = fmt::format(
-        "run medians {} {}; the {} interval ({}, {}) crosses the {} threshold ({}, changes "
-        "under about {} cannot be told from noise); run more processes",
-        amount(result.ratio), direction(result.ratio), level, format_change(result.ratio_ci.low),
-        format_change(result.ratio_ci.high), limit, spread, detectable);
+        "{}; the {} interval ({}, {}) crosses the {} threshold ({}, {}); run more processes",
+        moved(true, result.ratio), level, format_change(result.ratio_ci.low),
+        format_change(result.ratio_ci.high), limit, spread, noise_clause(result.detectable_change));
   }
   return result;
 }

@@ -2,6 +2,7 @@
 #include "format/text_grid.hpp"
 
 #include <algorithm>
+#include <cstdint>
 
 #include <fmt/format.h>
 
@@ -32,6 +33,27 @@ std::size_t utf8_sequence(const std::string& text, std::size_t i) {
   if (lead == 0xf0 && byte(i + 1) < 0x90) return 0;
   if (lead == 0xf4 && byte(i + 1) >= 0x90) return 0;
   return length;
+}
+
+// The code point of the valid UTF-8 sequence of `length` bytes at text[i].
+char32_t code_point(const std::string& text, std::size_t i, std::size_t length) {
+  const auto byte = [&](std::size_t k) {
+    return static_cast<char32_t>(static_cast<unsigned char>(text[k]));
+  };
+  static constexpr char32_t kLeadBits[] = {0, 0x7f, 0x1f, 0x0f, 0x07};
+  char32_t point = byte(i) & kLeadBits[length];
+  for (std::size_t k = 1; k < length; ++k)
+    point = (point << 6) | (byte(i + k) & 0x3f);
+  return point;
+}
+
+// Valid code points that would still let a name take over a line: C1 controls (U+0085 is a
+// line break to some readers), the bidirectional controls that reorder what a terminal, an
+// editor or a code review shows (U+202E turns the rest of the line around), and the line and
+// paragraph separators.
+bool reorders_or_breaks(char32_t c) {
+  return (c >= 0x80 && c <= 0x9f) || c == 0x061c || c == 0x200e || c == 0x200f ||
+         (c >= 0x202a && c <= 0x202e) || (c >= 0x2066 && c <= 0x2069) || c == 0x2028 || c == 0x2029;
 }
 
 std::string pad(const std::string& text, std::size_t width, bool right_aligned) {
@@ -152,7 +174,12 @@ std::string printable(const std::string& text) {
     } else if (c < 0x80) {
       out += static_cast<char>(c);
     } else if (const std::size_t length = utf8_sequence(text, i); length != 0) {
-      out.append(text, i, length);
+      const char32_t point = code_point(text, i, length);
+      if (reorders_or_breaks(point)) {
+        out += fmt::format("\\u{:04x}", static_cast<std::uint32_t>(point));
+      } else {
+        out.append(text, i, length);
+      }
       i += length;
       continue;
     } else {

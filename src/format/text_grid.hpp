@@ -59,7 +59,10 @@ void write_grid_markdown(const std::vector<GridColumn>& columns, const RowSource
 std::string grid_csv(const Grid& grid);
 
 /// `text` with control characters written as escapes (\n, \t, \r, \x1b) and invalid UTF-8 as
-/// \xNN, so that a name can never break a table row, a Markdown line or an XML document.
+/// \xNN, so that a name can never break a table row, a Markdown line or an XML document. C1
+/// controls, bidirectional controls (U+061C, U+200E, U+200F, U+202A-U+202E, U+2066-U+2069) and
+/// the line and paragraph separators (U+2028, U+2029) are written as \u0085, \u202e, ...: they
+/// would break a line or reorder what a reader sees.
 std::string printable(const std::string& text);
 
 /// Terminal columns of printable text, counting UTF-8 code points (wide CJK characters count

@@ -3,6 +3,7 @@
 
 #include <cmath>
 #include <cstddef>
+#include <limits>
 #include <optional>
 #include <string>
 #include <vector>
@@ -28,17 +29,19 @@ double amount(double value, const std::string& path) {
   return value;
 }
 
+// The rates are derived (the reader recomputes them from the work and the median), so one that
+// overflowed, declared work over a denormal median, is left out rather than failing the write
+// of a report that was read without complaint.
 OrderedJson rates_json(const Throughput& t, const std::string& path) {
   OrderedJson json = OrderedJson::object();
-  if (t.gb_per_s) json["gb_per_s"] = amount(*t.gb_per_s, path + ".gb_per_s");
-  if (t.tflop_per_s) json["tflop_per_s"] = amount(*t.tflop_per_s, path + ".tflop_per_s");
-  if (t.peak_bandwidth_percent) {
-    json["peak_bandwidth_percent"] =
-        amount(*t.peak_bandwidth_percent, path + ".peak_bandwidth_percent");
-  }
-  if (t.elements_per_s) {
-    json["elements_per_s"] = amount(*t.elements_per_s, path + ".elements_per_s");
-  }
+  const auto rate = [&](const char* key, const std::optional<double>& value) {
+    if (value && *value != std::numeric_limits<double>::infinity())
+      json[key] = amount(*value, path + "." + key);
+  };
+  rate("gb_per_s", t.gb_per_s);
+  rate("tflop_per_s", t.tflop_per_s);
+  rate("peak_bandwidth_percent", t.peak_bandwidth_percent);
+  rate("elements_per_s", t.elements_per_s);
   return json;
 }
 

@@ -57,6 +57,9 @@ Report merge_reports(const std::vector<Report>& reports, const std::vector<std::
   if (reports.empty()) return merged;
   if (reports.size() == 1) return reports.front();  // nothing to merge: unchanged
   merged.environment = reports.front().environment;
+  // No trace section: separate runs share no clock and no record ids to line records up by
+  // (merge_process_reports() merges those of one program's processes). `kerntime report` says
+  // on standard error which files' traces were dropped.
   std::unordered_map<std::string, std::size_t> index;
   std::vector<std::string> first_source;  // which report each merged entry came from first
   // Each merged entry's measurement in every run (null: a run without one).

@@ -7,10 +7,13 @@
 #include <kerntime/format.hpp>
 #include <kerntime/measurement.hpp>
 #include <kerntime/report_json.hpp>
+#include <kerntime/statistics.hpp>
+#include <kerntime/throughput.hpp>
 
 #include "bench/axes.hpp"
 #include "bench/sampler.hpp"
 #include "fake_source.hpp"
+#include "support/readable_text.hpp"
 #include "text/numbers.hpp"
 
 namespace kerntime::bench {
@@ -219,6 +222,37 @@ TEST(RenderResults, AnEmptyMeasurementPrintsDashesNotNan) {
   const std::string table = kerntime::render({m}, report, Format::table);
   EXPECT_EQ(table.find("nan"), std::string::npos) << table;
   EXPECT_NE(table.find("all-throttled"), std::string::npos);
+}
+
+// Issue 25: declared work over a denormal median gave "inf" in the GB/s, % peak and Items/s
+// columns, a clock of 1e300 MHz 301 digits; the runner's warnings went out unescaped.
+TEST(RenderResults, ExtremeValuesAndWarningsStayReadable) {
+  Measurement m;
+  m.name = "k";
+  m.headline_timer = "cupti-kernel";
+  m.headline_ns.assign(5, 5e-324);
+  m.headline = compute_statistics(m.headline_ns);
+  m.events = compute_statistics(std::vector<double>(5, 1e300));
+  m.median_sm_clock_mhz = 1e300;
+  m.work = {1e9, 1e12, 1e6};
+  m.peak_bandwidth_gb_per_s = 4800.0;
+  m.throughput = compute_throughput(m.work, m.headline.median, m.peak_bandwidth_gb_per_s);
+  m.counters = {Counter{"segments/s", 32768.0, CounterKind::rate}};
+  Report report;
+  report.warnings = {"k\u202E\x1b[31m: a warning"};
+  for (const Format format : {Format::table, Format::markdown}) {
+    const std::string text = kerntime::render({m}, report, format);
+    EXPECT_EQ(kerntime::testing::unreadable_part(text), "") << text;
+    EXPECT_NE(text.find("4.941e-324 ns"), std::string::npos) << text;
+    EXPECT_NE(text.find("1.000e+291 s"), std::string::npos) << text;
+    EXPECT_NE(text.find("overflow"), std::string::npos) << text;
+    EXPECT_NE(text.find("1.000e+300"), std::string::npos) << text;
+    EXPECT_EQ(text.find("\x1b"), std::string::npos) << text;
+    EXPECT_EQ(text.find("\u202E"), std::string::npos) << text;
+    EXPECT_NE(text.find("u202e"), std::string::npos) << text;
+  }
+  const std::string csv = kerntime::render({m}, report, Format::csv);
+  EXPECT_EQ(kerntime::testing::unreadable_part(csv, false), "") << csv;
 }
 
 }  // namespace

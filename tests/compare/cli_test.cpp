@@ -9,6 +9,7 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include "support/readable_text.hpp"
 #include "support/run_command.hpp"
 #include "xml_check.hpp"
 
@@ -539,6 +540,121 @@ TEST(CompareCli, CompareShowsBothSidesRates) {
   const nlohmann::json j = nlohmann::json::parse(json.out);
   EXPECT_NEAR(j["entries"][0]["candidate"]["throughput"]["gb_per_s"].get<double>(), 3909.0, 0.1);
   EXPECT_TRUE(j["entries"][1]["baseline"]["throughput"].is_null());
+}
+
+// Issue 25: a ratio that overflows (5e-324 ns against 1e300 ns) read "median inf% slower" and
+// "a shift ... of up to inf ns", durations had 300 digits. Every format says it in words now, and
+// all agree on the exit status.
+TEST(CompareCli, ExtremeMediansAreReadableInEveryFormat) {
+  const std::string tiny = temp_path("tiny.json");
+  const std::string huge = temp_path("huge1e300.json");
+  const auto write = [](const std::string& path, const char* first, const char* second) {
+    std::ofstream out(path);
+    out << R"({"schema": "kerntime-report/1", "entries": [{"name": "up", "unit": "ns", "samples": [)"
+        << first << "," << first << "," << first << "," << first << "," << first << "," << first
+        << R"(]}, {"name": "down", "unit": "ns", "samples": [)" << second << "," << second << ","
+        << second << "," << second << "," << second << "," << second << R"(]}]})";
+  };
+  write(tiny, "5e-324", "1e300");
+  write(huge, "1e300", "5e-324");
+  for (const char* format : {"table", "md", "junit", "json"}) {
+    const CommandResult r =
+        kerntime("compare '" + tiny + "' '" + huge + "' --format " + std::string{format});
+    EXPECT_EQ(r.exit_status, 0) << format << ": " << r.out << r.err;
+    EXPECT_EQ(r.err, "") << format;
+    if (std::string{format} == "json") {
+      const nlohmann::json j = nlohmann::json::parse(r.out);
+      EXPECT_TRUE(j["entries"][0]["ratio"].is_null()) << r.out;
+      EXPECT_EQ(testing::unreadable_part(j["entries"][0]["reason"].get<std::string>()), "");
+      continue;
+    }
+    EXPECT_EQ(testing::unreadable_part(r.out), "") << format << ": " << r.out;
+    EXPECT_TRUE(contains(r.out, "median change too large to compare")) << format << ": " << r.out;
+    EXPECT_TRUE(contains(r.out, "4.941e-324 ns")) << format << ": " << r.out;
+  }
+  for (const char* format : {"table", "md", "csv"}) {
+    const CommandResult r = kerntime("report '" + tiny + "' --format " + std::string{format});
+    EXPECT_EQ(r.exit_status, 0) << r.err;
+    EXPECT_EQ(testing::unreadable_part(r.out, std::string{format} != "csv"), "") << r.out;
+  }
+}
+
+// An engine report whose samples are denormal: its declared bytes give an infinite GB/s. The
+// table said "GB/s inf", and --format json refused to write the report it had just read.
+TEST(CompareCli, DeclaredWorkOverADenormalMedianIsOverflow) {
+  nlohmann::json report = nlohmann::json::parse(read_file(kEngineReport));
+  for (auto& entry : report["entries"]) {
+    for (auto& sample : entry["samples"])
+      sample = 5e-324;
+    entry.erase("statistics");
+  }
+  const std::string path = temp_path("denormal_engine.json");
+  std::ofstream(path) << report.dump();
+  const CommandResult table = kerntime("report '" + path + "'");
+  ASSERT_EQ(table.exit_status, 0) << table.err;
+  EXPECT_EQ(testing::unreadable_part(table.out), "") << table.out;
+  EXPECT_TRUE(contains(table.out, "1977  overflow  overflow")) << table.out;
+  const CommandResult csv = kerntime("report '" + path + "' --format csv");
+  ASSERT_EQ(csv.exit_status, 0) << csv.err;
+  EXPECT_EQ(testing::unreadable_part(csv.out, false), "") << csv.out;
+  const CommandResult json = kerntime("report '" + path + "' --format json");
+  ASSERT_EQ(json.exit_status, 0) << json.err;
+  const nlohmann::json out = nlohmann::json::parse(json.out);
+  const nlohmann::json& rates = out["entries"][0]["measurement"]["throughput"];
+  EXPECT_FALSE(rates.contains("gb_per_s")) << rates;
+  EXPECT_FALSE(rates.contains("peak_bandwidth_percent")) << rates;
+  const CommandResult compared = kerntime("compare '" + path + "' '" + kEngineReport + "'");
+  EXPECT_EQ(testing::unreadable_part(compared.out), "") << compared.out;
+  EXPECT_TRUE(contains(compared.out, "GB/s overflow")) << compared.out;
+}
+
+// Two reports with trace sections: merge_reports() keeps neither (separate runs share no
+// clock). That used to happen without a word; one line on standard error says so now.
+TEST(CompareCli, ReportSaysWhenMergingDropsTraceSections) {
+  const std::string golden = KERNTIME_TEST_DATA_DIR "/../report/golden/report_with_trace.json";
+  nlohmann::json report = nlohmann::json::parse(read_file(golden));
+  nlohmann::json entries = nlohmann::json::array();
+  for (const auto& entry : report["entries"]) {
+    if (!entry["samples"].empty()) entries.push_back(entry);  // a run needs samples to merge
+  }
+  report["entries"] = entries;
+  const std::string first = temp_path("traced1.json");
+  const std::string second = temp_path("traced2.json");
+  std::ofstream(first) << report.dump();
+  report["environment"]["created_utc"] = "2026-01-01T00:00:00Z";
+  for (auto& entry : report["entries"]) {
+    for (auto& sample : entry["samples"])
+      sample = sample.get<double>() * 1.01;
+  }
+  std::ofstream(second) << report.dump();
+  const std::string untraced = temp_path("untraced.json");
+  report.erase("trace");
+  report["environment"]["created_utc"] = "2026-01-02T00:00:00Z";
+  std::ofstream(untraced) << report.dump();
+
+  const std::string out = temp_path("traced_merged.json");
+  CommandResult r =
+      kerntime("report '" + first + "' '" + second + "' --format json -o '" + out + "'");
+  ASSERT_EQ(r.exit_status, 0) << r.err;
+  EXPECT_EQ(testing::line_count(r.err), 1) << r.err;
+  EXPECT_EQ(r.err.rfind("kerntime report: warning: dropped the trace sections of ", 0), 0u)
+      << r.err;
+  EXPECT_TRUE(contains(r.err, "traced1.json")) << r.err;
+  EXPECT_TRUE(contains(r.err, "traced2.json")) << r.err;
+  EXPECT_TRUE(contains(r.err, "share no clock")) << r.err;
+  EXPECT_FALSE(nlohmann::json::parse(read_file(out)).contains("trace"));
+  // Shown with the table too; one file keeps its trace and says nothing.
+  r = kerntime("report '" + first + "' '" + second + "'");
+  EXPECT_EQ(r.exit_status, 0) << r.err;
+  EXPECT_EQ(testing::line_count(r.err), 1) << r.err;
+  r = kerntime("report '" + first + "' --format json");
+  EXPECT_EQ(r.err, "");
+  EXPECT_TRUE(nlohmann::json::parse(r.out).contains("trace"));
+  // Only a file with a trace section is named.
+  r = kerntime("report '" + first + "' '" + untraced + "' --format json");
+  EXPECT_EQ(r.exit_status, 0) << r.err;
+  EXPECT_TRUE(contains(r.err, "dropped the trace section of ")) << r.err;
+  EXPECT_FALSE(contains(r.err, "untraced.json")) << r.err;
 }
 
 }  // namespace

@@ -9,6 +9,7 @@
 
 #include "format/counter_columns.hpp"
 #include "format/text_grid.hpp"
+#include "text/numbers.hpp"
 
 namespace kerntime::format_detail {
 namespace {
@@ -18,8 +19,8 @@ using Row = std::vector<std::string>;
 const Row kHeader = {"Benchmark", "Samples", "Headline", "Source",  "Events", "CI",
                      "Noise",     "GB/s",    "% peak",   "TFLOP/s", "SM MHz", "Stop"};
 
-std::string optional_number(const std::optional<double>& v, const char* pattern) {
-  return v ? fmt::format(fmt::runtime(pattern), *v) : std::string{"-"};
+std::string optional_number(const std::optional<double>& v, int decimals) {
+  return v ? detail::format_fixed(*v, decimals) : std::string{"-"};
 }
 
 std::string source_label(const Measurement& m) {
@@ -32,7 +33,7 @@ Row row_of(const Measurement& m) {
   const Statistics& h = m.headline;
   const std::optional<double>& ci = m.median_ci_half_width;
   auto percent = [](const std::optional<double>& share) {
-    return share ? fmt::format("{:.2f}%", 100.0 * *share) : std::string{"-"};
+    return share ? detail::format_percent_value(100.0 * *share, 2) : std::string{"-"};
   };
   std::string samples = std::to_string(h.count);
   if (m.throttled_samples + m.invalid_samples > 0) {
@@ -45,10 +46,12 @@ Row row_of(const Measurement& m) {
           m.events.count > 0 ? format_duration(m.events.median) : "-",
           ci ? "+-" + percent(ci) : "-",
           percent(h.relative_noise),
-          optional_number(m.throughput.gb_per_s, "{:.1f}"),
-          optional_number(m.throughput.peak_bandwidth_percent, "{:.1f}%"),
-          optional_number(m.throughput.tflop_per_s, "{:.3f}"),
-          optional_number(m.median_sm_clock_mhz, "{:.0f}"),
+          optional_number(m.throughput.gb_per_s, 1),
+          m.throughput.peak_bandwidth_percent
+              ? detail::format_percent_value(*m.throughput.peak_bandwidth_percent, 1)
+              : "-",
+          optional_number(m.throughput.tflop_per_s, 3),
+          optional_number(m.median_sm_clock_mhz, 0),
           std::string{to_string(m.stop_reason)}};
 }
 
@@ -71,7 +74,7 @@ std::string csv(const std::vector<Measurement>& ms) {
     out += "," + csv_field(name);
   out += "\n";
   auto num = [](const std::optional<double>& v) {
-    return v ? fmt::format("{}", *v) : std::string{};
+    return v ? detail::format_exact(*v) : std::string{};
   };
   for (const Measurement& m : ms) {
     const auto median = [](const Statistics& s) {
@@ -136,7 +139,7 @@ std::string render_results(const std::vector<Measurement>& ms, const Report& rep
   if (!report.warnings.empty()) {
     out += markdown ? "\nWarnings:\n\n" : "\nwarnings:\n";
     for (const std::string& w : report.warnings)
-      out += (markdown ? "- " : "  ") + w + "\n";
+      out += (markdown ? "- " + markdown_escape(w) : "  " + printable(w)) + "\n";
   }
   return out;
 }

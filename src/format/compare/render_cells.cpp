@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "format/compare/render_cells.hpp"
 
+#include <cmath>
 #include <cstddef>
 #include <string>
 
@@ -21,9 +22,14 @@ EntryCells cells_of(const EntryComparison& entry) {
   if (entry.baseline && entry.baseline->count == 0) cells.baseline = "-";
   if (entry.candidate && entry.candidate->count == 0) cells.candidate = "-";
   cells.change = entry.ratio ? format_change(*entry.ratio) : "-";
-  cells.interval = entry.ratio_ci ? fmt::format("[{}, {}]", format_change(entry.ratio_ci->low),
-                                                format_change(entry.ratio_ci->high))
-                                  : "-";
+  cells.interval = "-";
+  if (entry.ratio_ci) {
+    const Interval& ci = *entry.ratio_ci;
+    // Once, not twice in brackets, when neither end fits in a number.
+    cells.interval = !detail::change_fits(ci.low - 1.0) && !detail::change_fits(ci.high - 1.0)
+                         ? std::string(detail::kTooLargeToCompare)
+                         : fmt::format("[{}, {}]", format_change(ci.low), format_change(ci.high));
+  }
   cells.p = entry.p_value ? format_p(*entry.p_value) : "-";
   cells.threshold = format_percent(entry.threshold);
   cells.baseline_rate = rate_cell(entry.baseline);
@@ -31,25 +37,39 @@ EntryCells cells_of(const EntryComparison& entry) {
   cells.runs = entry.baseline && entry.candidate
                    ? fmt::format("{}+{}", entry.baseline->runs, entry.candidate->runs)
                    : "-";
-  cells.spread = entry.run_spread ? fmt::format("{:.1f}%", *entry.run_spread * 100.0) : "-";
+  cells.spread = entry.run_spread ? detail::format_change_size(*entry.run_spread) : "-";
   cells.verdict = std::string(to_string(entry.verdict));
   cells.reason = printable(entry.reason);
   return cells;
 }
+
+namespace {
+
+// "3909.0 GB/s"; "GB/s overflow" for a rate at a time too short for a double (declared bytes
+// over a denormal median).
+std::string rate_text(double value, const std::string& number, const char* unit) {
+  return std::isfinite(value) ? number + " " + unit : unit + std::string(" ") + detail::kOverflow;
+}
+
+}  // namespace
 
 std::string rate_cell(const std::optional<SampleSummary>& side) {
   if (!side) return "-";
   const Throughput& t = side->throughput;
   std::string cell;
   if (t.gb_per_s) {
-    cell = fmt::format("{:.1f} GB/s", *t.gb_per_s);
-    if (t.peak_bandwidth_percent) cell += fmt::format(" ({:.1f}%)", *t.peak_bandwidth_percent);
+    cell = rate_text(*t.gb_per_s, detail::format_fixed(*t.gb_per_s, 1), "GB/s");
+    if (t.peak_bandwidth_percent && std::isfinite(*t.peak_bandwidth_percent)) {
+      cell += " (" + detail::format_percent_value(*t.peak_bandwidth_percent, 1) + ")";
+    }
   }
   if (t.tflop_per_s) {
-    cell += (cell.empty() ? "" : ", ") + fmt::format("{:.3f} TFLOP/s", *t.tflop_per_s);
+    cell += (cell.empty() ? "" : ", ") +
+            rate_text(*t.tflop_per_s, detail::format_fixed(*t.tflop_per_s, 3), "TFLOP/s");
   }
   if (t.elements_per_s) {
-    cell += (cell.empty() ? "" : ", ") + detail::format_si(*t.elements_per_s) + " items/s";
+    cell += (cell.empty() ? "" : ", ") +
+            rate_text(*t.elements_per_s, detail::format_si(*t.elements_per_s), "items/s");
   }
   return cell.empty() ? "-" : cell;
 }

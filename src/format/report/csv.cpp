@@ -4,18 +4,17 @@
 #include <string>
 #include <vector>
 
-#include <fmt/format.h>
-
 #include "format/report/measurement_details.hpp"
 #include "format/report/renderers.hpp"
 #include "format/text_grid.hpp"
+#include "text/numbers.hpp"
 
 namespace kerntime::format_detail {
 namespace {
 
 // Shortest text that reads back as the same double: 812, 815.75, 1.25e+20.
 std::string number(double value) {
-  return fmt::format("{}", value);
+  return detail::format_exact(value);
 }
 
 }  // namespace

@@ -5,9 +5,9 @@
 #include <string>
 #include <vector>
 
-#include <fmt/format.h>
-
 #include <kerntime/duration.hpp>
+
+#include "text/numbers.hpp"
 
 namespace kerntime::format_detail {
 namespace {
@@ -20,13 +20,17 @@ std::string or_dash(const std::string& text) {
   return text.empty() ? "-" : text;
 }
 
-std::string rate(const std::optional<double>& value, const char* pattern) {
-  return value ? fmt::format(fmt::runtime(pattern), *value) : std::string{"-"};
+std::string rate(const std::optional<double>& value, int decimals) {
+  return value ? detail::format_fixed(*value, decimals) : std::string{"-"};
+}
+
+std::string share(const std::optional<double>& percent) {
+  return percent ? detail::format_percent_value(*percent, 1) : std::string{"-"};
 }
 
 // Shortest text that reads back as the same double, for CSV.
 std::string number(double value) {
-  return fmt::format("{}", value);
+  return detail::format_exact(value);
 }
 
 std::string optional_number(const std::optional<double>& value) {
@@ -95,10 +99,10 @@ Grid measurement_grid(const Report& report, bool markdown) {
                                     yes_no(m.blocking_kernel),
                                     corrects_events(m) ? format_duration(m.event_floor_ns) : "-",
                                     text(fixed_cost),
-                                    rate(m.median_sm_clock_mhz, "{:.0f}"),
-                                    rate(m.throughput.gb_per_s, "{:.1f}"),
-                                    rate(m.throughput.peak_bandwidth_percent, "{:.1f}%"),
-                                    rate(m.throughput.tflop_per_s, "{:.3f}")};
+                                    rate(m.median_sm_clock_mhz, 0),
+                                    rate(m.throughput.gb_per_s, 1),
+                                    share(m.throughput.peak_bandwidth_percent),
+                                    rate(m.throughput.tflop_per_s, 3)};
     if (extra.items) row.push_back(si_or_dash(m.throughput.elements_per_s));
     for (const std::string& name : extra.names)
       row.push_back(si_or_dash(shown_counter(m.counters, name, entry.statistics)));

@@ -8,16 +8,18 @@
 #include <kerntime/environment.hpp>
 #include <kerntime/format.hpp>
 
+#include "text/numbers.hpp"
+
 namespace kerntime::format_detail {
 namespace {
 
 // Percent with two decimals: noise below 0.01 % is indistinguishable from none in practice.
 std::string percent(double fraction) {
-  return fmt::format("{:.2f}%", fraction * 100.0);
+  return detail::format_percent_value(fraction * 100.0, 2);
 }
 
 std::string level_percent(double level) {
-  return fmt::format("{:g}%", level * 100.0);
+  return detail::format_percent(level);
 }
 
 // The confidence level all intervals share, or nothing when entries disagree; then each cell

@@ -8,6 +8,7 @@
 #include <kerntime/report.hpp>
 #include <kerntime/trace_format.hpp>
 
+#include "format/trace/summary_cells.hpp"
 #include "format/trace/trace_text.hpp"
 #include "io/json_text.hpp"
 #include "report/trace_section_json.hpp"
@@ -28,12 +29,11 @@ Grid kernel_grid(const std::vector<KernelSummary>& rows, bool raw) {
   grid.columns = {{"Time (%)"},   {"Total Time" + unit}, {"Instances"},  {"Avg" + unit},
                   {"Med" + unit}, {"Min" + unit},        {"Max" + unit}, {"StdDev" + unit},
                   {"GridXYZ"},    {"BlockXYZ"},          {"Name", false}};
-  auto duration = [raw](double ns) { return raw ? fmt::format("{}", ns) : format_duration(ns); };
+  auto duration = [raw](double ns) { return duration_cell(ns, raw); };
   for (const KernelSummary& row : rows) {
     grid.rows.push_back(
-        {raw ? fmt::format("{}", row.time_percent) : fmt::format("{:.1f}", row.time_percent),
-         duration(static_cast<double>(row.total_ns)), std::to_string(row.instances),
-         duration(row.average_ns), duration(row.median_ns),
+        {percent_cell(row.time_percent, raw), duration(static_cast<double>(row.total_ns)),
+         std::to_string(row.instances), duration(row.average_ns), duration(row.median_ns),
          duration(static_cast<double>(row.min_ns)), duration(static_cast<double>(row.max_ns)),
          row.stddev_ns ? duration(*row.stddev_ns) : (raw ? "" : kNone),
          launch_config(row, row.grid), launch_config(row, row.block), row.name});

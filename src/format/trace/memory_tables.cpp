@@ -11,6 +11,7 @@
 #include "format/trace/summary_cells.hpp"
 #include "format/trace/summary_views.hpp"
 #include "format/trace/trace_text.hpp"
+#include "text/numbers.hpp"
 
 namespace kerntime::format_detail {
 namespace {
@@ -35,7 +36,7 @@ Grid time_grid(const std::vector<MemoryOperationSummary>& rows, bool raw) {
 // Megabytes as nsys prints them (three decimals); CSV keeps every digit.
 std::string megabytes(double bytes, bool raw) {
   const double mb = bytes / 1e6;
-  return raw ? fmt::format("{}", mb) : fmt::format("{:.3f}", mb);
+  return raw ? detail::format_exact(mb) : detail::format_fixed(mb, 3);
 }
 
 Grid size_grid(const std::vector<MemoryOperationSummary>& rows, bool raw) {

@@ -8,6 +8,7 @@
 #include <kerntime/error.hpp>
 #include <kerntime/trace_format.hpp>
 
+#include "format/trace/summary_cells.hpp"
 #include "format/trace/trace_text.hpp"
 #include "io/json_text.hpp"
 #include "report/trace_section_json.hpp"
@@ -21,7 +22,7 @@ Grid range_grid(const std::vector<RangeSummary>& rows, bool raw) {
   grid.columns = {{"Range", false},     {"Instances"},       {"Range Total" + unit},
                   {"Range Med" + unit}, {"Kernels"},         {"Kernel Time" + unit},
                   {"Self Kernels"},     {"Self Time" + unit}};
-  auto duration = [raw](double ns) { return raw ? fmt::format("{}", ns) : format_duration(ns); };
+  auto duration = [raw](double ns) { return duration_cell(ns, raw); };
   for (const RangeSummary& row : rows) {
     grid.rows.push_back(
         {row.domain.empty() ? row.name : row.domain + ":" + row.name, std::to_string(row.instances),

@@ -10,6 +10,7 @@
 #include <kerntime/statistics.hpp>
 #include <kerntime/trace_format.hpp>
 
+#include "format/trace/summary_cells.hpp"
 #include "format/trace/trace_text.hpp"
 #include "io/json_text.hpp"
 
@@ -39,7 +40,7 @@ Grid scope_grid(const std::vector<ScopeSummary>& rows, const Report* events, boo
                   {"Self Kernels"},       {"Self Time" + unit}};
   auto duration = [raw](std::optional<double> ns) -> std::string {
     if (!ns) return raw ? "" : "-";
-    return raw ? fmt::format("{}", *ns) : format_duration(*ns);
+    return duration_cell(*ns, raw);
   };
   for (const ScopeSummary& row : rows) {
     grid.rows.push_back({row.name, std::to_string(row.instances), std::to_string(row.kernels),

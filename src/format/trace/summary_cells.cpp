@@ -5,14 +5,16 @@
 
 #include <kerntime/duration.hpp>
 
+#include "text/numbers.hpp"
+
 namespace kerntime::format_detail {
 
 std::string duration_cell(double ns, bool raw) {
-  return raw ? fmt::format("{}", ns) : format_duration(ns);
+  return raw ? detail::format_exact(ns) : format_duration(ns);
 }
 
 std::string percent_cell(double percent, bool raw) {
-  return raw ? fmt::format("{}", percent) : fmt::format("{:.1f}", percent);
+  return raw ? detail::format_exact(percent) : detail::format_fixed(percent, 1);
 }
 
 void append_duration_cells(std::vector<std::string>& row, const ValueSummary& s, bool raw) {

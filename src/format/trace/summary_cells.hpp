@@ -13,10 +13,11 @@
 
 namespace kerntime::format_detail {
 
-/// A duration cell: format_duration() in tables, the shortest exact ns in CSV (`raw`).
+/// A duration cell: format_duration() in tables, the shortest exact ns in CSV (`raw`; empty
+/// when not finite).
 std::string duration_cell(double ns, bool raw);
 
-/// A percentage cell: one decimal in tables, exact in CSV.
+/// A percentage cell: one decimal in tables (an exponent past 12 digits), exact in CSV.
 std::string percent_cell(double percent, bool raw);
 
 /// Appends Avg, Med, Min, Max and StdDev of durations; with no values, "-" cells (empty in CSV).
