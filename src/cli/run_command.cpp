@@ -28,7 +28,7 @@
 
 #include "cli/commands.hpp"
 #include "cli/run_environment.hpp"
-#include "io/file_writer.hpp"
+#include "io/diagnostic.hpp"
 
 extern char** environ;
 
@@ -200,7 +200,7 @@ int run(RunOptions& o) {
       reports.push_back(read_report_file(path));
       sources.push_back(name.substr(0, name.size() - 5));
     } catch (const Error& error) {
-      fmt::print(stderr, "kerntime run: skipped a process report: {}\n", error.what());
+      io::write_error_line("kerntime run: skipped a process report: ", error.what());
     }
     if (temporary) unlink(path.c_str());
   }
@@ -215,13 +215,13 @@ int run(RunOptions& o) {
         "started CUDA, or a tool it ran in between (Nsight Systems, compute-sanitizer) "
         "replaced CUDA_INJECTION64_PATH";
     merged.warnings.push_back("no CUDA work was recorded: " + why);
-    fmt::print(stderr, "kerntime run: no CUDA work was recorded ({})\n", why);
+    io::write_error_line("kerntime run: ", "no CUDA work was recorded (" + why + ")");
   } else {
     Environment environment = current_environment();
     environment.host_name =
         merged.environment.host_name.substr(0, merged.environment.host_name.find(' '));
     merged.environment = environment;
-    fmt::print(stderr, "{}", render_kernel_summary(merged, format));
+    io::write_diagnostic(render_kernel_summary(merged, format));
   }
   if (!o.output.empty()) write_report_file(merged, o.output);
   if (!o.timeline.empty() && merged.trace) write_chrome_trace(timeline_of(merged), o.timeline);
@@ -278,7 +278,7 @@ void add_run_command(CLI::App& app, int& exit_status) {
       check_run_options(*options);
       exit_status = run(*options);
     } catch (const Error& error) {
-      fmt::print(stderr, "kerntime run: {}\n", error.what());
+      io::write_error_line("kerntime run: ", error.what());
       exit_status = 2;
     }
   });
