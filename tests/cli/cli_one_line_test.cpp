@@ -27,6 +27,7 @@ TEST(CliOneLine, AnOptionValueWithALineBreakGivesOneLine) {
            "run --checkpoint " + kBroken + " -- true",
            "run --samples-per-kernel " + kBroken + " -- true",
            "run --process-reports /dev/null/" + kBroken + " -- true",
+           "run -o /no/such/" + kBroken + " -- true",
            "run -- /no/such/" + kBroken,
            "report --format " + kBroken + " " + data + "base.json",
            "report --trace-summary " + kBroken + " " + data + "base.json",
