@@ -58,6 +58,14 @@ void stop_as_by_default() {
   sigprocmask(SIG_BLOCK, &stop, nullptr);
 }
 
+// Takes every pending signal of `set` without acting on it.
+void drop_pending(const sigset_t& set) {
+  const timespec now{0, 0};
+  for (;;) {
+    if (sigtimedwait(&set, nullptr, &now) < 0 && errno != EINTR) return;
+  }
+}
+
 }  // namespace
 
 bool should_forward(const SignalOrigin& origin, const std::function<bool(pid_t)>& sent_by_program) {
@@ -109,6 +117,9 @@ int SignalRelay::wait_for(pid_t child) {
     int status = 0;
     const pid_t done = waitpid(child, &status, WNOHANG);
     if (done == child) {
+      // What is pending came while the program ran, and was the program's: a Ctrl-C it handled
+      // before it exited must not end kerntime's merge too.
+      drop_pending(waited_);
       if (WIFEXITED(status)) return WEXITSTATUS(status);
       if (WIFSIGNALED(status)) return 128 + WTERMSIG(status);
       return 1;

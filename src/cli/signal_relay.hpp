@@ -47,7 +47,8 @@ class SignalRelay {
   void restore_in_child() const noexcept;
 
   /// Waits for `child` to end, passing signals on (SIGTSTP also stops kerntime, so that a shell
-  /// sees the job stopped). Its exit status as a shell reports it: 128 + N for signal N.
+  /// sees the job stopped). Its exit status as a shell reports it: 128 + N for signal N. Signals
+  /// still pending when it ended came while it ran (a Ctrl-C it handled): they are dropped.
   int wait_for(pid_t child);
 
   /// After the program ended: a relayed signal that ends a process by default (HUP INT QUIT TERM

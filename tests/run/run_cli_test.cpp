@@ -4,9 +4,11 @@
 // and the merge of its own process reports, output paths checked first and a fallback at the
 // end, the temporary folder, and the signals it passes on.
 #include <algorithm>
+#include <cerrno>
 #include <chrono>
 #include <csignal>
 #include <cstdlib>
+#include <cstring>
 #include <dirent.h>
 #include <fcntl.h>
 #include <fstream>
@@ -423,9 +425,14 @@ TEST(RunCli, StopsAndContinuesWithTheProgram) {
   const pid_t program = wait_for_ready(ready);
   ASSERT_NE(program, 0) << text_of(folder + "/err");
   kill(run, SIGTSTP);
-  int status = 0;
   // kerntime stops too, so that the shell that started it sees the job stopped.
-  ASSERT_EQ(waitpid(run, &status, WUNTRACED), run);
+  int status = 0;
+  pid_t changed = 0;
+  for (int i = 0; i < 1000 && changed == 0; ++i) {
+    changed = waitpid(run, &status, WUNTRACED | WNOHANG);
+    if (changed == 0) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  ASSERT_EQ(changed, run);
   EXPECT_TRUE(WIFSTOPPED(status));
   for (int i = 0; i < 200 && process_state(program) != 'T'; ++i)
     std::this_thread::sleep_for(std::chrono::milliseconds(10));
@@ -457,7 +464,7 @@ TEST(RunCli, CtrlCAtATerminalIsTheProgramsToHandle) {
   const std::string ready = folder + "/ready";
   const std::string got = folder + "/got";
   const int master = posix_openpt(O_RDWR | O_NOCTTY);
-  ASSERT_GE(master, 0);
+  if (master < 0) GTEST_SKIP() << "no pseudo-terminal here: " << std::strerror(errno);
   ASSERT_EQ(grantpt(master), 0);
   ASSERT_EQ(unlockpt(master), 0);
   const std::string terminal = ptsname(master);
