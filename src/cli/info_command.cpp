@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
 // `kerntime info`: what a user checks first when timings look wrong or nothing runs.
-#include <cstdio>
 #include <iterator>
 #include <string>
 
@@ -13,6 +12,7 @@
 #include <kerntime/version.hpp>
 
 #include "cli/commands.hpp"
+#include "io/diagnostic.hpp"
 #include "io/file_writer.hpp"
 
 namespace kerntime::cli {
@@ -72,7 +72,7 @@ int run_info() {
   if (!status.usable()) {
     fmt::format_to(std::back_inserter(out), "devices      none usable\n");
     io::write_standard_output(out);
-    fmt::print(stderr, "kerntime: {}\n", status.message);
+    io::write_error_line("kerntime: ", status.message);
     return kNoGpuExitStatus;
   }
   fmt::format_to(std::back_inserter(out), "devices      {}\n", status.device_count);

@@ -8,7 +8,6 @@
 #include <cstring>
 #include <dirent.h>
 #include <fcntl.h>
-#include <signal.h>
 #include <string>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -27,8 +26,13 @@
 #include <kerntime/trace_format.hpp>
 
 #include "cli/commands.hpp"
+#include "cli/process_reports_directory.hpp"
 #include "cli/run_environment.hpp"
-#include "io/file_writer.hpp"
+#include "cli/run_id.hpp"
+#include "cli/run_outputs.hpp"
+#include "cli/signal_relay.hpp"
+#include "io/diagnostic.hpp"
+#include "io/path_in_message.hpp"
 
 extern char** environ;
 
@@ -45,14 +49,20 @@ every kernel it ran, and the per-kernel summary is printed on standard error.
 A process that aborts or faults (SIGABRT, SIGSEGV, SIGBUS, SIGFPE, SIGILL) leaves a
 report naming the last kernel it launched, and saying which records may be missing.
 
+Signals sent to kerntime (HUP, INT, QUIT, TERM, USR1, USR2, ALRM, WINCH, CONT, TSTP)
+are passed on to the program; those the terminal sends reach it directly. The -o and
+--timeline paths are checked before the program starts; a file that cannot be written
+at the end goes to $TMPDIR/kerntime-run-PID-report.json (or -timeline.json) instead.
+
 Exit status: the program's own (128 + N when signal N ended it); 2 when kerntime
-itself fails (no such program, bad options, the library cannot be found).)";
+itself fails (no such program, bad options, an output path it cannot write, the
+library cannot be found).)";
 
-pid_t g_child = 0;
-
-void forward_signal(int signal) {
-  if (g_child > 0) kill(g_child, signal);
-}
+// Thrown out of run() when a signal ends kerntime after the program ended, so that the
+// destructors (the temporary folder's) run before the signal ends the process.
+struct EndedBySignal {
+  int signal;
+};
 
 std::string directory_of_executable() {
   char path[PATH_MAX] = {};
@@ -102,8 +112,10 @@ std::vector<std::string> json_files(const std::string& directory) {
   return files;
 }
 
-// Starts the program; its exit status as the shell reports it, or throws when it cannot start.
-int run_program(const std::vector<std::string>& command, const std::vector<std::string>& env) {
+// Starts the program and waits for it, passing signals on; its exit status as the shell reports
+// it, or throws when it cannot start.
+int run_program(const std::vector<std::string>& command, const std::vector<std::string>& env,
+                SignalRelay& relay) {
   int report_errno[2];
   if (pipe2(report_errno, O_CLOEXEC) != 0)
     throw Error("cannot create a pipe: " + std::string{std::strerror(errno)});
@@ -117,8 +129,14 @@ int run_program(const std::vector<std::string>& command, const std::vector<std::
   envp.push_back(nullptr);
 
   const pid_t child = fork();
-  if (child < 0) throw Error("cannot start a process: " + std::string{std::strerror(errno)});
+  if (child < 0) {
+    const int error = errno;
+    close(report_errno[0]);
+    close(report_errno[1]);
+    throw Error("cannot start a process: " + std::string{std::strerror(error)});
+  }
   if (child == 0) {
+    relay.restore_in_child();
     close(report_errno[0]);
     execvpe(argv[0], argv.data(), envp.data());
     const int error = errno;
@@ -127,29 +145,18 @@ int run_program(const std::vector<std::string>& command, const std::vector<std::
   }
   close(report_errno[1]);
   int exec_error = 0;
-  const ssize_t got = read(report_errno[0], &exec_error, sizeof exec_error);
+  ssize_t got = 0;
+  do {
+    got = read(report_errno[0], &exec_error, sizeof exec_error);
+  } while (got < 0 && errno == EINTR);
   close(report_errno[0]);
   if (got == static_cast<ssize_t>(sizeof exec_error)) {
-    waitpid(child, nullptr, 0);
-    throw Error("cannot run '" + command.front() + "': " + std::strerror(exec_error));
+    while (waitpid(child, nullptr, 0) < 0 && errno == EINTR) {
+    }
+    throw Error("cannot run " + io::path_in_message(command.front()) + ": " +
+                std::strerror(exec_error));
   }
-  // SIGINT from a terminal reaches the program too (one process group); a job scheduler's
-  // SIGTERM or SIGHUP reaches only this process, so it is passed on.
-  g_child = child;
-  struct sigaction forward {};
-  forward.sa_handler = &forward_signal;
-  sigemptyset(&forward.sa_mask);
-  forward.sa_flags = SA_RESTART;
-  sigaction(SIGTERM, &forward, nullptr);
-  sigaction(SIGHUP, &forward, nullptr);
-  signal(SIGINT, SIG_IGN);
-  int status = 0;
-  while (waitpid(child, &status, 0) < 0 && errno == EINTR) {
-  }
-  signal(SIGINT, SIG_DFL);
-  if (WIFEXITED(status)) return WEXITSTATUS(status);
-  if (WIFSIGNALED(status)) return 128 + WTERMSIG(status);
-  return 1;
+  return relay.wait_for(child);
 }
 
 Trace timeline_of(const Report& report) {
@@ -167,64 +174,87 @@ int run(RunOptions& o) {
     throw Error("no program to run; usage: kerntime run [options] -- PROGRAM [ARGS...]");
   const Format format = parse_format(o.format);
   const std::string library = find_injection_library();
+  check_output_path("-o", o.output);
+  check_output_path("--timeline", o.timeline);
+  const std::string run_id = new_run_id();
 
-  std::string directory = o.process_reports;
-  bool temporary = false;
-  if (directory.empty()) {
-    const char* tmp = std::getenv("TMPDIR");
-    std::string pattern =
-        std::string{tmp != nullptr && *tmp ? tmp : "/tmp"} + "/kerntime-run-XXXXXX";
-    if (mkdtemp(pattern.data()) == nullptr) {
-      throw Error("cannot create a directory for the process reports in " + pattern + ": " +
-                  std::strerror(errno));
-    }
-    directory = pattern;
-    temporary = true;
-  } else if (mkdir(directory.c_str(), 0777) != 0 && errno != EEXIST) {
-    throw Error("cannot create --process-reports directory " + directory + ": " +
-                std::strerror(errno));
-  }
-  char resolved[PATH_MAX];
-  if (realpath(directory.c_str(), resolved) != nullptr) directory = resolved;
-
-  const std::vector<std::string> env = run_environment(environ, library, directory, o);
-  const int status = run_program(o.command, env);
+  // From before the folder exists to the end, no signal ends kerntime without removing it.
+  SignalRelay relay;
+  ProcessReportsDirectory directory(o.process_reports);
+  std::vector<std::string> env = run_environment(environ, library, directory.path(), o);
+  set_run_id(env, run_id);
+  const int status = run_program(o.command, env, relay);
 
   std::vector<Report> reports;
   std::vector<std::string> sources;
-  StatisticsOptions statistics;
-  statistics.median_interval = false;
-  for (const std::string& name : json_files(directory)) {
-    const std::string path = directory + "/" + name;
-    try {
-      reports.push_back(read_report_file(path));
-      sources.push_back(name.substr(0, name.size() - 5));
-    } catch (const Error& error) {
-      fmt::print(stderr, "kerntime run: skipped a process report: {}\n", error.what());
+  std::size_t other_files = 0;
+  for (const std::string& name : json_files(directory.path())) {
+    // Reading a process report can take seconds: a signal that ends kerntime is heard between.
+    if (const int signal = relay.take_terminating_signal()) throw EndedBySignal{signal};
+    const std::string process = process_of_run(name, run_id);
+    if (process.empty()) {
+      ++other_files;
+      continue;
     }
-    if (temporary) unlink(path.c_str());
+    try {
+      reports.push_back(read_report_file(directory.path() + "/" + name));
+      sources.push_back(process);
+    } catch (const Error& error) {
+      io::write_error_line("kerntime run: skipped a process report: ", error.what());
+    }
   }
-  if (temporary) rmdir(directory.c_str());
+  if (other_files > 0) {
+    io::write_error_line(
+        "kerntime run: ",
+        fmt::format("merged only this run's process reports (*.{}.json): skipped {} other .json "
+                    "file{} in {}, another run's or not a process report",
+                    run_id, other_files, other_files == 1 ? "" : "s",
+                    io::path_in_message(directory.path())));
+  }
+  if (const int signal = relay.take_terminating_signal()) throw EndedBySignal{signal};
 
   Report merged = merge_process_reports(reports, sources);
+  // The library writes a report in every process that starts CUDA; none means none started it
+  // with the library loaded.
+  const std::string no_cuda_work =
+      "no process of the program started CUDA with kerntime's library loaded: it never "
+      "started CUDA, or a tool it ran in between (Nsight Systems, compute-sanitizer) "
+      "replaced CUDA_INJECTION64_PATH";
   if (reports.empty()) {
-    // The library writes a report in every process that starts CUDA; none means none started
-    // it with the library loaded.
-    const std::string why =
-        "no process of the program started CUDA with kerntime's library loaded: it never "
-        "started CUDA, or a tool it ran in between (Nsight Systems, compute-sanitizer) "
-        "replaced CUDA_INJECTION64_PATH";
-    merged.warnings.push_back("no CUDA work was recorded: " + why);
-    fmt::print(stderr, "kerntime run: no CUDA work was recorded ({})\n", why);
+    merged.warnings.push_back("no CUDA work was recorded: " + no_cuda_work);
+    io::write_error_line("kerntime run: ", "no CUDA work was recorded (" + no_cuda_work + ")");
   } else {
     Environment environment = current_environment();
     environment.host_name =
         merged.environment.host_name.substr(0, merged.environment.host_name.find(' '));
     merged.environment = environment;
-    fmt::print(stderr, "{}", render_kernel_summary(merged, format));
+    io::write_diagnostic(render_kernel_summary(merged, format));
   }
-  if (!o.output.empty()) write_report_file(merged, o.output);
-  if (!o.timeline.empty() && merged.trace) write_chrome_trace(timeline_of(merged), o.timeline);
+  bool report_written = true;
+  if (!o.output.empty()) {
+    report_written = write_with_fallback(
+        "-o", "report", o.output,
+        [&merged](const std::string& path) { write_report_file(merged, path); });
+  }
+  if (!o.timeline.empty()) {
+    if (merged.trace) {
+      const Trace timeline = timeline_of(merged);
+      write_with_fallback(
+          "--timeline", "timeline", o.timeline,
+          [&timeline](const std::string& path) { write_chrome_trace(timeline, path); });
+    } else {
+      io::write_error_line("kerntime run: ",
+                           "--timeline " + io::path_in_message(o.timeline) + " was not written: " +
+                               (reports.empty() ? no_cuda_work
+                                                : std::string{"the process reports hold no "
+                                                              "records"}));
+    }
+  }
+  if (!report_written && directory.temporary()) {
+    directory.keep();
+    io::write_error_line("kerntime run: ", "the process reports are kept in " +
+                                               io::path_in_message(directory.path()));
+  }
   return status;
 }
 
@@ -278,8 +308,10 @@ void add_run_command(CLI::App& app, int& exit_status) {
       check_run_options(*options);
       exit_status = run(*options);
     } catch (const Error& error) {
-      fmt::print(stderr, "kerntime run: {}\n", error.what());
+      io::write_error_line("kerntime run: ", error.what());
       exit_status = 2;
+    } catch (const EndedBySignal& ended) {
+      end_by_signal(ended.signal);
     }
   });
 }

@@ -52,6 +52,14 @@ RunSettings read_run_settings(const std::function<const char*(const char*)>& loo
                 "sets it; start the program with `kerntime run -- PROGRAM`");
   }
   settings.output_directory = directory;
+  if (const char* id = lookup(env::kRunId)) {
+    if (!is_run_id(id)) {
+      throw Error(std::string{env::kRunId} + "=" + id +
+                  " is not 16 lowercase hexadecimal digits; it is set by kerntime run, which "
+                  "should not happen: please report it");
+    }
+    settings.run_id = id;
+  }
   if (const char* capture = lookup(env::kCapture)) parse_capture_range(capture, settings);
   constexpr std::uint64_t kMax = std::numeric_limits<std::int64_t>::max();
   if (const char* v = lookup(env::kDelayNs))
@@ -84,6 +92,10 @@ RunSettings read_run_settings(const std::function<const char*(const char*)>& loo
     settings.all_api_calls = unsigned_value(env::kAllApiCalls, v, 0, 1) == 1;
   }
   return settings;
+}
+
+bool is_run_id(std::string_view text) {
+  return text.size() == 16 && text.find_first_not_of("0123456789abcdef") == std::string_view::npos;
 }
 
 bool enqueues_work(std::string_view name) {

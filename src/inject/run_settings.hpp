@@ -23,6 +23,9 @@ enum class CaptureRange {
 
 struct RunSettings {
   std::string output_directory;  ///< where each process writes its report (one file per process)
+  /// The `kerntime run` this process belongs to (16 lowercase hex digits), in its report's file
+  /// name and label, so that the command merges only its own reports; empty when not set.
+  std::string run_id;
   CaptureRange capture = CaptureRange::whole_run;
   std::string capture_nvtx_name;  ///< for CaptureRange::nvtx_range
   std::uint64_t delay_ns = 0;     ///< nothing recorded before this long after CUDA starts
@@ -48,6 +51,7 @@ struct RunSettings {
 /// The environment variables the command sets and the library reads.
 namespace env {
 inline constexpr const char* kOutputDirectory = "KERNTIME_RUN_DIR";
+inline constexpr const char* kRunId = "KERNTIME_RUN_ID";         // 16 lowercase hex digits
 inline constexpr const char* kCapture = "KERNTIME_RUN_CAPTURE";  // "", cudaProfilerApi, nvtx:NAME
 inline constexpr const char* kDelayNs = "KERNTIME_RUN_DELAY_NS";
 inline constexpr const char* kDurationNs = "KERNTIME_RUN_DURATION_NS";
@@ -68,6 +72,9 @@ bool enqueues_work(std::string_view name);
 /// kerntime::Error naming the variable and the value when one is malformed, or when
 /// KERNTIME_RUN_DIR is missing.
 RunSettings read_run_settings(const std::function<const char*(const char*)>& lookup);
+
+/// Whether `text` is a run id as `kerntime run` makes them: 16 lowercase hexadecimal digits.
+bool is_run_id(std::string_view text);
 
 /// The text of a capture range as `kerntime run --capture-range` takes it and the environment
 /// carries it: "none", "cudaProfilerApi" or "nvtx:NAME". Throws kerntime::Error otherwise.

@@ -4,6 +4,8 @@
 #include <cstdlib>
 #include <unistd.h>
 
+#include "inject/run_settings.hpp"
+
 namespace kerntime::inject {
 namespace {
 
@@ -17,9 +19,19 @@ std::string host() {
   return text;
 }
 
+const char* from_environment(const char* name) {
+  return std::getenv(name);
+}
+
+// KERNTIME_RUN_ID when it is one (read_run_settings() has refused the process otherwise).
+std::string run_id(const EnvironmentLookup& lookup) {
+  const char* id = lookup(env::kRunId);
+  return id != nullptr && is_run_id(id) ? std::string{id} : std::string{};
+}
+
 }  // namespace
 
-std::string launcher_rank(const std::function<const char*(const char*)>& lookup) {
+std::string launcher_rank(const EnvironmentLookup& lookup) {
   for (const char* name : {"RANK", "OMPI_COMM_WORLD_RANK", "SLURM_PROCID", "PMI_RANK"}) {
     const char* value = lookup(name);
     if (value == nullptr || *value == '\0') continue;
@@ -30,14 +42,25 @@ std::string launcher_rank(const std::function<const char*(const char*)>& lookup)
 }
 
 std::string process_label() {
-  const std::string rank = launcher_rank([](const char* name) { return std::getenv(name); });
-  return host() + " pid " + std::to_string(getpid()) + (rank.empty() ? "" : " rank " + rank);
+  return process_label(&from_environment);
+}
+
+std::string process_label(const EnvironmentLookup& lookup) {
+  const std::string rank = launcher_rank(lookup);
+  const std::string id = run_id(lookup);
+  return host() + " pid " + std::to_string(getpid()) + (rank.empty() ? "" : " rank " + rank) +
+         (id.empty() ? "" : " run " + id);
 }
 
 std::string shard_file_name() {
-  const std::string rank = launcher_rank([](const char* name) { return std::getenv(name); });
+  return shard_file_name(&from_environment);
+}
+
+std::string shard_file_name(const EnvironmentLookup& lookup) {
+  const std::string rank = launcher_rank(lookup);
+  const std::string id = run_id(lookup);
   return host() + "." + (rank.empty() ? "" : "rank" + rank + ".") + "pid" +
-         std::to_string(getpid()) + ".json";
+         std::to_string(getpid()) + (id.empty() ? "" : "." + id) + ".json";
 }
 
 }  // namespace kerntime::inject

@@ -6,16 +6,24 @@
 
 namespace kerntime::inject {
 
+/// How the names below read the environment: std::getenv outside tests.
+using EnvironmentLookup = std::function<const char*(const char*)>;
+
 /// The rank a launcher gave this process (RANK, OMPI_COMM_WORLD_RANK, SLURM_PROCID, PMI_RANK,
 /// in that order), or "" when none did. `lookup` is std::getenv outside tests.
-std::string launcher_rank(const std::function<const char*(const char*)>& lookup);
+std::string launcher_rank(const EnvironmentLookup& lookup);
 
-/// How a process is named in the merged report's warnings and its file: "HOST pid N", with
-/// " rank R" when a launcher gave one.
+/// How a process is named in its report (the environment's host name): "HOST pid N", with
+/// " rank R" when a launcher gave one and " run ID" when KERNTIME_RUN_ID is set, so that a
+/// process report says which `kerntime run` wrote it.
 std::string process_label();
+std::string process_label(const EnvironmentLookup& lookup);
 
-/// This process's report file in KERNTIME_RUN_DIR: "HOST.[rankR.]pidN.json", unique per process
-/// on a machine, so ranks never share a file (NVIDIA/TensorRT-LLM#13536).
+/// This process's report file in KERNTIME_RUN_DIR: "HOST.[rankR.]pidN.ID.json", ID being
+/// KERNTIME_RUN_ID ("HOST.[rankR.]pidN.json" when it is not set): unique per process on a
+/// machine, so ranks never share a file (NVIDIA/TensorRT-LLM#13536), and named for its run, so
+/// that `kerntime run` merges only its own processes' reports.
 std::string shard_file_name();
+std::string shard_file_name(const EnvironmentLookup& lookup);
 
 }  // namespace kerntime::inject

@@ -3,6 +3,9 @@
 // known from the program, so each is asserted exactly.
 #include <algorithm>
 #include <cstdio>
+#include <regex>
+#include <set>
+#include <sstream>
 #include <string>
 
 #include <gtest/gtest.h>
@@ -216,6 +219,34 @@ TEST_F(RunGpu, WritesATimelinePerfettoOpens) {
   const nlohmann::json timeline = nlohmann::json::parse(text);
   const std::string dump = timeline.dump();
   EXPECT_NE(dump.find("run_target_beta"), std::string::npos);
+}
+
+// Issue 25, item 3: each process names its report for its run (KERNTIME_RUN_ID), and a
+// --process-reports folder that holds an earlier run's reports adds none of them.
+TEST_F(RunGpu, MergesOnlyTheProcessReportsOfItsOwnRun) {
+  const std::string folder = ::testing::TempDir() + "kerntime_run_gpu_own_run";
+  run_command("rm -rf " + folder);
+  const auto first = run("--process-reports " + folder, "basic 10");
+  ASSERT_EQ(first.exit_status, 0) << first.err;
+  const std::string path = report_path("own_run");
+  const auto second = run("--process-reports " + folder + " -o " + path, "children 2");
+  ASSERT_EQ(second.exit_status, 0) << second.err;
+  EXPECT_NE(second.err.find("skipped 1 other .json file in "), std::string::npos) << second.err;
+  const std::regex name{R"(.+\.pid[0-9]+\.([0-9a-f]{16})\.json)"};
+  std::set<std::string> ids;
+  std::istringstream listing(run_command("ls " + folder).out);
+  int files = 0;
+  for (std::string line; std::getline(listing, line); ++files) {
+    std::smatch match;
+    ASSERT_TRUE(std::regex_match(line, match, name)) << line;
+    ids.insert(match[1].str());
+  }
+  EXPECT_EQ(files, 3);
+  EXPECT_EQ(ids.size(), 2u);  // the first run's one process, the second run's two
+  const Report report = read_report_file(path);
+  ASSERT_NE(kernel(report, "run_target_alpha"), nullptr) << second.err;
+  EXPECT_EQ(kernel(report, "run_target_alpha")->instances, 100u);  // 2 x 50, not + 10
+  EXPECT_EQ(entry(report, "run_target_alpha")->run_count(), 2u);
 }
 
 }  // namespace

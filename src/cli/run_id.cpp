@@ -1,0 +1,46 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "cli/run_id.hpp"
+
+#include <chrono>
+#include <cstdint>
+#include <exception>
+#include <random>
+#include <unistd.h>
+
+#include <fmt/core.h>
+
+namespace kerntime::cli {
+
+std::string new_run_id() {
+  std::uint64_t id = 0;
+  try {
+    std::random_device device;
+    id = (static_cast<std::uint64_t>(device()) << 32) ^ device();
+  } catch (const std::exception&) {
+    // No entropy source: the pid and the time still tell concurrent runs apart.
+    id = (static_cast<std::uint64_t>(getpid()) << 40) ^
+         static_cast<std::uint64_t>(std::chrono::steady_clock::now().time_since_epoch().count());
+  }
+  return fmt::format("{:016x}", id);
+}
+
+void set_run_id(std::vector<std::string>& env, const std::string& id) {
+  const std::string prefix = std::string{kRunIdVariable} + "=";
+  std::vector<std::string> kept;
+  for (std::string& entry : env) {
+    if (entry.compare(0, prefix.size(), prefix) != 0) kept.push_back(std::move(entry));
+  }
+  kept.push_back(prefix + id);
+  env = std::move(kept);
+}
+
+std::string process_of_run(const std::string& file_name, const std::string& id) {
+  const std::string suffix = "." + id + ".json";
+  if (id.empty() || file_name.size() <= suffix.size() ||
+      file_name.compare(file_name.size() - suffix.size(), suffix.size(), suffix) != 0) {
+    return {};
+  }
+  return file_name.substr(0, file_name.size() - suffix.size());
+}
+
+}  // namespace kerntime::cli
