@@ -27,6 +27,7 @@
 #include <kerntime/trace_format.hpp>
 
 #include "cli/commands.hpp"
+#include "cli/idle_processes.hpp"
 #include "cli/run_environment.hpp"
 #include "io/file_writer.hpp"
 
@@ -206,7 +207,10 @@ int run(RunOptions& o) {
   }
   if (temporary) rmdir(directory.c_str());
 
+  // Helpers that started CUDA and launched nothing are listed once, not warned about each.
+  const IdleProcesses idle = take_idle_processes(reports, sources);
   Report merged = merge_process_reports(reports, sources);
+  if (idle.all) merged.warnings.push_back(idle_processes_text(idle));
   if (reports.empty()) {
     // The library writes a report in every process that starts CUDA; none means none started
     // it with the library loaded.
@@ -222,6 +226,10 @@ int run(RunOptions& o) {
         merged.environment.host_name.substr(0, merged.environment.host_name.find(' '));
     merged.environment = environment;
     fmt::print(stderr, "{}", render_kernel_summary(merged, format));
+    // Not a warning; --format json keeps standard error one JSON document.
+    if (!idle.all && !idle.labels.empty() && format != Format::json) {
+      fmt::print(stderr, "kerntime run: {}\n", idle_processes_text(idle));
+    }
   }
   if (!o.output.empty()) write_report_file(merged, o.output);
   if (!o.timeline.empty() && merged.trace) write_chrome_trace(timeline_of(merged), o.timeline);

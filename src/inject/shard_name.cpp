@@ -2,6 +2,7 @@
 #include "inject/shard_name.hpp"
 
 #include <cstdlib>
+#include <fstream>
 #include <unistd.h>
 
 namespace kerntime::inject {
@@ -31,7 +32,11 @@ std::string launcher_rank(const std::function<const char*(const char*)>& lookup)
 
 std::string process_label() {
   const std::string rank = launcher_rank([](const char* name) { return std::getenv(name); });
-  return host() + " pid " + std::to_string(getpid()) + (rank.empty() ? "" : " rank " + rank);
+  std::ifstream comm{"/proc/self/comm"};
+  std::string program;
+  std::getline(comm, program);
+  return host() + " pid " + std::to_string(getpid()) + (rank.empty() ? "" : " rank " + rank) +
+         (program.empty() ? "" : " (" + program + ")");
 }
 
 std::string shard_file_name() {

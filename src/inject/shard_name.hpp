@@ -10,8 +10,9 @@ namespace kerntime::inject {
 /// in that order), or "" when none did. `lookup` is std::getenv outside tests.
 std::string launcher_rank(const std::function<const char*(const char*)>& lookup);
 
-/// How a process is named in the merged report's warnings and its file: "HOST pid N", with
-/// " rank R" when a launcher gave one.
+/// How a process is named in its report's environment: "HOST pid N", with " rank R" when a
+/// launcher gave one and " (PROGRAM)" (its /proc comm) when known; `kerntime run` lists a
+/// process that did no GPU work by what follows the host.
 std::string process_label();
 
 /// This process's report file in KERNTIME_RUN_DIR: "HOST.[rankR.]pidN.json", unique per process

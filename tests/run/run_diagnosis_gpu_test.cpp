@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // `kerntime run`'s diagnoses are true: work still running when a SIGTERM stops the program is
 // called in flight and named, not put down to another CUPTI client; "another CUPTI client" is
-// said exactly when one received records (torch.profiler inside the program).
+// said exactly when one received records (torch.profiler inside the program); helper processes
+// that start CUDA and launch nothing are listed once, not warned about.
 #include <cstdio>
 #include <string>
 
@@ -20,6 +21,13 @@ using testing::printed;
 using testing::run_command;
 using testing::RunGpu;
 using testing::warning;
+
+int occurrences(const std::string& text, const std::string& part) {
+  int count = 0;
+  for (auto at = text.find(part); at != std::string::npos; at = text.find(part, at + 1))
+    ++count;
+  return count;
+}
 
 // Starts `command` (writing "ready" to its output, or creating the file `ready`), waits for it,
 // sends `kerntime run` SIGTERM, and returns the output with "status=N" appended.
@@ -118,6 +126,24 @@ TEST_F(RunGpu, TorchProfilerInsideTheProgramIsNamedExactlyWhenItTookRecords) {
   std::printf("torch.profiler got %s CUDA kernels; kerntime %llu; %s\n", got.c_str(),
               static_cast<unsigned long long>(report.trace->counts.kernels),
               claim.empty() ? "no other client claimed" : claim.c_str());
+}
+
+// torch.compile's workers start CUDA and launch nothing: one line lists them, not a warning each.
+TEST_F(RunGpu, HelperProcessesWithoutGpuWorkAreListedOnceNotWarnedAbout) {
+  const std::string path = report_path("idle_helpers");
+  const auto result = run("-o " + path, "with_idle_helpers 20");
+  ASSERT_EQ(result.exit_status, 0) << result.err;
+  EXPECT_EQ(occurrences(result.err,
+                        "kerntime run: 2 processes started CUDA and launched no GPU "
+                        "work: pid "),
+            1)
+      << result.err;
+  EXPECT_EQ(occurrences(result.err, "(kerntime_run_ta)"), 2) << result.err;
+  EXPECT_EQ(result.err.find("no CUDA work was recorded"), std::string::npos) << result.err;
+  const Report report = read_report_file(path);
+  EXPECT_EQ(warning(report, "no CUDA work"), "");
+  ASSERT_NE(testing::kernel(report, "run_target_alpha"), nullptr) << result.err;
+  EXPECT_EQ(testing::kernel(report, "run_target_alpha")->instances, 20u);
 }
 
 }  // namespace

@@ -3,7 +3,8 @@
 // known numbers of known kernels in the ways real programs do (runtime API, driver API, a CUDA
 // graph, inside NVTX ranges, between cudaProfilerStart and Stop), and can exit with a status,
 // be killed (also while two threads keep launching), abort, fault, start another CUPTI client,
-// or start copies of itself, so that the report can be checked exactly.
+// or start copies of itself (also ones that launch nothing), so that the report can be checked
+// exactly.
 //
 //   run_target MODE [N]
 #include <algorithm>
@@ -213,6 +214,23 @@ int other_client(int n, const char* client) {
     pause();
 }
 
+// Two child processes that start CUDA and launch nothing (the way torch.compile's workers
+// do), then basic(n) in this one.
+int with_idle_helpers(const char* self, int n) {
+  for (int i = 0; i < 2; ++i) {
+    if (fork() == 0) {
+      execl(self, self, "idle", "0", static_cast<char*>(nullptr));
+      _exit(92);
+    }
+  }
+  int status = 0;
+  while (wait(&status) > 0) {
+    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) return 93;
+  }
+  basic(n);
+  return 0;
+}
+
 // alpha x n inside the range "work" of the NVTX domain "run_target_domain".
 void nvtx_domain(int n) {
   float* data = buffer();
@@ -321,6 +339,8 @@ int main(int argc, char** argv) {
     nvtx_domain(n);
   } else if (mode == "busy") {
     busy();
+  } else if (mode == "with_idle_helpers") {
+    return with_idle_helpers(argv[0], n);
   } else {
     std::fprintf(stderr, "run_target: unknown mode %s\n", mode.c_str());
     return 2;
