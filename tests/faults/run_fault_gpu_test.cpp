@@ -117,7 +117,9 @@ TEST_F(RunTorchFaultGpu, AnExceptionFromTorchStillNamesTheKernelItsStreamThreadA
                                   " -- " + testing::python_interpreter() + " " +
                                   KERNTIME_TORCH_FAULT + " " + KERNTIME_FAULT_LAUNCHER);
   KERNTIME_NEED_TORCH(result);
-  ASSERT_EQ(result.exit_status, 1) << result.out << result.err;  // the uncaught exception
+  // The uncaught exception: Python exits 1 (PyTorch's own teardown after a fault may abort).
+  ASSERT_TRUE(result.exit_status == 1 || result.exit_status == 134) << result.out << result.err;
+  EXPECT_NE(result.err.find("Error"), std::string::npos) << result.err;
   EXPECT_NE(result.err.find("illegal memory access"), std::string::npos) << result.err;
   EXPECT_EQ(result.out.find("not reached"), std::string::npos) << result.out;
   const std::string stream = printed(result.out, "stream");
