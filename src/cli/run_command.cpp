@@ -26,6 +26,7 @@
 #include <kerntime/trace_format.hpp>
 
 #include "cli/commands.hpp"
+#include "cli/idle_processes.hpp"
 #include "cli/process_reports_directory.hpp"
 #include "cli/run_environment.hpp"
 #include "cli/run_id.hpp"
@@ -213,6 +214,8 @@ int run(RunOptions& o) {
   }
   if (const int signal = relay.take_terminating_signal()) throw EndedBySignal{signal};
 
+  // Helpers that started CUDA and launched nothing are listed once, not warned about each.
+  const IdleProcesses idle = take_idle_processes(reports, sources);
   Report merged = merge_process_reports(reports, sources);
   // The library writes a report in every process that starts CUDA; none means none started it
   // with the library loaded.
@@ -220,6 +223,7 @@ int run(RunOptions& o) {
       "no process of the program started CUDA with kerntime's library loaded: it never "
       "started CUDA, or a tool it ran in between (Nsight Systems, compute-sanitizer) "
       "replaced CUDA_INJECTION64_PATH";
+  if (idle.all) merged.warnings.push_back(idle_processes_text(idle));
   if (reports.empty()) {
     merged.warnings.push_back("no CUDA work was recorded: " + no_cuda_work);
     io::write_error_line("kerntime run: ", "no CUDA work was recorded (" + no_cuda_work + ")");
@@ -229,6 +233,10 @@ int run(RunOptions& o) {
         merged.environment.host_name.substr(0, merged.environment.host_name.find(' '));
     merged.environment = environment;
     io::write_diagnostic(render_kernel_summary(merged, format));
+    // Not a warning; --format json keeps standard error one JSON document.
+    if (!idle.all && !idle.labels.empty() && format != Format::json) {
+      io::write_error_line("kerntime run: ", idle_processes_text(idle));
+    }
   }
   bool report_written = true;
   if (!o.output.empty()) {

@@ -74,6 +74,29 @@ class CuptiApi {
   virtual CUptiResult watch_launch_sites(LaunchSiteHandler /*handler*/, void* /*context*/) {
     return CUPTI_ERROR_NOT_SUPPORTED;
   }
+  /// What a watched call returned, as the program's thread leaves it: a synchronization that
+  /// succeeded (every launch before it on its context or stream had finished), or a GPU fault
+  /// (cupti/launch_watch.hpp is_gpu_fault: the context is unusable from then on).
+  struct ApiResult {
+    enum class Kind { device_synchronized, stream_synchronized, fault };
+    Kind kind = Kind::fault;
+    int error = 0;  ///< the CUDA error: the runtime and the driver number faults alike
+    CUpti_CallbackDomain domain = CUPTI_CB_DOMAIN_INVALID;
+    CUpti_CallbackId callback_id = 0;
+    std::uint32_t correlation_id = 0;  ///< the call's; launches before it have lower ones
+    std::uint32_t context_id = 0;      ///< CUPTI's id of the thread's context; 0: none
+    std::int32_t device = -1;
+    const void* stream = nullptr;  ///< stream_synchronized: the stream
+    bool per_thread_stream = false;
+  };
+  using ApiResultHandler = void (*)(const ApiResult& result, void* context);
+  /// Calls `handler` when a synchronization, a stream or event query, a copy, a memset or a
+  /// launch returns a GPU fault, and when a device or stream synchronization (or a stream query)
+  /// succeeds (nullptr: stops calling). Those are the calls a fault surfaces in; their callbacks
+  /// cost a compare of the returned value. Needs the subscription.
+  virtual CUptiResult watch_api_results(ApiResultHandler /*handler*/, void* /*context*/) {
+    return CUPTI_ERROR_NOT_SUPPORTED;
+  }
   /// Launches counted while watching, since the subscription: kernel and graph launches that
   /// returned success, not captured into a graph.
   virtual std::uint64_t launches_seen() = 0;

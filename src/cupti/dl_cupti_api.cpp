@@ -93,6 +93,7 @@ class DlCuptiApi final : public CuptiApi {
     launch_callbacks_on_ = false;
     counting_ = false;
     watch_.site_handler.store(nullptr);
+    watch_.result_handler.store(nullptr);
     return status;
   }
 
@@ -129,6 +130,24 @@ class DlCuptiApi final : public CuptiApi {
                        CUPTI_CBID_RESOURCE_CONTEXT_CREATED);
     }
     return update_launch_callbacks();
+  }
+  CUptiResult watch_api_results(ApiResultHandler handler, void* context) override {
+    std::lock_guard lock{callbacks_mutex_};
+    if (enable_callback_ == nullptr || subscriber_ == nullptr) return CUPTI_ERROR_NOT_SUPPORTED;
+    watch_.result_context.store(context);
+    watch_.result_handler.store(handler);
+    // A call entered before the callbacks were on would leave its thread's call depth behind.
+    if (handler != nullptr) watch_.epoch.fetch_add(1);
+    std::size_t count = 0;
+    const WatchedCallback* callbacks = result_callbacks(count);
+    bool any = false;
+    for (std::size_t i = 0; i < count; ++i) {
+      // An id the loaded CUPTI does not know is refused alone; the others still report.
+      const CUptiResult r = enable_callback_(handler != nullptr ? 1 : 0, subscriber_,
+                                             callbacks[i].domain, callbacks[i].id);
+      any = any || r == CUPTI_SUCCESS;
+    }
+    return any || handler == nullptr ? CUPTI_SUCCESS : CUPTI_ERROR_NOT_SUPPORTED;
   }
   CUptiResult watch_profiler_api(ProfilerApiHandler handler, void* context) override {
     if (enable_callback_ == nullptr || subscriber_ == nullptr) return CUPTI_ERROR_NOT_SUPPORTED;

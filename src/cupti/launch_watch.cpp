@@ -32,6 +32,22 @@ static_assert(
     "CUPTI renumbered a callback id");
 #endif
 
+// cuCtxSynchronize_v2, newer than some headers kerntime builds with: it names its context.
+constexpr CUpti_CallbackId kDriverCtxSynchronizeV2 = 800;
+#if CUPTI_API_VERSION >= 130000
+static_assert(CUPTI_DRIVER_TRACE_CBID_cuCtxSynchronize_v2 == kDriverCtxSynchronizeV2,
+              "CUPTI renumbered a callback id");
+#endif
+// is_gpu_fault() reads a runtime or a driver result alike.
+static_assert(cudaErrorIllegalAddress == 700 && CUDA_ERROR_ILLEGAL_ADDRESS == 700 &&
+              cudaErrorAssert == 710 && CUDA_ERROR_ASSERT == 710 &&
+              cudaErrorMisalignedAddress == 716 && CUDA_ERROR_MISALIGNED_ADDRESS == 716 &&
+              cudaErrorLaunchFailure == 719 && CUDA_ERROR_LAUNCH_FAILED == 719 &&
+              cudaErrorECCUncorrectable == 214 && CUDA_ERROR_ECC_UNCORRECTABLE == 214 &&
+              sizeof(cudaError_t) == sizeof(int) && sizeof(CUresult) == sizeof(int));
+static_assert(is_gpu_fault(cudaErrorIllegalAddress) && !is_gpu_fault(cudaSuccess) &&
+              !is_gpu_fault(cudaErrorLaunchOutOfResources));
+
 // __cudaLaunchKernel's parameters, which CUPTI's generated headers do not declare: the
 // function's arguments in order, as every generated parameter struct is (cudaKernel_t in place
 // of cudaLaunchKernel's `const void* func`, both one pointer).
@@ -45,7 +61,18 @@ struct LaunchKernel13Params {
 };
 static_assert(sizeof(LaunchKernel13Params) == sizeof(cudaLaunchKernel_v7000_params));
 
-enum class Call { other, kernel_launch, graph_launch, capture_begin, capture_end };
+// The last three are where a GPU fault surfaces (besides launches): a synchronization of the
+// device or of one stream (a successful one says what had finished), and others that only fail.
+enum class Call {
+  other,
+  kernel_launch,
+  graph_launch,
+  capture_begin,
+  capture_end,
+  device_sync,
+  stream_sync,
+  may_fault
+};
 
 struct Classified {
   Call call = Call::other;
@@ -76,6 +103,26 @@ Classified classify_runtime(CUpti_CallbackId id) {
     case CUPTI_RUNTIME_TRACE_CBID_cudaStreamEndCapture_v10000:
     case CUPTI_RUNTIME_TRACE_CBID_cudaStreamEndCapture_ptsz_v10000:
       return {Call::capture_end, false};
+    case CUPTI_RUNTIME_TRACE_CBID_cudaDeviceSynchronize_v3020:
+    case CUPTI_RUNTIME_TRACE_CBID_cudaThreadSynchronize_v3020:
+      return {Call::device_sync, false};
+    case CUPTI_RUNTIME_TRACE_CBID_cudaStreamSynchronize_v3020:
+    case CUPTI_RUNTIME_TRACE_CBID_cudaStreamQuery_v3020:
+      return {Call::stream_sync, false};
+    case CUPTI_RUNTIME_TRACE_CBID_cudaStreamSynchronize_ptsz_v7000:
+    case CUPTI_RUNTIME_TRACE_CBID_cudaStreamQuery_ptsz_v7000:
+      return {Call::stream_sync, true};
+    case CUPTI_RUNTIME_TRACE_CBID_cudaEventSynchronize_v3020:
+    case CUPTI_RUNTIME_TRACE_CBID_cudaEventQuery_v3020:
+    case CUPTI_RUNTIME_TRACE_CBID_cudaMemcpy_v3020:
+    case CUPTI_RUNTIME_TRACE_CBID_cudaMemcpy_ptds_v7000:
+    case CUPTI_RUNTIME_TRACE_CBID_cudaMemcpyAsync_v3020:
+    case CUPTI_RUNTIME_TRACE_CBID_cudaMemcpyAsync_ptsz_v7000:
+    case CUPTI_RUNTIME_TRACE_CBID_cudaMemset_v3020:
+    case CUPTI_RUNTIME_TRACE_CBID_cudaMemset_ptds_v7000:
+    case CUPTI_RUNTIME_TRACE_CBID_cudaMemsetAsync_v3020:
+    case CUPTI_RUNTIME_TRACE_CBID_cudaMemsetAsync_ptsz_v7000:
+      return {Call::may_fault, false};
     default:
       return {};
   }
@@ -105,6 +152,28 @@ Classified classify_driver(CUpti_CallbackId id) {
     case CUPTI_DRIVER_TRACE_CBID_cuStreamEndCapture:
     case CUPTI_DRIVER_TRACE_CBID_cuStreamEndCapture_ptsz:
       return {Call::capture_end, false};
+    case CUPTI_DRIVER_TRACE_CBID_cuCtxSynchronize:
+      return {Call::device_sync, false};
+    case CUPTI_DRIVER_TRACE_CBID_cuStreamSynchronize:
+    case CUPTI_DRIVER_TRACE_CBID_cuStreamQuery:
+      return {Call::stream_sync, false};
+    case CUPTI_DRIVER_TRACE_CBID_cuStreamSynchronize_ptsz:
+    case CUPTI_DRIVER_TRACE_CBID_cuStreamQuery_ptsz:
+      return {Call::stream_sync, true};
+    case kDriverCtxSynchronizeV2:  // names its context: only its faults are read
+    case CUPTI_DRIVER_TRACE_CBID_cuEventSynchronize:
+    case CUPTI_DRIVER_TRACE_CBID_cuEventQuery:
+    case CUPTI_DRIVER_TRACE_CBID_cuMemcpy:
+    case CUPTI_DRIVER_TRACE_CBID_cuMemcpy_ptds:
+    case CUPTI_DRIVER_TRACE_CBID_cuMemcpyAsync:
+    case CUPTI_DRIVER_TRACE_CBID_cuMemcpyAsync_ptsz:
+    case CUPTI_DRIVER_TRACE_CBID_cuMemcpyHtoD_v2:
+    case CUPTI_DRIVER_TRACE_CBID_cuMemcpyDtoH_v2:
+    case CUPTI_DRIVER_TRACE_CBID_cuMemcpyHtoDAsync_v2:
+    case CUPTI_DRIVER_TRACE_CBID_cuMemcpyDtoHAsync_v2:
+    case CUPTI_DRIVER_TRACE_CBID_cuMemcpyHtoDAsync_v2_ptsz:
+    case CUPTI_DRIVER_TRACE_CBID_cuMemcpyDtoHAsync_v2_ptsz:
+      return {Call::may_fault, false};
     default:
       return {};
   }
@@ -155,6 +224,26 @@ const void* driver_stream(CUpti_CallbackId id, const void* params) {
     default:
       return nullptr;
   }
+}
+
+// The stream a stream synchronization or query names: each of those calls' parameters is the
+// stream alone.
+static_assert(sizeof(cudaStreamSynchronize_v3020_params) == sizeof(void*) &&
+              sizeof(cudaStreamSynchronize_ptsz_v7000_params) == sizeof(void*) &&
+              sizeof(cudaStreamQuery_v3020_params) == sizeof(void*) &&
+              sizeof(cudaStreamQuery_ptsz_v7000_params) == sizeof(void*) &&
+              sizeof(cuStreamSynchronize_params) == sizeof(void*) &&
+              sizeof(cuStreamSynchronize_ptsz_params) == sizeof(void*) &&
+              sizeof(cuStreamQuery_params) == sizeof(void*) &&
+              sizeof(cuStreamQuery_ptsz_params) == sizeof(void*));
+const void* synchronized_stream(const void* params) {
+  return params != nullptr ? *static_cast<const void* const*>(params) : nullptr;
+}
+
+// What the call returned; cudaError_t and CUresult are both int-sized enumerations.
+int returned(const CUpti_CallbackData& call) {
+  return call.functionReturnValue != nullptr ? *static_cast<const int*>(call.functionReturnValue)
+                                             : 0;
 }
 
 bool succeeded(CUpti_CallbackDomain domain, const CUpti_CallbackData& call) {
@@ -215,6 +304,42 @@ void on_profiler_call(LaunchWatch& watch, CUpti_CallbackId id, CUpti_ApiCallback
   }
 }
 
+void report_result(LaunchWatch& watch, CuptiApi::ApiResult::Kind kind, int error,
+                   CUpti_CallbackDomain domain, CUpti_CallbackId id, const CUpti_CallbackData& call,
+                   const void* stream, bool per_thread) {
+  const CuptiApi::ApiResultHandler handler = watch.result_handler.load(std::memory_order_relaxed);
+  if (handler == nullptr) return;
+  CuptiApi::ApiResult result;
+  result.kind = kind;
+  result.error = error;
+  result.domain = domain;
+  result.callback_id = id;
+  result.correlation_id = call.correlationId;
+  result.context_id = call.contextUid;
+  result.device = watch.device_of(call.context);
+  result.stream = stream;
+  result.per_thread_stream = per_thread;
+  handler(result, watch.result_context.load(std::memory_order_relaxed));
+}
+
+// On the way out of a synchronization, query, copy or memset: one compare unless it failed.
+void on_result(LaunchWatch& watch, CUpti_CallbackDomain domain, CUpti_CallbackId id,
+               const CUpti_CallbackData& call, const Classified& what) {
+  if (call.callbackSite != CUPTI_API_EXIT) return;
+  const int error = returned(call);
+  if (error == 0) {
+    if (what.call == Call::device_sync) {
+      report_result(watch, CuptiApi::ApiResult::Kind::device_synchronized, 0, domain, id, call,
+                    nullptr, false);
+    } else if (what.call == Call::stream_sync) {
+      report_result(watch, CuptiApi::ApiResult::Kind::stream_synchronized, 0, domain, id, call,
+                    synchronized_stream(call.functionParams), what.per_thread);
+    }
+  } else if (is_gpu_fault(error)) {
+    report_result(watch, CuptiApi::ApiResult::Kind::fault, error, domain, id, call, nullptr, false);
+  }
+}
+
 void on_launch(LaunchWatch& watch, CUpti_CallbackDomain domain, CUpti_CallbackId id,
                const CUpti_CallbackData& call, const Classified& what) {
   if (call.callbackSite == CUPTI_API_ENTER) {
@@ -233,7 +358,14 @@ void on_launch(LaunchWatch& watch, CUpti_CallbackDomain domain, CUpti_CallbackId
     handler(site, watch.site_context.load(std::memory_order_relaxed));
     return;
   }
-  if (!succeeded(domain, call)) return;
+  if (!succeeded(domain, call)) {
+    // A launch after a fault fails with it, often before anything else the program calls.
+    if (const int error = returned(call); is_gpu_fault(error)) {
+      report_result(watch, CuptiApi::ApiResult::Kind::fault, error, domain, id, call, nullptr,
+                    false);
+    }
+    return;
+  }
   if (t_open_captures > 0) {
     watch.captured_launches.fetch_add(1, std::memory_order_relaxed);
   } else {
@@ -292,6 +424,11 @@ void CUPTIAPI on_cupti_callback(void* userdata, CUpti_CallbackDomain domain,
     case Call::capture_end:
       if (call.callbackSite == CUPTI_API_ENTER && t_open_captures > 0) --t_open_captures;
       break;
+    case Call::device_sync:
+    case Call::stream_sync:
+    case Call::may_fault:
+      on_result(watch, domain, callback_id, call, what);
+      break;
     case Call::other:
       break;
   }
@@ -332,6 +469,47 @@ const WatchedCallback* launch_callbacks(std::size_t& count) {
       {CUPTI_CB_DOMAIN_DRIVER_API, kDriverCaptureToGraphPtsz},
       {CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuStreamEndCapture},
       {CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuStreamEndCapture_ptsz},
+  };
+  count = std::size(kCallbacks);
+  return kCallbacks;
+}
+
+const WatchedCallback* result_callbacks(std::size_t& count) {
+  static constexpr WatchedCallback kCallbacks[] = {
+      {CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID_cudaDeviceSynchronize_v3020},
+      {CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID_cudaThreadSynchronize_v3020},
+      {CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID_cudaStreamSynchronize_v3020},
+      {CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID_cudaStreamSynchronize_ptsz_v7000},
+      {CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID_cudaStreamQuery_v3020},
+      {CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID_cudaStreamQuery_ptsz_v7000},
+      {CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID_cudaEventSynchronize_v3020},
+      {CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID_cudaEventQuery_v3020},
+      {CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID_cudaMemcpy_v3020},
+      {CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID_cudaMemcpy_ptds_v7000},
+      {CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID_cudaMemcpyAsync_v3020},
+      {CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID_cudaMemcpyAsync_ptsz_v7000},
+      {CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID_cudaMemset_v3020},
+      {CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID_cudaMemset_ptds_v7000},
+      {CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID_cudaMemsetAsync_v3020},
+      {CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID_cudaMemsetAsync_ptsz_v7000},
+      {CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuCtxSynchronize},
+      {CUPTI_CB_DOMAIN_DRIVER_API, kDriverCtxSynchronizeV2},
+      {CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuStreamSynchronize},
+      {CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuStreamSynchronize_ptsz},
+      {CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuStreamQuery},
+      {CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuStreamQuery_ptsz},
+      {CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuEventSynchronize},
+      {CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuEventQuery},
+      {CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuMemcpy},
+      {CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuMemcpy_ptds},
+      {CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuMemcpyAsync},
+      {CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuMemcpyAsync_ptsz},
+      {CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuMemcpyHtoD_v2},
+      {CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuMemcpyDtoH_v2},
+      {CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuMemcpyHtoDAsync_v2},
+      {CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuMemcpyDtoHAsync_v2},
+      {CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuMemcpyHtoDAsync_v2_ptsz},
+      {CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuMemcpyDtoHAsync_v2_ptsz},
   };
   count = std::size(kCallbacks);
   return kCallbacks;

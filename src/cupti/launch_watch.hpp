@@ -2,7 +2,8 @@
 // What kerntime learns from CUPTI's callback API, in the one callback a subscriber has: kernel
 // and graph launches (counted for the watch that tells a starved session from an empty one, and
 // handed to a launch-site handler for `kerntime run`'s last launch), cudaProfilerStart/Stop,
-// stream captures (launches captured into a graph run nothing), and each context's device.
+// stream captures (launches captured into a graph run nothing), each context's device, and the
+// results of the calls a GPU fault surfaces in (successful synchronizations, and faults).
 #pragma once
 
 #include <atomic>
@@ -25,6 +26,8 @@ struct LaunchWatch {
   std::atomic<void*> profiler_context{nullptr};
   std::atomic<CuptiApi::LaunchSiteHandler> site_handler{nullptr};
   std::atomic<void*> site_context{nullptr};
+  std::atomic<CuptiApi::ApiResultHandler> result_handler{nullptr};
+  std::atomic<void*> result_context{nullptr};
   /// Bumped whenever the launch callbacks are switched on: a thread's call state from before
   /// (a call whose exit callback never came) is forgotten.
   std::atomic<std::uint32_t> epoch{0};
@@ -56,5 +59,33 @@ struct WatchedCallback {
 /// Kernel and graph launches of both APIs, and the stream-capture calls that bracket launches
 /// which run nothing.
 const WatchedCallback* launch_callbacks(std::size_t& count);
+/// The calls a GPU fault surfaces in, besides launches: device, stream and event
+/// synchronizations and queries, copies and memsets of both APIs (CuptiApi::watch_api_results).
+const WatchedCallback* result_callbacks(std::size_t& count);
+
+/// Whether `error` (a cudaError_t or CUresult: they number these alike) is a GPU fault: a
+/// sticky error after which the context cannot be used (an illegal or misaligned address, a
+/// device-side assert, a trap or other launch failure, an illegal instruction, a stack error,
+/// an uncorrectable ECC error, ...). Errors a call makes on its own (a bad argument, a launch
+/// configuration the GPU refuses) are not.
+constexpr bool is_gpu_fault(int error) {
+  switch (error) {
+    case 214:  // ECCUncorrectable
+    case 226:  // Contained
+    case 700:  // IllegalAddress
+    case 702:  // LaunchTimeout
+    case 710:  // Assert
+    case 714:  // HardwareStackError
+    case 715:  // IllegalInstruction
+    case 716:  // MisalignedAddress
+    case 717:  // InvalidAddressSpace
+    case 718:  // InvalidPc
+    case 719:  // LaunchFailure
+    case 721:  // TensorMemoryLeak
+      return true;
+    default:
+      return false;
+  }
+}
 
 }  // namespace kerntime::cupti

@@ -13,11 +13,14 @@
 #include <cstdlib>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <pthread.h>
 #include <signal.h>
 #include <string>
+#include <sys/syscall.h>
 #include <unistd.h>
 #include <utility>
+#include <vector>
 
 #include <nvtx3/nvToolsExt.h>
 
@@ -31,12 +34,14 @@
 #include "cupti/cupti_api.hpp"
 #include "cupti/other_client.hpp"
 #include "inject/end_of_process.hpp"
+#include "inject/fault_report.hpp"
 #include "inject/last_launch.hpp"
 #include "inject/nvtx_hooks.hpp"
 #include "inject/run_recorder.hpp"
 #include "inject/run_settings.hpp"
 #include "inject/shard_name.hpp"
 #include "inject/signal_worker.hpp"
+#include "trace/names.hpp"
 
 namespace kerntime::inject {
 namespace {
@@ -57,8 +62,15 @@ struct Injection {
   std::unique_ptr<RunRecorder> recorder;
   std::unique_ptr<RecorderSink> sink;
   std::unique_ptr<cupti::ActivitySession> session;  // started at cuInit
-  LaunchSlots launches;                             // the last launch of each thread
+  LaunchSlots launches;                             // the last launches of each thread
   bool watching_launch_sites = false;
+  FaultWatch faults;  // the first GPU fault, and the synchronizations before it
+  // When the final synchronization began: the launches counted, the newest launch's
+  // correlation id, the thread running it (set before it starts, read after it ends).
+  std::optional<std::uint64_t> launches_before_final_flush;
+  std::uint32_t newest_before_final_flush = 0;
+  std::atomic<pid_t> final_flush_thread{0};
+  bool final_flush_failed = false;
   std::string problem;  // why nothing is recorded
   pid_t pid = 0;
   std::string path;  // this process's report
@@ -89,6 +101,15 @@ std::string resident_memory() {
          std::to_string(peak_kib / 1024) + " MiB";
 }
 
+pid_t current_thread() {
+  return static_cast<pid_t>(syscall(SYS_gettid));
+}
+
+std::string range_text(std::uint64_t path) {
+  Injection* in = g_injection;
+  return in != nullptr && path != 0 ? in->recorder->range_path_text(path) : std::string{};
+}
+
 std::uint64_t cupti_now() {
   Injection* in = g_injection;
   std::uint64_t now = 0;
@@ -114,6 +135,7 @@ void write_report(Injection& in, ReportKind kind) {
       end.last_launch = in.launches.last();
       if (end.last_launch) {
         end.last_launch_thread = thread_name(end.last_launch->thread);
+        end.last_launch->ranges = range_text(end.last_launch->range_path);
         // A context made before CUPTI could say its device: its kernel records name it.
         if (end.last_launch->device < 0) {
           end.last_launch->device = in.recorder->device_of_context(end.last_launch->context_id);
@@ -126,10 +148,21 @@ void write_report(Injection& in, ReportKind kind) {
       account.kernel_records = in.recorder->kernels_received();
       account.dropped_records = report.trace ? report.trace->counts.dropped_records : 0;
       account.crashed = end.fatal;
+      account.gpu_fault = in.faults.claimed() || in.final_flush_failed;
+      account.launches_before_final_flush = in.launches_before_final_flush;
+      if (in.launches_before_final_flush) {
+        account.in_flight = in_flight_launches(in.launches.recent(), in.newest_before_final_flush,
+                                               &thread_name, &range_text);
+      }
       end.records = account;
       end.other_client = cupti::describe_other_cupti_client();
     }
     add_end_warnings(report, end);
+    // A GPU fault comes first, whatever else the report says: it is why the numbers stop.
+    if (const GpuFault* fault = in.faults.fault()) {
+      const std::vector<std::string> named = fault_warnings(*fault);
+      report.warnings.insert(report.warnings.begin(), named.begin(), named.end());
+    }
     write_report_file(report, in.path);
   } catch (const std::exception& error) {
     say("could not write " + in.path + ": " + error.what());
@@ -146,7 +179,15 @@ void finish() {
   if (memory) say("memory at the end: " + resident_memory());
   stop_report_worker();
   if (in->session) {
+    // Everything launched before the synchronization has finished once it returns: its records
+    // must come; launches after it may be in flight (missing_records.hpp).
+    in->launches_before_final_flush = in->api->launches_seen();
+    if (const std::optional<LastLaunch> newest = in->launches.last()) {
+      in->newest_before_final_flush = newest->correlation_id;
+    }
+    in->final_flush_thread.store(current_thread());
     const std::string failure = in->session->stop();
+    in->final_flush_failed = !failure.empty();
     if (!failure.empty()) in->problem = "the last records could not all be read: " + failure;
     if (memory) {
       say("memory after the last records: " + resident_memory() +
@@ -164,7 +205,47 @@ void on_exit_handler() {
 void on_launch_site(const cupti::CuptiApi::LaunchSite& site, void* context) {
   static_cast<LaunchSlots*>(context)->publish(site.kernel_name, site.graph, site.device,
                                               site.context_id, site.stream, site.per_thread_stream,
-                                              site.correlation_id);
+                                              site.correlation_id, open_range_path());
+}
+
+// Inside the call, on the program's thread: successful synchronizations mark what had finished;
+// the first fault is described at once, while the slots still hold the kernels that were running
+// and their names can be read.
+void on_api_result(const cupti::CuptiApi::ApiResult& result, void*) {
+  Injection* in = g_injection;
+  if (in == nullptr) return;
+  using Kind = cupti::CuptiApi::ApiResult::Kind;
+  switch (result.kind) {
+    case Kind::device_synchronized:
+      in->faults.marks().device_synchronized(result.context_id, result.correlation_id);
+      return;
+    case Kind::stream_synchronized:
+      in->faults.marks().stream_synchronized(result.context_id,
+                                             reinterpret_cast<std::uintptr_t>(result.stream),
+                                             result.per_thread_stream, result.correlation_id);
+      return;
+    case Kind::fault:
+      break;
+  }
+  if (!in->faults.claim()) return;
+  try {
+    FaultSite site;
+    site.error = result.error;
+    const char* call = in->api->callback_name(result.domain, result.callback_id);
+    site.call = call != nullptr ? std::string{trace::strip_version_suffix(call)}
+                                : "CUDA call " + std::to_string(result.callback_id);
+    site.thread = current_thread();
+    site.in_final_synchronization = in->final_flush_thread.load() == site.thread;
+    site.device = result.device;
+    site.context_id = result.context_id;
+    site.correlation_id = result.correlation_id;
+    GpuFault fault =
+        describe_fault(site, in->launches.recent(), in->faults.marks(), &range_text, &thread_name);
+    fault.launches_watched = in->watching_launch_sites;
+    in->faults.publish(std::move(fault));
+  } catch (const std::exception&) {
+    // Out of memory inside a CUDA call: the end-of-process synchronization still says it failed.
+  }
 }
 
 void on_profiler_api(bool started, void*) {
@@ -344,6 +425,9 @@ extern "C" __attribute__((visibility("default"))) int InitializeInjection(void) 
     in->watching_launch_sites =
         in->settings.last_launch &&
         in->api->watch_launch_sites(&on_launch_site, &in->launches) == CUPTI_SUCCESS;
+    // The fault watch names kernels from the slots: it runs with them (--no-last-launch turns
+    // both off; the end-of-process synchronization still reports a fault then).
+    if (in->watching_launch_sites) in->api->watch_api_results(&on_api_result, nullptr);
     if (!in->settings.all_api_calls) mute_calls_that_enqueue_nothing(*in->api);
   }
   start_worker(*in);

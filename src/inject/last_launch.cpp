@@ -54,7 +54,7 @@ LaunchSlots::Slot* LaunchSlots::claim() noexcept {
 
 void LaunchSlots::publish(const char* kernel, bool graph, std::int32_t device,
                           std::uint32_t context_id, const void* stream, bool per_thread_stream,
-                          std::uint32_t correlation_id) noexcept {
+                          std::uint32_t correlation_id, std::uint64_t range_path) noexcept {
   Slot* slot = claim();
   if (slot == nullptr) return;
   const std::uint32_t sequence = slot->sequence.load(std::memory_order_relaxed);
@@ -82,53 +82,94 @@ void LaunchSlots::publish(const char* kernel, bool graph, std::int32_t device,
              kernel[kNameBytes - 1] != '\0') {
     flags |= kTruncated;
   }
-  slot->flags.store(flags, std::memory_order_relaxed);
-  slot->device.store(device, std::memory_order_relaxed);
-  slot->context_id.store(context_id, std::memory_order_relaxed);
-  slot->stream.store(reinterpret_cast<std::uintptr_t>(stream), std::memory_order_relaxed);
-  slot->correlation_id.store(correlation_id, std::memory_order_relaxed);
-  slot->launches.store(slot->launches.load(std::memory_order_relaxed) + 1,
-                       std::memory_order_relaxed);
+  const std::uint64_t launches = slot->launches.load(std::memory_order_relaxed) + 1;
+  Launch& launch = slot->recent[(launches - 1) % kRecent];
+  launch.flags.store(flags, std::memory_order_relaxed);
+  launch.device.store(device, std::memory_order_relaxed);
+  launch.context_id.store(context_id, std::memory_order_relaxed);
+  launch.stream.store(reinterpret_cast<std::uintptr_t>(stream), std::memory_order_relaxed);
+  launch.correlation_id.store(correlation_id, std::memory_order_relaxed);
+  launch.range_path.store(range_path, std::memory_order_relaxed);
+  launch.name.store(graph ? nullptr : kernel, std::memory_order_relaxed);
+  slot->launches.store(launches, std::memory_order_relaxed);
   slot->sequence.store(sequence + 2, std::memory_order_release);
+}
+
+bool LaunchSlots::read(const Slot& slot, std::vector<RecentLaunch>& out) const {
+  // A slot whose thread stopped halfway through a write (it crashed inside publish) stays odd:
+  // it is given up after a few tries.
+  for (int attempt = 0; attempt < 1000; ++attempt) {
+    const std::uint32_t before = slot.sequence.load(std::memory_order_acquire);
+    if (before == 0) return false;  // claimed, never written
+    if (before % 2 != 0) continue;
+    const pid_t thread = slot.thread.load(std::memory_order_relaxed);
+    const std::uint64_t launches = slot.launches.load(std::memory_order_relaxed);
+    const std::uint64_t kept = std::min<std::uint64_t>(launches, kRecent);
+    RecentLaunch taken[kRecent];
+    for (std::uint64_t k = 0; k < kept; ++k) {
+      const std::uint64_t number = launches - kept + 1 + k;
+      const Launch& from = slot.recent[(number - 1) % kRecent];
+      LastLaunch& launch = taken[k].launch;
+      const std::uint8_t flags = from.flags.load(std::memory_order_relaxed);
+      launch.graph = (flags & kGraph) != 0;
+      launch.per_thread_stream = (flags & kPerThreadStream) != 0;
+      launch.name_truncated = (flags & kTruncated) != 0;
+      launch.device = from.device.load(std::memory_order_relaxed);
+      launch.context_id = from.context_id.load(std::memory_order_relaxed);
+      launch.stream = from.stream.load(std::memory_order_relaxed);
+      launch.correlation_id = from.correlation_id.load(std::memory_order_relaxed);
+      launch.range_path = from.range_path.load(std::memory_order_relaxed);
+      launch.thread = thread;
+      launch.thread_launches = number;
+      taken[k].name_pointer = from.name.load(std::memory_order_relaxed);
+      taken[k].newest = k + 1 == kept;
+      taken[k].oldest_kept = k == 0 && launches > kept;
+    }
+    const std::size_t length =
+        std::min<std::size_t>(slot.name_length.load(std::memory_order_relaxed), kNameBytes - 1);
+    char name[kNameBytes] = {};
+    for (std::size_t at = 0; at < length; at += 8) {
+      const std::uint64_t word = slot.name[at / 8].load(std::memory_order_relaxed);
+      std::memcpy(name + at, &word, std::min<std::size_t>(8, kNameBytes - at));
+    }
+    std::atomic_thread_fence(std::memory_order_acquire);
+    if (slot.sequence.load(std::memory_order_relaxed) != before) continue;
+    if (kept == 0) return false;
+    // The copied text is the newest launch's kernel, and so of every launch of its pointer.
+    const char* copied = taken[kept - 1].name_pointer;
+    for (std::uint64_t k = 0; k < kept; ++k) {
+      if (copied != nullptr && taken[k].name_pointer == copied) {
+        taken[k].launch.kernel.assign(name, length);
+      } else {
+        taken[k].launch.name_truncated = false;  // said of the copy only
+      }
+      out.push_back(std::move(taken[k]));
+    }
+    return true;
+  }
+  return false;
 }
 
 std::optional<LastLaunch> LaunchSlots::last() const {
   std::optional<LastLaunch> newest;
   const std::size_t used = std::min(claimed_.load(std::memory_order_acquire), kThreads);
+  std::vector<RecentLaunch> launches;
+  launches.reserve(kRecent);
   for (std::size_t i = 0; i < used; ++i) {
-    const Slot& slot = slots_[i];
-    // A slot whose thread stopped halfway through a write (it crashed inside publish) stays odd:
-    // it is given up after a few tries.
-    for (int attempt = 0; attempt < 1000; ++attempt) {
-      const std::uint32_t before = slot.sequence.load(std::memory_order_acquire);
-      if (before == 0) break;  // claimed, never written
-      if (before % 2 != 0) continue;
-      LastLaunch launch;
-      const std::uint8_t flags = slot.flags.load(std::memory_order_relaxed);
-      launch.graph = (flags & kGraph) != 0;
-      launch.per_thread_stream = (flags & kPerThreadStream) != 0;
-      launch.name_truncated = (flags & kTruncated) != 0;
-      launch.device = slot.device.load(std::memory_order_relaxed);
-      launch.context_id = slot.context_id.load(std::memory_order_relaxed);
-      launch.stream = slot.stream.load(std::memory_order_relaxed);
-      launch.thread = slot.thread.load(std::memory_order_relaxed);
-      launch.correlation_id = slot.correlation_id.load(std::memory_order_relaxed);
-      launch.thread_launches = slot.launches.load(std::memory_order_relaxed);
-      const std::size_t length =
-          std::min<std::size_t>(slot.name_length.load(std::memory_order_relaxed), kNameBytes - 1);
-      char name[kNameBytes] = {};
-      for (std::size_t at = 0; at < length; at += 8) {
-        const std::uint64_t word = slot.name[at / 8].load(std::memory_order_relaxed);
-        std::memcpy(name + at, &word, std::min<std::size_t>(8, kNameBytes - at));
-      }
-      std::atomic_thread_fence(std::memory_order_acquire);
-      if (slot.sequence.load(std::memory_order_relaxed) != before) continue;
-      launch.kernel.assign(name, length);
-      if (!newest || launch.correlation_id > newest->correlation_id) newest = std::move(launch);
-      break;
-    }
+    launches.clear();
+    if (!read(slots_[i], launches)) continue;
+    LastLaunch& launch = launches.back().launch;
+    if (!newest || launch.correlation_id > newest->correlation_id) newest = std::move(launch);
   }
   return newest;
+}
+
+std::vector<RecentLaunch> LaunchSlots::recent() const {
+  std::vector<RecentLaunch> launches;
+  const std::size_t used = std::min(claimed_.load(std::memory_order_acquire), kThreads);
+  for (std::size_t i = 0; i < used; ++i)
+    read(slots_[i], launches);
+  return launches;
 }
 
 std::string describe_last_launch(const LastLaunch& launch, const std::string& thread_name) {
@@ -148,6 +189,7 @@ std::string describe_last_launch(const LastLaunch& launch, const std::string& th
   text += ", " + stream_text(launch.stream, launch.per_thread_stream);
   text += ", from thread " + std::to_string(launch.thread);
   if (!thread_name.empty()) text += " (" + thread_name + ")";
+  if (!launch.ranges.empty()) text += ", inside NVTX " + launch.ranges;
   text += ", its launch " + std::to_string(launch.thread_launches) + " (CUPTI correlation id " +
           std::to_string(launch.correlation_id) + ")";
   return text;

@@ -68,6 +68,9 @@ struct OpenRange {
   bool capture;  // opened the capture window
 };
 thread_local std::vector<OpenRange> open_ranges;
+// open_ranges.back().path, kept apart: a plain thread_local is read without its vector's
+// initialization check inside every launch.
+thread_local std::uint64_t t_open_path = 0;
 
 int push(nvtxDomainHandle_t domain, const std::string& name) {
   const std::uint64_t now = g_sink.now_ns();
@@ -78,6 +81,7 @@ int push(nvtxDomainHandle_t domain, const std::string& name) {
   const std::uint64_t path = id != 0 ? g_sink.range_path(parent, id) : 0;
   const bool tagged = path != 0 && g_sink.push_tag(path);
   open_ranges.push_back({domain, id, path, now, tagged, capture});
+  t_open_path = path;
   return static_cast<int>(open_ranges.size()) - 1;
 }
 
@@ -86,6 +90,7 @@ int pop(nvtxDomainHandle_t domain) {
     if (it->domain != domain) continue;
     const OpenRange range = *it;
     open_ranges.erase(std::next(it).base());
+    t_open_path = open_ranges.empty() ? 0 : open_ranges.back().path;
     const std::uint64_t now = g_sink.now_ns();
     if (range.tagged) g_sink.pop_tag();
     if (range.id != 0 && range.start_ns != 0 && now != 0)
@@ -193,6 +198,10 @@ void set(NvtxFunctionTable table, unsigned int size, unsigned int id, Function f
 }
 
 }  // namespace
+
+std::uint64_t open_range_path() noexcept {
+  return t_open_path;
+}
 
 int install_nvtx_handlers(NvtxGetExportTableFunc_t get_export_table, const NvtxSink& sink) {
   if (get_export_table == nullptr) return 0;

@@ -26,6 +26,10 @@ struct NvtxSink {
   void (*capture)(bool open, std::uint64_t now_ns);
 };
 
+/// The push/pop ranges open on the calling thread, as the path id its launches are tagged with
+/// (RunRecorder::range_path); 0: none. Cheap enough for every launch.
+std::uint64_t open_range_path() noexcept;
+
 /// Installs kerntime's handlers for the NVTX range calls (push/pop and start/end, in the default
 /// domain and in named domains, ASCII, wide and registered strings) into the calling module's
 /// NVTX tables. Returns 0 when NVTX's export table is missing (NVTX then stays a no-op).

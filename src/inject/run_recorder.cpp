@@ -216,6 +216,22 @@ std::uint64_t RunRecorder::range_path(std::uint64_t parent, std::uint64_t range_
   return find_or_add(parent);
 }
 
+std::string RunRecorder::range_path_text(std::uint64_t path) const {
+  std::lock_guard lock{mutex_};
+  std::vector<const RangeStats*> names;  // innermost first
+  for (std::uint64_t at = path; at != 0 && at <= paths_.size() && names.size() < kMaxRangeDepth;
+       at = paths_[at - 1].parent) {
+    names.push_back(&ranges_[paths_[at - 1].range - 1]);
+  }
+  std::string text;
+  for (auto it = names.rbegin(); it != names.rend(); ++it) {
+    if (!text.empty()) text += " > ";
+    text += "\"" + ((*it)->domain.empty() ? "" : (*it)->domain + ":") + (*it)->message + "\"";
+  }
+  if (names.empty()) return {};
+  return (names.size() == 1 ? "range " : "ranges ") + text;
+}
+
 void RunRecorder::add_range(std::uint64_t range_id, std::uint64_t start_ns, std::uint64_t end_ns) {
   if (end_ns < start_ns || !windows_.contains(start_ns)) return;
   std::lock_guard lock{mutex_};

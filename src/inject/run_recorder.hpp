@@ -55,6 +55,9 @@ class RunRecorder {
   /// every range of the path once, and as the innermost's own. Paths are capped (kMaxRangePaths);
   /// past the cap a range is tagged as if opened alone, and the report says so.
   std::uint64_t range_path(std::uint64_t parent, std::uint64_t range_id);
+  /// The ranges of path `path`, outermost first, as a report names them: `range "step"` or
+  /// `ranges "outer" > "step"` (a named domain's as "DOMAIN:NAME"); "" for none or an unknown id.
+  std::string range_path_text(std::uint64_t path) const;
   /// One NVTX range instance, opened and closed at these host times (CUPTI's clock).
   void add_range(std::uint64_t range_id, std::uint64_t start_ns, std::uint64_t end_ns);
 

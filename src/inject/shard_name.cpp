@@ -2,6 +2,7 @@
 #include "inject/shard_name.hpp"
 
 #include <cstdlib>
+#include <fstream>
 #include <unistd.h>
 
 #include "inject/run_settings.hpp"
@@ -48,8 +49,11 @@ std::string process_label() {
 std::string process_label(const EnvironmentLookup& lookup) {
   const std::string rank = launcher_rank(lookup);
   const std::string id = run_id(lookup);
+  std::ifstream comm{"/proc/self/comm"};
+  std::string program;
+  std::getline(comm, program);
   return host() + " pid " + std::to_string(getpid()) + (rank.empty() ? "" : " rank " + rank) +
-         (id.empty() ? "" : " run " + id);
+         (program.empty() ? "" : " (" + program + ")") + (id.empty() ? "" : " run " + id);
 }
 
 std::string shard_file_name() {

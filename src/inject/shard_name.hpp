@@ -13,9 +13,9 @@ using EnvironmentLookup = std::function<const char*(const char*)>;
 /// in that order), or "" when none did. `lookup` is std::getenv outside tests.
 std::string launcher_rank(const EnvironmentLookup& lookup);
 
-/// How a process is named in its report (the environment's host name): "HOST pid N", with
-/// " rank R" when a launcher gave one and " run ID" when KERNTIME_RUN_ID is set, so that a
-/// process report says which `kerntime run` wrote it.
+/// How a process is named in its report's environment (the host name): "HOST pid N", with
+/// " rank R" when a launcher gave one, " (PROGRAM)" (its /proc comm) when known, and " run ID"
+/// when KERNTIME_RUN_ID is set, so that a process report says which `kerntime run` wrote it.
 std::string process_label();
 std::string process_label(const EnvironmentLookup& lookup);
 

@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
 // The launch watch counts each launch once: CUDA 13's <<<>>> enters __cudaLaunchKernel, which
-// calls the driver's launch, and CUPTI reports both with one correlation id.
+// calls the driver's launch, and CUPTI reports both with one correlation id. It reports what the
+// calls a GPU fault surfaces in returned: successful synchronizations, and faults only.
 #include "cupti/launch_watch.hpp"
 
 #include <cstdint>
+#include <vector>
 
 #include <cuda.h>
 #include <cupti.h>
@@ -61,6 +63,109 @@ TEST(LaunchWatch, AnExitMissedBeforeTheWatchWasTurnedOnAgainIsForgotten) {
   watch.epoch.fetch_add(1);  // and on again
   nested_launch(watch, 2);
   EXPECT_EQ(watch.launches(), 1u);
+}
+
+// A call that returns `error` (the runtime's or the driver's number: they agree for faults).
+void failing_call(LaunchWatch& watch, CUpti_CallbackDomain domain, CUpti_CallbackId id,
+                  CUpti_ApiCallbackSite site, std::uint32_t correlation, int error,
+                  const void* params = nullptr) {
+  CUpti_CallbackData data{};
+  data.callbackSite = site;
+  data.correlationId = correlation;
+  data.contextUid = 4;
+  data.functionReturnValue = &error;
+  data.functionParams = params;
+  on_cupti_callback(&watch, domain, id, &data);
+}
+
+std::vector<CuptiApi::ApiResult> g_results;
+void keep_result(const CuptiApi::ApiResult& result, void*) {
+  g_results.push_back(result);
+}
+
+TEST(ApiResults, OnlyFaultsAndSuccessfulSynchronizationsAreReportedOncePerCall) {
+  g_results.clear();
+  LaunchWatch watch;
+  watch.result_handler.store(&keep_result);
+  const auto runtime = CUPTI_CB_DOMAIN_RUNTIME_API;
+  const auto driver = CUPTI_CB_DOMAIN_DRIVER_API;
+  const void* stream = reinterpret_cast<const void*>(std::uintptr_t{0x5000});
+  // cudaStreamSynchronize around cuStreamSynchronize, succeeding: one mark, with its stream.
+  failing_call(watch, runtime, CUPTI_RUNTIME_TRACE_CBID_cudaStreamSynchronize_v3020,
+               CUPTI_API_ENTER, 10, 0, &stream);
+  failing_call(watch, driver, CUPTI_DRIVER_TRACE_CBID_cuStreamSynchronize, CUPTI_API_ENTER, 10, 0,
+               &stream);
+  failing_call(watch, driver, CUPTI_DRIVER_TRACE_CBID_cuStreamSynchronize, CUPTI_API_EXIT, 10, 0,
+               &stream);
+  failing_call(watch, runtime, CUPTI_RUNTIME_TRACE_CBID_cudaStreamSynchronize_v3020, CUPTI_API_EXIT,
+               10, 0, &stream);
+  ASSERT_EQ(g_results.size(), 1u);
+  EXPECT_EQ(g_results[0].kind, CuptiApi::ApiResult::Kind::stream_synchronized);
+  EXPECT_EQ(g_results[0].stream, stream);
+  EXPECT_EQ(g_results[0].correlation_id, 10u);
+  EXPECT_EQ(g_results[0].context_id, 4u);
+  // A device synchronization that succeeds; a copy that succeeds says nothing.
+  failing_call(watch, runtime, CUPTI_RUNTIME_TRACE_CBID_cudaDeviceSynchronize_v3020,
+               CUPTI_API_ENTER, 11, 0);
+  failing_call(watch, runtime, CUPTI_RUNTIME_TRACE_CBID_cudaDeviceSynchronize_v3020, CUPTI_API_EXIT,
+               11, 0);
+  failing_call(watch, runtime, CUPTI_RUNTIME_TRACE_CBID_cudaMemcpy_v3020, CUPTI_API_ENTER, 12, 0);
+  failing_call(watch, runtime, CUPTI_RUNTIME_TRACE_CBID_cudaMemcpy_v3020, CUPTI_API_EXIT, 12, 0);
+  ASSERT_EQ(g_results.size(), 2u);
+  EXPECT_EQ(g_results[1].kind, CuptiApi::ApiResult::Kind::device_synchronized);
+  // An error that is no fault (a bad argument) says nothing; a fault does, with its call.
+  failing_call(watch, runtime, CUPTI_RUNTIME_TRACE_CBID_cudaMemcpy_v3020, CUPTI_API_ENTER, 13, 1);
+  failing_call(watch, runtime, CUPTI_RUNTIME_TRACE_CBID_cudaMemcpy_v3020, CUPTI_API_EXIT, 13, 1);
+  ASSERT_EQ(g_results.size(), 2u);
+  failing_call(watch, runtime, CUPTI_RUNTIME_TRACE_CBID_cudaDeviceSynchronize_v3020,
+               CUPTI_API_ENTER, 14, 700);
+  failing_call(watch, runtime, CUPTI_RUNTIME_TRACE_CBID_cudaDeviceSynchronize_v3020, CUPTI_API_EXIT,
+               14, 700);
+  ASSERT_EQ(g_results.size(), 3u);
+  EXPECT_EQ(g_results[2].kind, CuptiApi::ApiResult::Kind::fault);
+  EXPECT_EQ(g_results[2].error, 700);
+  EXPECT_EQ(g_results[2].callback_id, CUPTI_RUNTIME_TRACE_CBID_cudaDeviceSynchronize_v3020);
+  EXPECT_EQ(g_results[2].correlation_id, 14u);
+  // A launch after the fault fails with it: that is a fault too, and the launch does not count.
+  failing_call(watch, driver, CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel, CUPTI_API_ENTER, 15, 716);
+  failing_call(watch, driver, CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel, CUPTI_API_EXIT, 15, 716);
+  ASSERT_EQ(g_results.size(), 4u);
+  EXPECT_EQ(g_results[3].error, 716);
+  EXPECT_EQ(g_results[3].domain, driver);
+  EXPECT_EQ(watch.launches(), 0u);
+}
+
+TEST(ApiResults, WithoutAHandlerNothingIsReported) {
+  g_results.clear();
+  LaunchWatch watch;
+  failing_call(watch, CUPTI_CB_DOMAIN_RUNTIME_API,
+               CUPTI_RUNTIME_TRACE_CBID_cudaDeviceSynchronize_v3020, CUPTI_API_ENTER, 1, 700);
+  failing_call(watch, CUPTI_CB_DOMAIN_RUNTIME_API,
+               CUPTI_RUNTIME_TRACE_CBID_cudaDeviceSynchronize_v3020, CUPTI_API_EXIT, 1, 700);
+  EXPECT_TRUE(g_results.empty());
+}
+
+TEST(ApiResults, TheFaultsAreTheStickyErrorsOnly) {
+  for (const int fault : {214, 226, 700, 702, 710, 714, 715, 716, 717, 718, 719, 721})
+    EXPECT_TRUE(is_gpu_fault(fault)) << fault;
+  for (const int other : {0, 1, 2, 98, 101, 209, 400, 701, 703, 709, 720, 800, 999})
+    EXPECT_FALSE(is_gpu_fault(other)) << other;
+}
+
+TEST(ApiResults, TheResultCallbacksAreTheOnesTheWatchClassifies) {
+  // Every watched result call reaches on_result: a fault on its exit is reported.
+  std::size_t count = 0;
+  const WatchedCallback* callbacks = result_callbacks(count);
+  ASSERT_GT(count, 20u);
+  for (std::size_t i = 0; i < count; ++i) {
+    g_results.clear();
+    LaunchWatch watch;
+    watch.result_handler.store(&keep_result);
+    const void* stream = nullptr;
+    failing_call(watch, callbacks[i].domain, callbacks[i].id, CUPTI_API_ENTER, 1, 700, &stream);
+    failing_call(watch, callbacks[i].domain, callbacks[i].id, CUPTI_API_EXIT, 1, 700, &stream);
+    EXPECT_EQ(g_results.size(), 1u) << "callback " << callbacks[i].id;
+  }
 }
 
 }  // namespace

@@ -37,6 +37,8 @@ std::string fault_name(const ::testing::TestParamInfo<Fault>& info) {
       return "DeviceAssert";
     case Fault::trap:
       return "Trap";
+    case Fault::misaligned_address:
+      return "MisalignedAddress";
   }
   return "Unknown";
 }

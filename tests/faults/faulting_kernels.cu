@@ -28,6 +28,14 @@ __global__ void device_assert_kernel(unsigned long long spin_ns, int zero) {
   assert(zero != 0);
 }
 
+__device__ int misaligned_target[4];
+
+__global__ void misaligned_address_kernel(unsigned long long spin_ns) {
+  spin(spin_ns);
+  char* bytes = reinterpret_cast<char*>(misaligned_target);
+  *reinterpret_cast<volatile int*>(bytes + 1) = 1;
+}
+
 __global__ void trap_kernel(unsigned long long spin_ns) {
   spin(spin_ns);
   asm volatile("trap;");
@@ -48,6 +56,9 @@ void launch_faulting_kernel(Fault fault, cudaStream_t stream, unsigned long long
     case Fault::trap:
       trap_kernel<<<1, 1, 0, stream>>>(spin_ns);
       break;
+    case Fault::misaligned_address:
+      misaligned_address_kernel<<<1, 1, 0, stream>>>(spin_ns);
+      break;
   }
 }
 
@@ -59,6 +70,8 @@ cudaError_t error_of(Fault fault) {
       return cudaErrorAssert;
     case Fault::trap:
       return cudaErrorLaunchFailure;
+    case Fault::misaligned_address:
+      return cudaErrorMisalignedAddress;
   }
   return cudaErrorUnknown;
 }

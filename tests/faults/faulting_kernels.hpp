@@ -8,9 +8,10 @@
 namespace kerntime::testing {
 
 enum class Fault {
-  illegal_address,  ///< a store to an unmapped address: cudaErrorIllegalAddress
-  device_assert,    ///< assert(false) in device code: cudaErrorAssert
-  trap,             ///< the trap instruction: cudaErrorLaunchFailure
+  illegal_address,     ///< a store to an unmapped address: cudaErrorIllegalAddress
+  device_assert,       ///< assert(false) in device code: cudaErrorAssert
+  trap,                ///< the trap instruction: cudaErrorLaunchFailure
+  misaligned_address,  ///< a 4-byte store to an odd address: cudaErrorMisalignedAddress
 };
 
 /// Enqueues a kernel that spins `spin_ns` on the GPU and then faults.

@@ -24,6 +24,16 @@ pid_t this_thread() {
   return static_cast<pid_t>(syscall(SYS_gettid));
 }
 
+RecordAccount counts(std::uint64_t launches, std::uint64_t records, std::uint64_t dropped,
+                     bool crashed) {
+  RecordAccount account;
+  account.launches = launches;
+  account.kernel_records = records;
+  account.dropped_records = dropped;
+  account.crashed = crashed;
+  return account;
+}
+
 bool contains(const std::vector<std::string>& lines, const std::string& text) {
   for (const std::string& line : lines) {
     if (line.find(text) != std::string::npos) return true;
@@ -138,6 +148,39 @@ TEST(LaunchSlots, ReadsAreConsistentWhileThreadsPublishAndTheNewestLaunchWins) {
   EXPECT_GE(last.thread_launches, static_cast<std::uint64_t>(kLaunches));
 }
 
+TEST(LaunchSlots, EachThreadKeepsItsRecentLaunchesWithTheirNvtxRanges) {
+  LaunchSlots slots;
+  static const char* alpha = "_Z16run_target_alphaPf";
+  static const char* beta = "_Z15run_target_betaPf";
+  const std::size_t total = LaunchSlots::kRecent + 4;
+  for (std::uint32_t c = 1; c <= total; ++c)
+    slots.publish(c % 2 == 0 ? beta : alpha, false, 0, 1, nullptr, false, c, c * 10);
+  std::thread{[&] { slots.publish(alpha, false, 1, 2, nullptr, false, 100); }}.join();
+  const std::vector<RecentLaunch> recent = slots.recent();
+  ASSERT_EQ(recent.size(), LaunchSlots::kRecent + 1);
+  // This thread's: the last kRecent, oldest first, numbered as the thread's launches.
+  for (std::size_t k = 0; k < LaunchSlots::kRecent; ++k) {
+    const RecentLaunch& launch = recent[k];
+    const std::uint32_t correlation =
+        static_cast<std::uint32_t>(total - LaunchSlots::kRecent + 1 + k);
+    EXPECT_EQ(launch.launch.correlation_id, correlation);
+    EXPECT_EQ(launch.launch.thread_launches, correlation);
+    EXPECT_EQ(launch.launch.range_path, correlation * 10u);
+    EXPECT_EQ(launch.launch.thread, this_thread());
+    EXPECT_EQ(launch.name_pointer, correlation % 2 == 0 ? beta : alpha);
+    // The text is kept for the newest launch's kernel, so for every launch of it.
+    EXPECT_EQ(launch.launch.kernel, correlation % 2 == 0 ? std::string{beta} : std::string{});
+    EXPECT_EQ(launch.newest, k + 1 == LaunchSlots::kRecent);
+    EXPECT_EQ(launch.oldest_kept, k == 0);
+  }
+  EXPECT_EQ(recent.back().launch.correlation_id, 100u);
+  EXPECT_TRUE(recent.back().newest);
+  EXPECT_FALSE(recent.back().oldest_kept);  // its only launch
+  EXPECT_EQ(recent.back().launch.kernel, alpha);
+  EXPECT_EQ(slots.last()->correlation_id, 100u);
+  EXPECT_EQ(slots.last()->range_path, 0u);
+}
+
 TEST(LaunchSlots, ThreadsPastTheSlotsAreCountedNotKept) {
   LaunchSlots slots;
   for (std::size_t t = 0; t < LaunchSlots::kThreads + 3; ++t) {
@@ -167,6 +210,12 @@ TEST(LastLaunchText, NamesTheKernelDemangledWithDeviceStreamAndThread) {
             "thread 4242, its launch 101 (CUPTI correlation id 345)");
   launch.stream = 0x5581c0ffee00;
   EXPECT_NE(describe_last_launch(launch, "").find("stream 0x5581c0ffee00"), std::string::npos);
+  launch.ranges = "range \"step\"";
+  EXPECT_NE(describe_last_launch(launch, "")
+                .find("stream 0x5581c0ffee00, from thread 4242, inside NVTX range \"step\", its "
+                      "launch 101"),
+            std::string::npos)
+      << describe_last_launch(launch, "");
 }
 
 TEST(LastLaunchText, ThreadNameComesFromProc) {
@@ -175,28 +224,95 @@ TEST(LastLaunchText, ThreadNameComesFromProc) {
 }
 
 TEST(MissingRecords, RecordsThatCoverTheLaunchesSayNothing) {
-  EXPECT_EQ(missing_records_warning({100, 100, 0, false}, "x"), "");
-  EXPECT_EQ(missing_records_warning({10, 150, 0, false}, "x"), "");   // graphs: several each
-  EXPECT_EQ(missing_records_warning({100, 90, 10, false}, "x"), "");  // dropped: counted apart
-  EXPECT_EQ(missing_records_warning({0, 0, 0, false}, "x"), "");
+  EXPECT_EQ(missing_records_warning(counts(100, 100, 0, false), "x"), "");
+  EXPECT_EQ(missing_records_warning(counts(10, 150, 0, false), "x"), "");  // graphs: several each
+  EXPECT_EQ(missing_records_warning(counts(100, 90, 10, false), "x"),
+            "");  // dropped: counted apart
+  EXPECT_EQ(missing_records_warning(counts(0, 0, 0, false), "x"), "");
 }
 
 TEST(MissingRecords, FewerRecordsThanLaunchesNameTheOtherClient) {
-  EXPECT_EQ(missing_records_warning({200, 80, 0, false}, "likely PyTorch's profiler"),
+  EXPECT_EQ(missing_records_warning(counts(200, 80, 0, false), "likely PyTorch's profiler"),
             "CUPTI saw 200 kernel launches but delivered 80 kernel records: another CUPTI client "
             "in this process received the others (likely PyTorch's profiler); CUPTI gives "
             "activity records to one client, and the kernel summary covers only what kerntime "
             "received");
-  EXPECT_NE(missing_records_warning({1, 0, 0, false}, "x")
+  EXPECT_NE(missing_records_warning(counts(1, 0, 0, false), "x")
                 .find("CUPTI saw 1 kernel launch but delivered no kernel record"),
             std::string::npos);
-  EXPECT_NE(missing_records_warning({5, 1, 2, false}, "x")
+  EXPECT_NE(missing_records_warning(counts(5, 1, 2, false), "x")
                 .find("delivered 1 kernel record (and dropped 2)"),
             std::string::npos);
   // A process ending on a fatal signal had work in flight: no client is blamed.
-  const std::string crashed = missing_records_warning({5, 3, 0, true}, "x");
+  const std::string crashed = missing_records_warning(counts(5, 3, 0, true), "x");
   EXPECT_NE(crashed.find("had not finished"), std::string::npos) << crashed;
   EXPECT_EQ(crashed.find("another CUPTI client"), std::string::npos) << crashed;
+}
+
+// The final synchronization waited for every launch counted before it: records short of
+// those are another client's doing; records short only of launches made after it began are
+// work in flight, named, and no client is blamed.
+TEST(MissingRecords, LaunchesAfterTheFinalSynchronizationAreInFlightNotAnotherClient) {
+  RecordAccount account = counts(181041, 180975, 0, false);
+  account.launches_before_final_flush = 180960;
+  account.in_flight = "the last one launched: K on device 0";
+  const std::string late = missing_records_warning(account, "likely PyTorch's profiler");
+  EXPECT_EQ(late,
+            "CUPTI saw 181041 kernel launches but delivered 180975 kernel records: the other 66 "
+            "were launched after kerntime's final synchronization began (by a thread still "
+            "running at exit or after the signal), so they were still in flight when the last "
+            "records were read; the last one launched: K on device 0");
+  account.launches_before_final_flush = 180975;  // exactly covered
+  EXPECT_EQ(missing_records_warning(account, "x").find("another CUPTI client"), std::string::npos);
+  account.kernel_records = 181040;
+  account.in_flight.clear();
+  EXPECT_NE(missing_records_warning(account, "x")
+                .find(": the other 1 was launched after kerntime's final synchronization began "
+                      "(by a thread still running at exit or after the signal), so it was still in "
+                      "flight when the last records were read"),
+            std::string::npos);
+  // Short of launches made before the synchronization: records of finished work went elsewhere.
+  RecordAccount taken = counts(200, 80, 0, false);
+  taken.launches_before_final_flush = 190;
+  EXPECT_NE(missing_records_warning(taken, "likely PyTorch's profiler")
+                .find("another CUPTI client in this process received the others (likely "
+                      "PyTorch's profiler)"),
+            std::string::npos);
+}
+
+TEST(MissingRecords, AGpuFaultExplainsMissingRecordsWithoutBlamingAClient) {
+  RecordAccount account = counts(12, 1, 0, false);
+  account.launches_before_final_flush = 12;
+  account.gpu_fault = true;
+  EXPECT_EQ(missing_records_warning(account, "x"),
+            "CUPTI saw 12 kernel launches but delivered 1 kernel record: the GPU faulted, so the "
+            "kernels after the fault never finished, and records CUPTI still held on the GPU "
+            "were lost");
+}
+
+TEST(MissingRecords, InFlightNamesEachThreadsLastLaunchAfterTheSynchronizationBegan) {
+  LaunchSlots slots;
+  slots.publish("_Z16run_target_alphaPf", false, 0, 1, nullptr, false, 10, 3);
+  slots.publish("_Z16run_target_alphaPf", false, 0, 1, nullptr, false, 21, 3);
+  const auto ranges = [](std::uint64_t path) {
+    return path == 3 ? std::string{"range \"step\""} : std::string{};
+  };
+  const auto names = [](pid_t) { return std::string{"pt_autograd_0"}; };
+  EXPECT_EQ(in_flight_launches(slots.recent(), 21, names, ranges), "");
+  const std::string one = in_flight_launches(slots.recent(), 20, names, ranges);
+  EXPECT_EQ(one,
+            "the last one launched: run_target_alpha(float*) on device 0, the default "
+            "stream, from thread " +
+                std::to_string(this_thread()) +
+                " (pt_autograd_0), inside NVTX range \"step\", its launch 2 (CUPTI "
+                "correlation id 21)");
+  std::thread{[&] {
+    slots.publish("_Z15run_target_betaPf", false, 0, 1, nullptr, false, 22);
+  }}.join();
+  const std::string two = in_flight_launches(slots.recent(), 20, names, ranges);
+  EXPECT_EQ(two.rfind("the last launched by each of the 2 threads: run_target_beta(float*)", 0), 0u)
+      << two;
+  EXPECT_NE(two.find("; run_target_alpha(float*)"), std::string::npos) << two;
 }
 
 Report report_with_counts(std::uint64_t kernels, std::uint64_t memcpys) {
@@ -235,7 +351,7 @@ TEST(EndOfProcess, ACrashReportNamesTheSignalTheMissingRecordsAndTheLastLaunch) 
   // The final report after the signal: CUPTI gave what it could.
   end.kind = ReportKind::final;
   end.signal = 11;
-  end.records = RecordAccount{4, 3, 0, true};
+  end.records = counts(4, 3, 0, true);
   Report final_report = report_with_counts(3, 0);
   add_end_warnings(final_report, end);
   EXPECT_TRUE(contains(final_report.warnings, "signal 11 (SIGSEGV)"));
@@ -269,7 +385,7 @@ TEST(EndOfProcess, CheckpointsTerminatingSignalsAndCleanExits) {
 
   ProcessEnd terminated;
   terminated.signal = 15;
-  terminated.records = RecordAccount{5, 5, 0, false};
+  terminated.records = counts(5, 5, 0, false);
   Report b = report_with_counts(5, 0);
   add_end_warnings(b, terminated);
   ASSERT_EQ(b.warnings.size(), 1u);
@@ -277,7 +393,7 @@ TEST(EndOfProcess, CheckpointsTerminatingSignalsAndCleanExits) {
             "the process was stopped by signal 15 (SIGTERM); what it recorded up to then is here");
 
   ProcessEnd clean;
-  clean.records = RecordAccount{5, 5, 0, false};
+  clean.records = counts(5, 5, 0, false);
   Report c = report_with_counts(5, 0);
   add_end_warnings(c, clean);
   EXPECT_TRUE(c.warnings.empty());
@@ -285,7 +401,7 @@ TEST(EndOfProcess, CheckpointsTerminatingSignalsAndCleanExits) {
 
 TEST(EndOfProcess, NoCudaWorkIsSaidOnlyWhenNothingRanAndNothingWasTaken) {
   ProcessEnd idle;
-  idle.records = RecordAccount{0, 0, 0, false};
+  idle.records = counts(0, 0, 0, false);
   Report nothing = report_with_counts(0, 0);
   add_end_warnings(nothing, idle);
   ASSERT_EQ(nothing.warnings.size(), 1u);
@@ -297,7 +413,7 @@ TEST(EndOfProcess, NoCudaWorkIsSaidOnlyWhenNothingRanAndNothingWasTaken) {
   EXPECT_TRUE(copies.warnings.empty());
   // Launches whose records went to another client: that is said, not "no CUDA work".
   ProcessEnd starved;
-  starved.records = RecordAccount{7, 0, 0, false};
+  starved.records = counts(7, 0, 0, false);
   starved.other_client = "the other one";
   Report taken = report_with_counts(0, 0);
   add_end_warnings(taken, starved);

@@ -62,6 +62,20 @@ TEST_F(RunGpu, AKernelFaultAndTheAbortAfterItNameTheFaultingKernel) {
   EXPECT_NE(last.find("the last kernel it launched: run_target_fault(float*) on device 0"),
             std::string::npos)
       << last;
+  // The fault itself comes first: the error, the call that returned it, the kernel that faulted.
+  ASSERT_FALSE(report.warnings.empty());
+  EXPECT_EQ(report.warnings.front().rfind("the GPU faulted: cudaErrorIllegalAddress (700, an "
+                                          "illegal memory access was encountered) on device 0; "
+                                          "cudaDeviceSynchronize returned it first, to thread ",
+                                          0),
+            0u)
+      << report.warnings.front();
+  EXPECT_NE(warning(report,
+                    "the kernel that faulted: run_target_fault(float*) on device 0, the "
+                    "default stream, from thread "),
+            "")
+      << result.err;
+  EXPECT_EQ(warning(report, "another CUPTI client"), "") << result.err;
   const KernelSummary* alpha = kernel(report, "run_target_alpha");
   std::printf("alpha kernels recorded after the fault: %zu of 10\n",
               alpha != nullptr ? alpha->instances : std::size_t{0});

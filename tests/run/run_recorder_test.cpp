@@ -317,6 +317,19 @@ TEST(RunRecorder, KnowsEachContextsDeviceFromItsKernels) {
   EXPECT_EQ(recorder.device_of_context(6), -1);
 }
 
+// A fault or an in-flight launch names the NVTX ranges open when it was launched.
+TEST(RunRecorder, NamesTheRangesOfAPathOutermostFirst) {
+  RunRecorder recorder(settings());
+  const std::uint64_t outer = recorder.range_id("", "outer");
+  const std::uint64_t load = recorder.range_id("io", "load");
+  const std::uint64_t in_outer = recorder.range_path(0, outer);
+  const std::uint64_t load_in_outer = recorder.range_path(in_outer, load);
+  EXPECT_EQ(recorder.range_path_text(0), "");
+  EXPECT_EQ(recorder.range_path_text(999), "");
+  EXPECT_EQ(recorder.range_path_text(in_outer), "range \"outer\"");
+  EXPECT_EQ(recorder.range_path_text(load_in_outer), "ranges \"outer\" > \"io:load\"");
+}
+
 TEST(CaptureWindows, NestedOpeningsKeepOneWindowAndBoundsClipIt) {
   CaptureWindows windows(false);
   EXPECT_FALSE(windows.contains(5));

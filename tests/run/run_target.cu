@@ -2,19 +2,24 @@
 // A CUDA program that knows nothing of kerntime, for `kerntime run`'s GPU tests: it launches
 // known numbers of known kernels in the ways real programs do (runtime API, driver API, a CUDA
 // graph, inside NVTX ranges, between cudaProfilerStart and Stop), and can exit with a status,
-// be killed, abort, fault, start another CUPTI client, or start copies of itself, so that the
-// report can be checked exactly.
+// be killed (also while two threads keep launching), abort, fault, start another CUPTI client,
+// or start copies of itself (also ones that launch nothing), so that the report can be checked
+// exactly.
 //
 //   run_target MODE [N]
 #include <algorithm>
+#include <atomic>
 #include <chrono>
+#include <csignal>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <dlfcn.h>
+#include <pthread.h>
 #include <string>
 #include <sys/wait.h>
+#include <thread>
 #include <unistd.h>
 #include <vector>
 
@@ -35,6 +40,11 @@ __global__ void run_target_graph_node(float* data, int node) {
 }
 extern "C" __global__ void run_target_driver(float* data) {
   if (data != nullptr && threadIdx.x == 0) data[0] -= 1.0f;
+}
+__global__ void run_target_busy(long long cycles) {
+  const long long start = clock64();
+  while (clock64() - start < cycles) {
+  }
 }
 __global__ void run_target_fault(float* bad) {
   bad[threadIdx.x] = 1.0f;  // an address the program never allocated: an illegal access
@@ -171,6 +181,56 @@ int other_client(int n, const char* client) {
   return 0;
 }
 
+// Two threads launching 10 us kernels on their own streams, in steps of ten inside the NVTX
+// range "step", without end; the main thread waits for a signal. The launching threads block
+// the terminating signals, so a SIGTERM lands on the main thread while they keep launching: the
+// way PyTorch's autograd thread goes on launching a step's backward pass when the main thread
+// is stopped. Prints "ready" after the first steps.
+[[noreturn]] void busy() {
+  sigset_t terminating;
+  sigemptyset(&terminating);
+  for (const int signal : {SIGTERM, SIGINT, SIGHUP})
+    sigaddset(&terminating, signal);
+  std::atomic<int> steps{0};
+  auto launch = [&] {
+    pthread_sigmask(SIG_BLOCK, &terminating, nullptr);
+    cudaStream_t stream = nullptr;
+    CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+    for (;;) {
+      nvtxRangePushA("step");
+      for (int i = 0; i < 10; ++i)
+        run_target_busy<<<1, 32, 0, stream>>>(20'000);
+      nvtxRangePop();
+      ++steps;
+    }
+  };
+  std::thread first{launch};
+  std::thread second{launch};
+  while (steps.load() < 40)
+    usleep(1000);
+  std::printf("ready\n");
+  std::fflush(stdout);
+  for (;;)
+    pause();
+}
+
+// Two child processes that start CUDA and launch nothing (the way torch.compile's workers
+// do), then basic(n) in this one.
+int with_idle_helpers(const char* self, int n) {
+  for (int i = 0; i < 2; ++i) {
+    if (fork() == 0) {
+      execl(self, self, "idle", "0", static_cast<char*>(nullptr));
+      _exit(92);
+    }
+  }
+  int status = 0;
+  while (wait(&status) > 0) {
+    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) return 93;
+  }
+  basic(n);
+  return 0;
+}
+
 // alpha x n inside the range "work" of the NVTX domain "run_target_domain".
 void nvtx_domain(int n) {
   float* data = buffer();
@@ -277,6 +337,10 @@ int main(int argc, char** argv) {
     return other_client(n, argc > 3 ? argv[3] : "");
   } else if (mode == "nvtx_domain") {
     nvtx_domain(n);
+  } else if (mode == "busy") {
+    busy();
+  } else if (mode == "with_idle_helpers") {
+    return with_idle_helpers(argv[0], n);
   } else {
     std::fprintf(stderr, "run_target: unknown mode %s\n", mode.c_str());
     return 2;
