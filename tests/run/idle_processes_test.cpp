@@ -97,11 +97,11 @@ TEST(IdleProcesses, TheSummarySaysItOnceOnOneLine) {
   write_report_file(process_report("pid 3070 (python)", 0), dir + "kerntime_idle_a.json");
   write_report_file(process_report("pid 3071 (python)", 0), dir + "kerntime_idle_b.json");
   const std::string merged = dir + "kerntime_idle_merged.json";
-  const auto result =
-      run_command(std::string{KERNTIME_CLI} + " run -o " + merged + " -- sh -c 'cp " + dir +
-                  "kerntime_idle_work.json \"$KERNTIME_RUN_DIR/gpu1.pid3069.json\"; cp " + dir +
-                  "kerntime_idle_a.json \"$KERNTIME_RUN_DIR/gpu1.pid3070.json\"; cp " + dir +
-                  "kerntime_idle_b.json \"$KERNTIME_RUN_DIR/gpu1.pid3071.json\"'");
+  const auto result = run_command(
+      std::string{KERNTIME_CLI} + " run -o " + merged + " -- sh -c 'cp " + dir +
+      "kerntime_idle_work.json \"$KERNTIME_RUN_DIR/gpu1.pid3069.$KERNTIME_RUN_ID.json\"; cp " +
+      dir + "kerntime_idle_a.json \"$KERNTIME_RUN_DIR/gpu1.pid3070.$KERNTIME_RUN_ID.json\"; cp " +
+      dir + "kerntime_idle_b.json \"$KERNTIME_RUN_DIR/gpu1.pid3071.$KERNTIME_RUN_ID.json\"'");
   ASSERT_EQ(result.exit_status, 0) << result.err;
   EXPECT_EQ(occurrences(result.err,
                         "kerntime run: 2 processes started CUDA and launched no GPU "

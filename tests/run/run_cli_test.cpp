@@ -315,7 +315,9 @@ TEST(RunSettings, TheRunIdNamesEachProcessReport) {
   EXPECT_EQ(name.size() - name.find(".rank3."),
             std::string{".rank3.pid.00ff00ff00ff00ff.json"}.size() + pid.size());
   const std::string label = inject::process_label(lookup);
-  EXPECT_NE(label.find(" pid " + pid + " rank 3 run 00ff00ff00ff00ff"), std::string::npos) << label;
+  EXPECT_NE(label.find(" pid " + pid + " rank 3 ("), std::string::npos) << label;
+  const std::string run = " run 00ff00ff00ff00ff";
+  EXPECT_EQ(label.compare(label.size() - run.size(), run.size(), run), 0) << label;
   for (const std::string bad :
        {"", "00FF00FF00FF00FF", "00ff", "00ff00ff00ff00ff0", "../../etc/x"}) {
     values["KERNTIME_RUN_ID"] = bad;
