@@ -282,6 +282,8 @@ std::string fit_name(std::string_view text, std::size_t width) {
 }
 
 std::string short_name(std::string_view name, std::size_t width) {
+  // Most names of a benchmark's report have no brackets: nothing to elide, no scan to make.
+  if (name.find_first_of("()[]{}<>") == std::string_view::npos) return fit_name(name, width);
   const Brackets b = match_brackets(name);
   if (!b.balanced) return fit_name(name, width);
   const auto [begin, end] = name_span(name, b);
@@ -305,6 +307,9 @@ ShortNames::ShortNames(std::size_t count, NameAt name_at, std::size_t width, Nam
   std::unordered_map<std::string_view, Group> groups;
   for (std::size_t row = 0; row < count; ++row) {
     const std::string_view name = name_at_(row);
+    if (name.find_first_of("()[]{}<>") == std::string_view::npos && text_columns(name) <= width) {
+      continue;  // shown as it is, without a copy
+    }
     std::string shown = kind == NameKind::symbol ? short_name(name, width) : fit_name(name, width);
     if (shown == name) continue;
     const std::string& kept = shown_.emplace(row, std::move(shown)).first->second;
