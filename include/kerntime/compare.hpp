@@ -26,6 +26,7 @@
 #include <string_view>
 #include <vector>
 
+#include <kerntime/name_style.hpp>
 #include <kerntime/report.hpp>
 #include <kerntime/statistics.hpp>
 #include <kerntime/text_sink.hpp>
@@ -180,13 +181,17 @@ enum class CompareFormat {
 CompareFormat parse_compare_format(std::string_view name);
 
 /// Renders `comparison`; `color` adds ANSI colours to the table and is ignored by other formats.
-std::string render(const Comparison& comparison, CompareFormat format, bool color = false);
+/// Table and Markdown write entry names as `names` says (NameStyle: a kernel's short form by
+/// default, numbered where two read alike, with a note under the table); JSON and JUnit keep
+/// whole names.
+std::string render(const Comparison& comparison, CompareFormat format, bool color = false,
+                   NameStyle names = NameStyle::short_form);
 
 /// The same text as render(), handed to `write` in pieces of about a megabyte, so that a
 /// comparison of a million entries is never held as cells or as one string (what `kerntime
 /// compare` does). An exception from `write` stops the rendering and propagates.
 void render_to(const Comparison& comparison, CompareFormat format, const TextSink& write,
-               bool color = false);
+               bool color = false, NameStyle names = NameStyle::short_form);
 
 /// JUnit XML for a comparison that could not be made (exit status 2): one test case holding an
 /// <error> with `message`, so that CI's test view shows why instead of nothing (as pytest does).

@@ -7,6 +7,7 @@
 
 #include <kerntime/duration.hpp>
 #include <kerntime/measurement.hpp>
+#include <kerntime/name_style.hpp>
 #include <kerntime/report.hpp>
 
 namespace kerntime {
@@ -27,7 +28,9 @@ Format parse_format(std::string_view name);
 Format format_for_path(std::string_view path);
 
 /// Renders `report` in `format`. Warnings are included where the format has room for them.
-std::string render(const Report& report, Format format);
+/// Table and Markdown write entry names as `names` says (NameStyle; a kernel's short form by
+/// default) and say so under the table; CSV and JSON keep whole names.
+std::string render(const Report& report, Format format, NameStyle names = NameStyle::short_form);
 
 /// Renders the benchmark engine's measurements with the columns a benchmark needs (headline and
 /// its timer, event time, spread, throughput, SM clock, stop reason), as the benchmark runner

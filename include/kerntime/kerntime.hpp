@@ -12,6 +12,7 @@
 #include <kerntime/measure.hpp>
 #include <kerntime/measurement.hpp>
 #include <kerntime/measurement_info.hpp>
+#include <kerntime/name_style.hpp>
 #include <kerntime/report.hpp>
 #include <kerntime/report_interop.hpp>
 #include <kerntime/report_json.hpp>

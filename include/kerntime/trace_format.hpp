@@ -9,6 +9,7 @@
 #include <string_view>
 
 #include <kerntime/format.hpp>
+#include <kerntime/name_style.hpp>
 #include <kerntime/report.hpp>
 #include <kerntime/report_transforms.hpp>
 #include <kerntime/trace.hpp>
@@ -21,15 +22,22 @@ namespace kerntime {
 /// end with the trace's record counts (dropped records and records without timestamps among them)
 /// and warnings; CSV holds rows only, times in ns; JSON is an object {"kernels": [...], "counts":
 /// {...}, "warnings": [...]}.
+///
+/// With NameStyle::short_form (the default) table and Markdown write short names and say so under
+/// the table; the table then fits 120 terminal columns: Time (%), Total Time, Instances, Med, Min,
+/// Max (GridXYZ and BlockXYZ too when the rows are per launch configuration) and the name in the
+/// columns left, 24 at least. CSV and JSON keep whole names and every column.
 std::string render_kernel_summary(const Trace& trace, Format format,
-                                  const KernelSummaryOptions& options = {});
+                                  const KernelSummaryOptions& options = {},
+                                  NameStyle names = NameStyle::short_form);
 
 /// The same table from a report's trace section (`kerntime run` and reports with attach_trace),
 /// with the report's warnings in the footer. When the section has NVTX ranges (`kerntime run`),
 /// their table (render_range_summary) follows the kernels': before the footer in a table or
 /// Markdown, after a blank line in CSV, as "ranges" in JSON. Throws kerntime::Error when the
 /// report has no trace section.
-std::string render_kernel_summary(const Report& report, Format format);
+std::string render_kernel_summary(const Report& report, Format format,
+                                  NameStyle names = NameStyle::short_form);
 
 /// The summaries of `nsys stats` that kerntime makes from a trace (docs/tracing.md).
 enum class TraceSummaryKind {
@@ -57,19 +65,25 @@ TraceSummaryKind parse_trace_summary_kind(std::string_view name);
 /// titles say "(ns)"). Table and Markdown end with the record counts and warnings (the API
 /// table also says how many driver calls inside runtime calls it did not count again); CSV
 /// holds rows only; JSON is an object of the rows, "counts" and "warnings".
-std::string render_trace_summary(const Trace& trace, TraceSummaryKind kind, Format format);
+/// Kernel names in table and Markdown as `names` says (NameStyle).
+std::string render_trace_summary(const Trace& trace, TraceSummaryKind kind, Format format,
+                                 NameStyle names = NameStyle::short_form);
 
 /// The same from a report's trace section. The counts are exact; the records it lists may stop
 /// at the record limit, and then a warning says the summary covers the listed records only.
 /// Throws kerntime::Error when the report has no trace section.
-std::string render_trace_summary(const Report& report, TraceSummaryKind kind, Format format);
+std::string render_trace_summary(const Report& report, TraceSummaryKind kind, Format format,
+                                 NameStyle names = NameStyle::short_form);
 
 /// The per-NVTX-range table of a `kerntime run` report: each range name (DOMAIN:NAME for a
 /// named domain) in order of first opening, its instances, their total and median host time,
 /// the kernels launched inside it (nested ranges included) and their GPU time, and its own
 /// (those launched while it was the innermost range). JSON: {"ranges": [...]}, the report's
-/// rows. Throws kerntime::Error when the report has no trace section.
-std::string render_range_summary(const Report& report, Format format);
+/// rows. Range names are the program's text: NameStyle::short_form only cuts a long one to fit
+/// (the table's Range column to 120 terminal columns). Throws kerntime::Error when the report
+/// has no trace section.
+std::string render_range_summary(const Report& report, Format format,
+                                 NameStyle names = NameStyle::short_form);
 
 /// The per-scope summary: openings, kernels (nested scopes included), the sum of their
 /// durations, the median GPU span of one opening, and, when `events` holds an entry of the same

@@ -70,6 +70,7 @@ struct CompareSettings {
   std::string format;  ///< empty: what the --output file's extension names, else table
   std::string output;
   std::string color = "auto";
+  std::string names = "short";
   bool fail_on_removed = false;
   bool fail_on_inconclusive = false;
 };
@@ -138,17 +139,18 @@ int compare_reports(const CompareSettings& s, CompareFormat format) {
   // Rendered piece by piece: a comparison of a million entries is never held as one string.
   const auto to_stdout = [](std::string_view piece) { io::write_standard_output(piece); };
   const bool color = stdout_wants_color(s.color);
+  const NameStyle names = s.names == "full" ? NameStyle::full : NameStyle::short_form;
   if (s.output.empty()) {
-    render_to(comparison, format, to_stdout, color);
+    render_to(comparison, format, to_stdout, color, names);
   } else if (s.output == "-") {
-    render_to(comparison, format, to_stdout, s.color == "always");
+    render_to(comparison, format, to_stdout, s.color == "always", names);
   } else {
     io::AtomicFileWriter file(s.output);
     render_to(
         comparison, format, [&file](std::string_view piece) { file.write(piece); },
-        s.color == "always");
+        s.color == "always", names);
     file.commit();
-    render_to(comparison, CompareFormat::table, to_stdout, color);
+    render_to(comparison, CompareFormat::table, to_stdout, color, names);
   }
   return comparison.failed() ? 1 : 0;
 }
@@ -237,6 +239,12 @@ void add_compare_command(CLI::App& app, int& exit_status) {
       ->add_option("--color", settings->color,
                    "Colour the table: auto (when stdout is a terminal), always or never")
       ->check(CLI::IsMember({"auto", "always", "never"}));
+  command
+      ->add_option("--names", settings->names,
+                   "Entry names in the table and Markdown: short (template arguments and "
+                   "parameters elided) or full")
+      ->check(CLI::IsMember({"short", "full"}))
+      ->default_str("short");
   command->callback([settings, &exit_status] { exit_status = run_compare(*settings); });
 }
 

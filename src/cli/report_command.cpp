@@ -62,6 +62,7 @@ struct ReportSettings {
   std::string output;
   bool aggregates_only = false;
   std::vector<std::string> trace_summaries;
+  std::string names = "short";
 };
 
 constexpr const char* kGbenchFormat = "gbench-json";
@@ -81,7 +82,7 @@ std::vector<TraceSummaryKind> summary_kinds(const std::vector<std::string>& name
 // The summaries one after another: titled as `nsys stats` titles them in a table, as headings
 // in Markdown, one object keyed by report name in JSON; CSV holds one table only.
 std::string render_summaries(const Report& report, const std::vector<TraceSummaryKind>& kinds,
-                             Format format) {
+                             Format format, NameStyle names) {
   if (format == Format::csv && kinds.size() != 1) {
     throw Error("--format csv holds one table: give one --trace-summary, not " +
                 std::to_string(kinds.size()));
@@ -91,13 +92,13 @@ std::string render_summaries(const Report& report, const std::vector<TraceSummar
         "--trace-summary: the report has no trace section (record with a "
         "kerntime::Tracer and attach_trace); one report file, not several, keeps its own");
   }
-  if (format == Format::csv) return render_trace_summary(report, kinds.front(), format);
+  if (format == Format::csv) return render_trace_summary(report, kinds.front(), format, names);
   std::string out;
   if (format == Format::json) {
-    if (kinds.size() == 1) return render_trace_summary(report, kinds.front(), format);
+    if (kinds.size() == 1) return render_trace_summary(report, kinds.front(), format, names);
     out = "{";
     for (std::size_t i = 0; i < kinds.size(); ++i) {
-      std::string one = render_trace_summary(report, kinds[i], format);
+      std::string one = render_trace_summary(report, kinds[i], format, names);
       one.pop_back();  // its final newline
       out += (i == 0 ? "\n  \"" : ",\n  \"") + std::string{to_string(kinds[i])} + "\": ";
       out += io::nested_json(one, 1);
@@ -109,7 +110,7 @@ std::string render_summaries(const Report& report, const std::vector<TraceSummar
         std::string{summary_title(kinds[i])} + " (" + std::string{to_string(kinds[i])} + ")";
     out += i == 0 ? "" : "\n";
     out += format == Format::markdown ? "### " + title + "\n\n" : " ** " + title + ":\n\n";
-    out += render_trace_summary(report, kinds[i], format);
+    out += render_trace_summary(report, kinds[i], format, names);
   }
   return out;
 }
@@ -157,6 +158,7 @@ int run_report(const ReportSettings& s) {
         "for them");
   }
   const std::vector<TraceSummaryKind> kinds = summary_kinds(s.trace_summaries);
+  const NameStyle style = s.names == "full" ? NameStyle::full : NameStyle::short_form;
   std::vector<Report> reports;
   std::vector<std::string> names;
   std::vector<std::string> paths;
@@ -194,9 +196,9 @@ int run_report(const ReportSettings& s) {
     options.aggregates_only = s.aggregates_only;
     text = to_google_benchmark_json(merged, options);
   } else if (!kinds.empty()) {
-    text = render_summaries(merged, kinds, format);
+    text = render_summaries(merged, kinds, format, style);
   } else {
-    text = render(merged, format);
+    text = render(merged, format, style);
   }
   if (s.output.empty() || s.output == "-") {
     io::write_standard_output(text);
@@ -232,6 +234,12 @@ void add_report_command(CLI::App& app, int& exit_status) {
                    "Show a summary of the trace section (nsys's name: cuda_gpu_mem_time_sum, "
                    "cuda_api_sum, ..., or all) instead of the entries; repeatable")
       ->allow_extra_args(false);
+  command
+      ->add_option("--names", settings->names,
+                   "Names in the table and Markdown: short (template arguments and parameters "
+                   "elided) or full")
+      ->check(CLI::IsMember({"short", "full"}))
+      ->default_str("short");
   command->add_option("--output,-o", settings->output,
                       "Write to FILE instead of stdout (- for stdout)");
   command->callback([settings, &exit_status] { exit_status = run_report(*settings); });

@@ -170,7 +170,7 @@ Trace timeline_of(const Report& report) {
   return trace;
 }
 
-int run(RunOptions& o) {
+int run(RunOptions& o, NameStyle names) {
   if (o.command.empty())
     throw Error("no program to run; usage: kerntime run [options] -- PROGRAM [ARGS...]");
   const Format format = parse_format(o.format);
@@ -232,7 +232,7 @@ int run(RunOptions& o) {
     environment.host_name =
         merged.environment.host_name.substr(0, merged.environment.host_name.find(' '));
     merged.environment = environment;
-    io::write_diagnostic(render_kernel_summary(merged, format));
+    io::write_diagnostic(render_kernel_summary(merged, format, names));
     // Not a warning; --format json keeps standard error one JSON document.
     if (!idle.all && !idle.labels.empty() && format != Format::json) {
       io::write_error_line("kerntime run: ", idle_processes_text(idle));
@@ -270,6 +270,7 @@ int run(RunOptions& o) {
 
 void add_run_command(CLI::App& app, int& exit_status) {
   auto options = std::make_shared<RunOptions>();
+  auto names = std::make_shared<std::string>("short");
   CLI::App* command = app.add_subcommand(
       "run", "Run a CUDA program unchanged and summarize every kernel it ran (GPU time, CUPTI)");
   command->footer(kFooter);
@@ -281,6 +282,12 @@ void add_run_command(CLI::App& app, int& exit_status) {
       ->add_option("--format", options->format,
                    "Format of the summary on standard error: table, md, csv, json")
       ->default_str("table");
+  command
+      ->add_option("--names", *names,
+                   "Kernel and range names in the table and Markdown: short (fits 120 columns) or "
+                   "full (every column)")
+      ->check(CLI::IsMember({"short", "full"}))
+      ->default_str("short");
   command->add_option("--capture-range", options->capture_range,
                       "none, cudaProfilerApi (between cudaProfilerStart and Stop) or nvtx:NAME");
   command->add_option("--delay", options->delay,
@@ -311,10 +318,10 @@ void add_run_command(CLI::App& app, int& exit_status) {
                     "and memsets (each recorded call costs the program host time)");
   command->add_option("command", options->command, "PROGRAM [ARGS...] (after --)")->required();
   command->positionals_at_end();
-  command->callback([options, &exit_status] {
+  command->callback([options, names, &exit_status] {
     try {
       check_run_options(*options);
-      exit_status = run(*options);
+      exit_status = run(*options, *names == "full" ? NameStyle::full : NameStyle::short_form);
     } catch (const Error& error) {
       io::write_error_line("kerntime run: ", error.what());
       exit_status = 2;

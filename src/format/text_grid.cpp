@@ -89,6 +89,19 @@ RowSource rows_of(const Grid& grid) {
 
 }  // namespace
 
+std::size_t column_room(const Grid& grid, std::size_t column, std::size_t line) {
+  std::size_t used = grid.columns.empty() ? 0 : 2 * (grid.columns.size() - 1);
+  for (std::size_t i = 0; i < grid.columns.size(); ++i) {
+    if (i == column) continue;
+    std::size_t width = display_width(grid.columns[i].title);
+    for (const auto& row : grid.rows) {
+      if (i < row.size()) width = std::max(width, display_width(row[i]));
+    }
+    used += width;
+  }
+  return used < line ? line - used : 0;
+}
+
 void write_grid_text(const std::vector<GridColumn>& columns, const RowSource& rows,
                      const std::string& empty_text, ChunkedText& out, const CellPainter& paint) {
   std::vector<std::size_t> widths;

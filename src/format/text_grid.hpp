@@ -41,6 +41,10 @@ struct RowSource {
 /// trailing blanks, so the output diffs cleanly.
 std::string grid_text(const Grid& grid, const CellPainter& paint = {});
 
+/// Columns left for column `column` of grid_text(grid) in a line of `line` columns: the line
+/// less every other column (its widest cell or title) and the separators; 0 when they fill it.
+std::size_t column_room(const Grid& grid, std::size_t column, std::size_t line);
+
 /// grid_text() of rows made on demand, appended to `out`: one pass over the rows finds the
 /// column widths and a second writes the lines, so memory does not grow with the row count.
 void write_grid_text(const std::vector<GridColumn>& columns, const RowSource& rows,

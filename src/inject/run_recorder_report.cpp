@@ -1,13 +1,17 @@
 // SPDX-License-Identifier: Apache-2.0
 // The recorder's report: entries, the per-kernel and per-range summaries, the first records.
 #include <algorithm>
+#include <string>
+#include <string_view>
 #include <utility>
+#include <vector>
 
 #include <kerntime/report_transforms.hpp>
 #include <kerntime/statistics.hpp>
 #include <kerntime/trace.hpp>
 
 #include "inject/run_recorder.hpp"
+#include "text/short_name.hpp"
 #include "trace/scope_table.hpp"
 
 namespace kerntime::inject {
@@ -19,6 +23,39 @@ StatisticsOptions entry_statistics() {
   StatisticsOptions options;
   options.median_interval = false;
   return options;
+}
+
+// One line for every kernel past the sample limit: PyTorch runs hundreds of kernels more often
+// than that, and their names run to hundreds of characters each.
+std::string sampled_warning(const std::vector<std::string_view>& kernels,
+                            const RunSettings& settings) {
+  constexpr std::size_t kNamed = 3;
+  constexpr std::size_t kNameWidth = 60;
+  std::vector<std::string> named;
+  std::size_t covered = 0;  // kernels whose short name is among the named
+  for (const std::string_view name : kernels) {
+    std::string shown = detail::short_name(name, kNameWidth);
+    const bool listed = std::find(named.begin(), named.end(), shown) != named.end();
+    if (!listed && named.size() == kNamed) continue;
+    if (!listed) named.push_back(std::move(shown));
+    ++covered;
+  }
+  std::string names;
+  for (const std::string& name : named)
+    names += (names.empty() ? "" : ", ") + name;
+  if (covered < kernels.size())
+    names += ", and " + std::to_string(kernels.size() - covered) + " more";
+  const std::string limit = "ran more than --samples-per-kernel (" +
+                            std::to_string(settings.samples_per_kernel) + ") times: ";
+  return kernels.size() == 1
+             ? "1 kernel " + limit +
+                   "its samples are a uniform random subset; its count, total, min and max are "
+                   "exact (" +
+                   names + ")"
+             : std::to_string(kernels.size()) + " kernels " + limit +
+                   "their samples are uniform random subsets; counts, totals, min and max are "
+                   "exact (" +
+                   names + ")";
 }
 
 }  // namespace
@@ -100,6 +137,7 @@ Report RunRecorder::report(bool with_records) const {
   // cannot clash, ranges carry the "nvtx:" prefix.
   const StatisticsOptions statistics = entry_statistics();
   std::uint64_t kernels_recorded = 0;
+  std::vector<std::string_view> sampled;  // kernels beyond --samples-per-kernel, largest first
   for (const auto& [id, row] : rows) {
     const KernelStats& stats = kernels_.at(id);
     Entry entry;
@@ -109,15 +147,10 @@ Report RunRecorder::report(bool with_records) const {
     entry.samples = stats.durations.kept();
     entry.statistics = compute_statistics(entry.samples, statistics);
     kernels_recorded += stats.durations.count();
-    if (!stats.durations.complete()) {
-      report.warnings.push_back(
-          "\"" + row.name + "\" ran " + std::to_string(stats.durations.count()) +
-          " times; its samples are a uniform random " +
-          std::to_string(stats.durations.kept().size()) +
-          " of them (count, total, min, max in the kernel summary are exact)");
-    }
+    if (!stats.durations.complete()) sampled.push_back(row.name);
     report.entries.push_back(std::move(entry));
   }
+  if (!sampled.empty()) report.warnings.push_back(sampled_warning(sampled, settings_));
   for (const RangeStats& range : ranges_) {
     if (range.durations.count() == 0) continue;
     Entry entry;

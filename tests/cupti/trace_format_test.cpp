@@ -31,6 +31,11 @@ TEST(TraceFormatGolden, KernelSummaryViews) {
   expect_golden("kernels.json", render_kernel_summary(trace, Format::json));
   expect_golden("kernels_by_config.txt",
                 render_kernel_summary(trace, Format::table, KernelSummaryOptions{true}));
+  // --names full: nsys's every column and whole names.
+  expect_golden("kernels_full.txt",
+                render_kernel_summary(trace, Format::table, {}, NameStyle::full));
+  expect_golden("kernels_full.md",
+                render_kernel_summary(trace, Format::markdown, {}, NameStyle::full));
 }
 
 TEST(TraceFormatGolden, ScopeSummaryViews) {

@@ -7,6 +7,7 @@
 #include <set>
 #include <sstream>
 #include <string>
+#include <vector>
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -247,6 +248,47 @@ TEST_F(RunGpu, MergesOnlyTheProcessReportsOfItsOwnRun) {
   ASSERT_NE(kernel(report, "run_target_alpha"), nullptr) << second.err;
   EXPECT_EQ(kernel(report, "run_target_alpha")->instances, 100u);  // 2 x 50, not + 10
   EXPECT_EQ(entry(report, "run_target_alpha")->run_count(), 2u);
+}
+
+// The summary a person reads: short names in 120 columns, one warning for every kernel past the
+// sample limit; --names full gives nsys's columns and whole names. The report keeps whole names.
+TEST_F(RunGpu, TheSummaryFitsATerminalAndNamesFullShowsWholeNames) {
+  const std::string path = report_path("names");
+  const auto brief = run("--samples-per-kernel 50 -o " + path, "basic 200");
+  ASSERT_EQ(brief.exit_status, 0) << brief.err;
+  const std::size_t table = brief.err.find("Time (%)");
+  ASSERT_NE(table, std::string::npos) << brief.err;
+  std::size_t start = table;
+  while (start < brief.err.size()) {
+    const std::size_t end = std::min(brief.err.find('\n', start), brief.err.size());
+    const std::string line = brief.err.substr(start, end - start);
+    const auto columns = std::count_if(line.begin(), line.end(), [](char c) {
+      return (static_cast<unsigned char>(c) & 0xC0) != 0x80;
+    });
+    EXPECT_LE(columns, 120) << line;
+    start = end + 1;
+  }
+  EXPECT_NE(brief.err.find("  run_target_alpha\n"), std::string::npos) << brief.err;
+  EXPECT_EQ(brief.err.find("run_target_alpha(float*)"), std::string::npos) << brief.err;
+  EXPECT_EQ(brief.err.find("StdDev"), std::string::npos) << brief.err;
+  EXPECT_NE(brief.err.find("note: names are shortened"), std::string::npos) << brief.err;
+  const Report report = read_report_file(path);
+  std::vector<std::string> sampled;
+  for (const std::string& w : report.warnings) {
+    if (w.find("--samples-per-kernel") != std::string::npos) sampled.push_back(w);
+  }
+  EXPECT_EQ(sampled, std::vector<std::string>{
+                         "2 kernels ran more than --samples-per-kernel (50) times: their samples "
+                         "are uniform random subsets; counts, totals, min and max are exact "
+                         "(run_target_beta, run_target_alpha)"});
+  ASSERT_NE(kernel(report, "run_target_alpha"), nullptr);
+  EXPECT_EQ(kernel(report, "run_target_alpha")->name, "run_target_alpha(float*)");
+
+  const auto full = run("--names full", "basic 20");
+  ASSERT_EQ(full.exit_status, 0) << full.err;
+  EXPECT_NE(full.err.find("  run_target_alpha(float*)\n"), std::string::npos) << full.err;
+  EXPECT_NE(full.err.find("StdDev"), std::string::npos) << full.err;
+  EXPECT_EQ(full.err.find("names are shortened"), std::string::npos) << full.err;
 }
 
 }  // namespace

@@ -119,15 +119,63 @@ TEST(RunRecorder, CountsEveryKernelExactlyAndKeepsSamplesAndRecordsBounded) {
   EXPECT_EQ(report.entries[0].timer, "cupti-kernel");
   EXPECT_EQ(a->min_ns, 1000u);
   EXPECT_EQ(a->max_ns, 1006u);
-  // The samples are a uniform sample of 7,500: the report says so.
-  EXPECT_NE(std::find_if(report.warnings.begin(), report.warnings.end(),
-                         [](const std::string& w) {
-                           return w.find("uniform random 100") != std::string::npos;
-                         }),
-            report.warnings.end());
+  // The samples are a uniform sample of 7,500 and 2,500: the report says so, in one line.
+  EXPECT_NE(std::find(report.warnings.begin(), report.warnings.end(),
+                      "2 kernels ran more than --samples-per-kernel (100) times: their samples are "
+                      "uniform random subsets; counts, totals, min and max are exact (alpha, "
+                      "beta_c_name)"),
+            report.warnings.end())
+      << ::testing::PrintToString(report.warnings);
   // What it writes reads back.
   const Report again = parse_report(to_json(report), "recorded");
   EXPECT_EQ(again.trace->kernel_summary.front().instances, 7500u);
+}
+
+// PyTorch runs hundreds of kernels past the limit, with names of 500 characters: one warning
+// says how many, naming the first three by their short names.
+TEST(RunRecorder, KernelsPastTheSampleLimitMakeOneWarningWithShortNames) {
+  RunSettings s = settings();
+  s.samples_per_kernel = 10;
+  static const std::vector<std::string> names = {
+      "_ZN2at6native29vectorized_elementwise_kernelILi4ENS0_11FillFunctorIfEENS_"
+      "6detail5ArrayIPcLi1E"
+      "EEEEviT0_T1_",
+      "_ZN2at6native29vectorized_elementwise_kernelILi4ENS0_15CUDAFunctor_addIfEENS_"
+      "6detail5ArrayIPc"
+      "Li3EEEEEviT0_T1_",
+      "triton_poi_fused_add_0",
+      "_Z5gammaPf",
+      "_Z5deltaPf",
+      "_Z4rarePf"};
+  RunRecorder recorder(s);
+  trace::RecordBatch records;
+  std::uint64_t t = 1'000'000;
+  for (std::size_t k = 0; k < names.size(); ++k) {
+    // Larger totals first, so the order of the rows is the order of `names`; the last kernel
+    // stays under the limit.
+    const int runs = k + 1 == names.size() ? 5 : 20;
+    for (int i = 0; i < runs; ++i) {
+      records.kernels.push_back(kernel(names[k].c_str(), t, 1000 * (10 - k)));
+      t += 100'000;
+    }
+  }
+  recorder.append(std::move(records));
+  const Report report = recorder.report();
+  std::vector<std::string> limit;
+  for (const std::string& w : report.warnings) {
+    if (w.find("--samples-per-kernel") != std::string::npos) limit.push_back(w);
+  }
+  // Both elementwise kernels shorten alike and are named once; delta is the one left over.
+  ASSERT_EQ(limit, std::vector<std::string>{
+                       "5 kernels ran more than --samples-per-kernel (10) times: their samples are "
+                       "uniform random subsets; counts, totals, min and max are exact "
+                       "(at::native::vectorized_elementwise_kernel<…>, triton_poi_fused_add_0, "
+                       "gamma, and 1 more)"});
+  // The report's entries keep the whole names.
+  EXPECT_EQ(report.entries.front().name,
+            "void at::native::vectorized_elementwise_kernel<4, at::native::FillFunctor<float>, "
+            "at::detail::Array<char*, 1> >(int, at::native::FillFunctor<float>, "
+            "at::detail::Array<char*, 1>)");
 }
 
 TEST(RunRecorder, KernelFilterAndCaptureWindowsDecideWhatCounts) {

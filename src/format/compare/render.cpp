@@ -9,6 +9,15 @@
 #include "format/format_name.hpp"
 
 namespace kerntime {
+namespace format_detail {
+
+NameColumn entry_names(const Comparison& comparison, NameStyle names) {
+  return NameColumn(names, comparison.entries.size(), [&comparison](std::size_t i) {
+    return std::string_view{comparison.entries[i].name};
+  });
+}
+
+}  // namespace format_detail
 
 CompareFormat parse_compare_format(std::string_view name) {
   constexpr CompareFormat formats[] = {CompareFormat::table, CompareFormat::markdown,
@@ -18,14 +27,14 @@ CompareFormat parse_compare_format(std::string_view name) {
 }
 
 void render_to(const Comparison& comparison, CompareFormat format, const TextSink& write,
-               bool color) {
+               bool color, NameStyle names) {
   format_detail::ChunkedText out(write);
   switch (format) {
     case CompareFormat::table:
-      format_detail::write_comparison_table(comparison, color, out);
+      format_detail::write_comparison_table(comparison, color, names, out);
       break;
     case CompareFormat::markdown:
-      format_detail::write_comparison_markdown(comparison, out);
+      format_detail::write_comparison_markdown(comparison, names, out);
       break;
     case CompareFormat::json:
       format_detail::write_comparison_json(comparison, out);
@@ -41,10 +50,11 @@ void render_to(const Comparison& comparison, CompareFormat format, const TextSin
   out.flush();
 }
 
-std::string render(const Comparison& comparison, CompareFormat format, bool color) {
+std::string render(const Comparison& comparison, CompareFormat format, bool color,
+                   NameStyle names) {
   std::string text;
   render_to(
-      comparison, format, [&text](std::string_view piece) { text.append(piece); }, color);
+      comparison, format, [&text](std::string_view piece) { text.append(piece); }, color, names);
   return text;
 }
 

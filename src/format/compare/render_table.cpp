@@ -9,6 +9,7 @@
 
 #include "format/compare/render_cells.hpp"
 #include "format/compare/renderers.hpp"
+#include "format/name_column.hpp"
 #include "format/text_grid.hpp"
 
 namespace kerntime::format_detail {
@@ -45,7 +46,8 @@ std::string paint(const std::string& text, const char* color, bool enabled) {
 
 }  // namespace
 
-void write_comparison_table(const Comparison& comparison, bool color, ChunkedText& out) {
+void write_comparison_table(const Comparison& comparison, bool color, NameStyle names,
+                            ChunkedText& out) {
   out += fmt::format("Baseline {}, candidate {}\n{}\n", printable(comparison.baseline_source),
                      printable(comparison.candidate_source), settings_line(comparison));
   for (const std::string& warning : comparison.warnings) {
@@ -69,9 +71,10 @@ void write_comparison_table(const Comparison& comparison, bool color, ChunkedTex
                                  {"Threshold"},
                                  {"Verdict", false},
                                  {"Reason", false}});
-  const auto row_cells = [&comparison, runs, rates](std::size_t i) {
+  const NameColumn shown = entry_names(comparison, names);
+  const auto row_cells = [&comparison, &shown, runs, rates](std::size_t i) {
     EntryCells c = cells_of(comparison.entries[i]);
-    std::vector<std::string> cells = {std::move(c.name), std::move(c.baseline),
+    std::vector<std::string> cells = {printable(shown(i)), std::move(c.baseline),
                                       std::move(c.candidate)};
     if (rates) cells.insert(cells.end(), {std::move(c.baseline_rate), std::move(c.candidate_rate)});
     if (runs) cells.insert(cells.end(), {std::move(c.runs), std::move(c.spread)});
@@ -87,6 +90,8 @@ void write_comparison_table(const Comparison& comparison, bool color, ChunkedTex
     return paint(cell, color_of(comparison.entries[row].verdict), color);
   };
   write_grid_text(columns, {comparison.entries.size(), row_cells}, "(no entries)", out, highlight);
+  const std::string note = names_note(shown.shortened(), shown.numbered());
+  if (!note.empty()) out += "\nnote: " + note + "\n";
 
   out += "\n" + summary_counts(comparison) + ": ";
   const std::string result = outcome(comparison);

@@ -6,11 +6,17 @@
 #include <kerntime/compare.hpp>
 
 #include "format/chunked_text.hpp"
+#include "format/name_column.hpp"
 
 namespace kerntime::format_detail {
 
-void write_comparison_table(const Comparison& comparison, bool color, ChunkedText& out);
-void write_comparison_markdown(const Comparison& comparison, ChunkedText& out);
+void write_comparison_table(const Comparison& comparison, bool color, NameStyle names,
+                            ChunkedText& out);
+void write_comparison_markdown(const Comparison& comparison, NameStyle names, ChunkedText& out);
+/// The Entry column of the table and Markdown views: the entries' names as `names` asks,
+/// numbered apart over the whole comparison (not escaped).
+NameColumn entry_names(const Comparison& comparison, NameStyle names);
+
 void write_comparison_json(const Comparison& comparison, ChunkedText& out);
 void write_comparison_junit(const Comparison& comparison, ChunkedText& out);
 

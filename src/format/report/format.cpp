@@ -26,12 +26,12 @@ Format format_for_path(std::string_view path) {
   return Format::table;
 }
 
-std::string render(const Report& report, Format format) {
+std::string render(const Report& report, Format format, NameStyle names) {
   switch (format) {
     case Format::table:
-      return format_detail::render_table(report);
+      return format_detail::render_table(report, names);
     case Format::markdown:
-      return format_detail::render_markdown(report);
+      return format_detail::render_markdown(report, names);
     case Format::csv:
       return format_detail::render_csv(report);
     case Format::json:

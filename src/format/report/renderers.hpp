@@ -4,12 +4,13 @@
 
 #include <string>
 
+#include <kerntime/name_style.hpp>
 #include <kerntime/report.hpp>
 
 namespace kerntime::format_detail {
 
-std::string render_table(const Report& report);
-std::string render_markdown(const Report& report);
+std::string render_table(const Report& report, NameStyle names);
+std::string render_markdown(const Report& report, NameStyle names);
 std::string render_csv(const Report& report);
 
 }  // namespace kerntime::format_detail

@@ -2,12 +2,14 @@
 #include "format/report/summary.hpp"
 
 #include <optional>
+#include <string_view>
 
 #include <fmt/format.h>
 
 #include <kerntime/environment.hpp>
 #include <kerntime/format.hpp>
 
+#include "format/name_column.hpp"
 #include "text/numbers.hpp"
 
 namespace kerntime::format_detail {
@@ -64,7 +66,7 @@ std::string device_line(const DeviceInfo& d) {
 
 }  // namespace
 
-Summary summarize(const Report& report) {
+Summary summarize(const Report& report, NameStyle names) {
   const std::optional<double> ci_level = common_ci_level(report);
   const std::string ci_title =
       ci_level ? "Median " + level_percent(*ci_level) + " CI" : std::string("Median CI");
@@ -75,6 +77,10 @@ Summary summarize(const Report& report) {
       {"Min"},         {"Max"},     {"StdDev"}, {"Noise"},
   };
 
+  const NameColumn shown(names, report.entries.size(), [&report](std::size_t i) {
+    return std::string_view{report.entries[i].name};
+  });
+  summary.names_note = names_note(shown.shortened(), shown.numbered());
   for (const Entry& entry : report.entries) {
     const Statistics& s = entry.statistics;
     const auto duration = [&](double ns) {
@@ -86,7 +92,7 @@ Summary summarize(const Report& report) {
                        format_duration(s.median_ci->high));
       if (!ci_level) ci += " at " + level_percent(s.median_ci_level);
     }
-    std::vector<std::string> row = {printable(entry.name),
+    std::vector<std::string> row = {printable(shown(summary.grid.rows.size())),
                                     std::to_string(s.count),
                                     duration(s.median),
                                     ci,

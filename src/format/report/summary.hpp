@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include <kerntime/name_style.hpp>
 #include <kerntime/report.hpp>
 
 #include "format/text_grid.hpp"
@@ -21,10 +22,11 @@ inline constexpr const char* kMissingLegend = "not enough samples";
 struct Summary {
   Grid grid;
   bool has_missing = false;  ///< some cell is kMissingCell, so the legend is needed
+  std::string names_note;    ///< names_note() of the Name column: empty when names are whole
 };
 
-/// The summary of `report`; entry names are passed through printable().
-Summary summarize(const Report& report);
+/// The summary of `report`; entry names as `names` asks, passed through printable().
+Summary summarize(const Report& report, NameStyle names = NameStyle::short_form);
 
 /// Lines saying where and with what the report was measured; empty when nothing is known.
 std::vector<std::string> environment_lines(const Environment& environment);

@@ -3,8 +3,11 @@
 // cuda_kern_exec_sum`: PID, TID, DevId, Count, QCount, then average, median, minimum, maximum
 // and standard deviation of the total (T), API (A), queue (Q) and kernel (K) times, API Name,
 // Kernel Name.
+#include <string_view>
+
 #include <kerntime/trace_summaries.hpp>
 
+#include "format/name_column.hpp"
 #include "format/trace/summary_cells.hpp"
 #include "format/trace/summary_views.hpp"
 #include "format/trace/trace_text.hpp"
@@ -12,7 +15,8 @@
 namespace kerntime::format_detail {
 namespace {
 
-Grid launch_grid(const std::vector<KernelExecutionSummary>& rows, bool raw) {
+Grid launch_grid(const std::vector<KernelExecutionSummary>& rows, bool raw,
+                 const NameColumn& kernel_names) {
   const std::string unit = raw ? " (ns)" : "";
   Grid grid;
   grid.columns = {{"PID"}, {"TID"}, {"DevId"}, {"Count"}, {"QCount"}};
@@ -31,7 +35,7 @@ Grid launch_grid(const std::vector<KernelExecutionSummary>& rows, bool raw) {
       append_duration_cells(cells, *s, raw);
     }
     cells.push_back(row.api_name);
-    cells.push_back(row.kernel_name);
+    cells.push_back(kernel_names(grid.rows.size()));
     grid.rows.push_back(std::move(cells));
   }
   return grid;
@@ -58,8 +62,13 @@ std::string render_kernel_launch_summary(const SummaryInput& input, Format forma
     }
     return summary_json("kernel_launches", std::move(out), input);
   }
-  return render_trace_grid(launch_grid(rows, format == Format::csv), format) +
-         summary_footer(input, format);
+  const bool raw = format == Format::csv;
+  const NameColumn kernel_names(
+      raw ? NameStyle::full : input.names, rows.size(),
+      [&rows](std::size_t i) { return std::string_view{rows[i].kernel_name}; });
+  return render_trace_grid(launch_grid(rows, raw, kernel_names), format) +
+         summary_footer(input, format, {},
+                        names_note(kernel_names.shortened(), kernel_names.numbered()));
 }
 
 }  // namespace kerntime::format_detail

@@ -1,6 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 // The per-kernel table in the layout of `nsys stats --report cuda_gpu_kern_gb_sum`, so users
-// read it without a legend; durations carry their unit, except in CSV (plain ns).
+// read it without a legend; durations carry their unit, except in CSV (plain ns). With short
+// names, the terminal table keeps the columns that fit 120 terminal columns.
+#include <algorithm>
+#include <string_view>
+
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
@@ -8,6 +12,7 @@
 #include <kerntime/report.hpp>
 #include <kerntime/trace_format.hpp>
 
+#include "format/name_column.hpp"
 #include "format/trace/summary_cells.hpp"
 #include "format/trace/trace_text.hpp"
 #include "io/json_text.hpp"
@@ -19,26 +24,67 @@ namespace {
 
 constexpr const char* kNone = "-";
 
+struct KernelGrid {
+  Grid grid;
+  bool shortened = false;
+  bool numbered = false;
+};
+
 std::string launch_config(const KernelSummary& row, const Dim3& dim) {
   return row.mixed_launch_config ? "mixed" : dimensions(dim);
 }
 
-Grid kernel_grid(const std::vector<KernelSummary>& rows, bool raw) {
+// nsys's columns; a terminal table of short names keeps those that fit 120 columns beside the
+// name: Avg is Total Time over Instances, and StdDev and the launch configuration (unless the
+// rows are per configuration) make way for it.
+KernelGrid kernel_grid(const std::vector<KernelSummary>& rows, Format format, NameStyle names,
+                       bool by_launch_config) {
+  const bool raw = format == Format::csv;
+  const bool compact = format == Format::table && names == NameStyle::short_form;
   const std::string unit = raw ? " (ns)" : "";
-  Grid grid;
-  grid.columns = {{"Time (%)"},   {"Total Time" + unit}, {"Instances"},  {"Avg" + unit},
-                  {"Med" + unit}, {"Min" + unit},        {"Max" + unit}, {"StdDev" + unit},
-                  {"GridXYZ"},    {"BlockXYZ"},          {"Name", false}};
+  KernelGrid out;
+  Grid& grid = out.grid;
   auto duration = [raw](double ns) { return duration_cell(ns, raw); };
-  for (const KernelSummary& row : rows) {
-    grid.rows.push_back(
-        {percent_cell(row.time_percent, raw), duration(static_cast<double>(row.total_ns)),
-         std::to_string(row.instances), duration(row.average_ns), duration(row.median_ns),
-         duration(static_cast<double>(row.min_ns)), duration(static_cast<double>(row.max_ns)),
-         row.stddev_ns ? duration(*row.stddev_ns) : (raw ? "" : kNone),
-         launch_config(row, row.grid), launch_config(row, row.block), row.name});
+  if (compact) {
+    grid.columns = {{"Time (%)"}, {"Total Time"}, {"Instances"}, {"Med"}, {"Min"}, {"Max"}};
+    if (by_launch_config) grid.columns.insert(grid.columns.end(), {{"GridXYZ"}, {"BlockXYZ"}});
+    grid.columns.push_back({"Name", false});
+    for (const KernelSummary& row : rows) {
+      grid.rows.push_back(
+          {percent_cell(row.time_percent, raw), duration(static_cast<double>(row.total_ns)),
+           std::to_string(row.instances), duration(row.median_ns),
+           duration(static_cast<double>(row.min_ns)), duration(static_cast<double>(row.max_ns))});
+      if (by_launch_config) {
+        grid.rows.back().insert(grid.rows.back().end(),
+                                {launch_config(row, row.grid), launch_config(row, row.block)});
+      }
+      grid.rows.back().emplace_back();
+    }
+  } else {
+    grid.columns = {{"Time (%)"},   {"Total Time" + unit}, {"Instances"},  {"Avg" + unit},
+                    {"Med" + unit}, {"Min" + unit},        {"Max" + unit}, {"StdDev" + unit},
+                    {"GridXYZ"},    {"BlockXYZ"},          {"Name", false}};
+    for (const KernelSummary& row : rows) {
+      grid.rows.push_back(
+          {percent_cell(row.time_percent, raw), duration(static_cast<double>(row.total_ns)),
+           std::to_string(row.instances), duration(row.average_ns), duration(row.median_ns),
+           duration(static_cast<double>(row.min_ns)), duration(static_cast<double>(row.max_ns)),
+           row.stddev_ns ? duration(*row.stddev_ns) : (raw ? "" : kNone),
+           launch_config(row, row.grid), launch_config(row, row.block), std::string{}});
+    }
   }
-  return grid;
+  const std::size_t name = grid.columns.size() - 1;
+  const std::size_t width =
+      compact ? std::max(column_room(grid, name, kTerminalColumns), kMinNameColumns)
+              : detail::kShortNameWidth;
+  const NameColumn shown(
+      raw ? NameStyle::full : names, rows.size(),
+      [&rows](std::size_t i) { return std::string_view{rows[i].name}; }, width);
+  for (std::size_t i = 0; i < rows.size(); ++i)
+    grid.rows[i][name] = shown(i);
+  out.shortened = shown.shortened();
+  out.numbered = shown.numbered();
+  return out;
 }
 
 // The rows in the report's shape (one writer: report_detail::kernel_summary_json), then the
@@ -57,7 +103,7 @@ std::string kernel_json(const Trace& trace, const std::vector<KernelSummary>& ro
 }  // namespace
 }  // namespace format_detail
 
-std::string render_kernel_summary(const Report& report, Format format) {
+std::string render_kernel_summary(const Report& report, Format format, NameStyle names) {
   if (!report.trace) {
     throw Error(
         "the report has no trace section, so no per-kernel summary: record with a "
@@ -78,21 +124,35 @@ std::string render_kernel_summary(const Report& report, Format format) {
     out["warnings"] = report.warnings;
     return io::dump_json(out, 2) + "\n";
   }
-  std::string text = format_detail::render_trace_grid(
-      format_detail::kernel_grid(rows, format == Format::csv), format);
-  if (!report.trace->range_summary.empty()) text += "\n" + render_range_summary(report, format);
+  const format_detail::KernelGrid kernels = format_detail::kernel_grid(rows, format, names, false);
+  std::string text = format_detail::render_trace_grid(kernels.grid, format);
+  bool shortened = kernels.shortened;
+  bool numbered = kernels.numbered;
+  if (!report.trace->range_summary.empty()) {
+    const format_detail::RangeGrid ranges =
+        format_detail::range_grid(report.trace->range_summary, format, names);
+    text += "\n" + format_detail::render_trace_grid(ranges.grid, format);
+    shortened = shortened || ranges.shortened;
+    numbered = numbered || ranges.numbered;
+  }
   return format == Format::csv
              ? text
-             : text + format_detail::counts_footer(report.trace->counts, report.warnings, format);
+             : text + format_detail::counts_footer(report.trace->counts, report.warnings, format,
+                                                   format_detail::names_note(shortened, numbered));
 }
 
 std::string render_kernel_summary(const Trace& trace, Format format,
-                                  const KernelSummaryOptions& options) {
+                                  const KernelSummaryOptions& options, NameStyle names) {
   const std::vector<KernelSummary> rows = summarize_kernels(trace, options);
   if (format == Format::json) return format_detail::kernel_json(trace, rows);
-  const std::string table = format_detail::render_trace_grid(
-      format_detail::kernel_grid(rows, format == Format::csv), format);
-  return format == Format::csv ? table : table + format_detail::trace_footer(trace, format);
+  const format_detail::KernelGrid kernels =
+      format_detail::kernel_grid(rows, format, names, options.by_launch_config);
+  const std::string table = format_detail::render_trace_grid(kernels.grid, format);
+  return format == Format::csv
+             ? table
+             : table + format_detail::trace_footer(
+                           trace, format,
+                           format_detail::names_note(kernels.shortened, kernels.numbered));
 }
 
 }  // namespace kerntime

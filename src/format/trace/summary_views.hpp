@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include <kerntime/format.hpp>
+#include <kerntime/name_style.hpp>
 #include <kerntime/report.hpp>
 #include <kerntime/trace.hpp>
 
@@ -18,7 +19,8 @@ namespace kerntime::format_detail {
 struct SummaryInput {
   const Trace& records;
   TraceCounts counts;
-  std::vector<std::string> warnings;  ///< the source's, and what a partial list means
+  std::vector<std::string> warnings;        ///< the source's, and what a partial list means
+  NameStyle names = NameStyle::short_form;  ///< how the kernel names of a table are written
 };
 
 /// cuda_gpu_mem_time_sum and cuda_gpu_mem_size_sum.
@@ -29,9 +31,11 @@ std::string render_api_summary(const SummaryInput& input, Format format);
 /// cuda_kern_exec_sum.
 std::string render_kernel_launch_summary(const SummaryInput& input, Format format);
 
-/// The table or Markdown footer (counts, then `extra` lines, then warnings); CSV has none.
+/// The table or Markdown footer (counts, the names' note, then `extra` lines, then warnings);
+/// CSV has none.
 std::string summary_footer(const SummaryInput& input, Format format,
-                           const std::vector<std::string>& extra = {});
+                           const std::vector<std::string>& extra = {},
+                           const std::string& note = {});
 
 /// {key: rows, "counts": ..., "warnings": [...]} as text, plus `extra` members before counts.
 std::string summary_json(const char* key, nlohmann::ordered_json rows, const SummaryInput& input,

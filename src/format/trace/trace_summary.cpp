@@ -86,14 +86,13 @@ std::vector<std::string> partial_lists(const TraceSection& s, TraceSummaryKind k
 }  // namespace
 
 std::string summary_footer(const SummaryInput& input, Format format,
-                           const std::vector<std::string>& extra) {
+                           const std::vector<std::string>& extra, const std::string& note) {
   if (format == Format::csv) return "";
-  std::string footer = counts_footer(input.counts, {}, format);
-  const std::string end = format == Format::markdown ? "  \n" : "\n";
+  std::string footer = counts_footer(input.counts, {}, format, note);
   for (const std::string& line : extra)
-    footer += line + end;
+    footer += footer_line("", line, format);
   for (const std::string& warning : input.warnings)
-    footer += "warning: " + warning + end;
+    footer += footer_line("warning: ", warning, format);
   return footer;
 }
 
@@ -151,21 +150,23 @@ TraceSummaryKind parse_trace_summary_kind(std::string_view name) {
   throw Error("unknown trace summary \"" + std::string{name} + "\": choose " + names);
 }
 
-std::string render_trace_summary(const Trace& trace, TraceSummaryKind kind, Format format) {
-  if (kind == TraceSummaryKind::kernels) return render_kernel_summary(trace, format);
-  const format_detail::SummaryInput input{trace, report_detail::trace_counts(trace),
-                                          trace.warnings};
+std::string render_trace_summary(const Trace& trace, TraceSummaryKind kind, Format format,
+                                 NameStyle names) {
+  if (kind == TraceSummaryKind::kernels) return render_kernel_summary(trace, format, {}, names);
+  const format_detail::SummaryInput input{trace, report_detail::trace_counts(trace), trace.warnings,
+                                          names};
   return format_detail::render(input, kind, format);
 }
 
-std::string render_trace_summary(const Report& report, TraceSummaryKind kind, Format format) {
-  if (kind == TraceSummaryKind::kernels) return render_kernel_summary(report, format);
+std::string render_trace_summary(const Report& report, TraceSummaryKind kind, Format format,
+                                 NameStyle names) {
+  if (kind == TraceSummaryKind::kernels) return render_kernel_summary(report, format, names);
   if (!report.trace) {
     throw Error("the report has no trace section, so no " + std::string{to_string(kind)} +
                 ": record with a kerntime::Tracer (attach_trace)");
   }
   const Trace records = format_detail::records_of(*report.trace);
-  format_detail::SummaryInput input{records, report.trace->counts, report.warnings};
+  format_detail::SummaryInput input{records, report.trace->counts, report.warnings, names};
   for (std::string& note : format_detail::partial_lists(*report.trace, kind))
     input.warnings.push_back(std::move(note));
   return format_detail::render(input, kind, format);

@@ -3,6 +3,7 @@
 
 #include <fmt/format.h>
 
+#include "format/name_column.hpp"
 #include "report/trace_section_json.hpp"
 
 namespace kerntime::format_detail {
@@ -34,8 +35,12 @@ std::string render_trace_grid(Grid grid, Format format) {
   return grid_text(grid);
 }
 
+std::string footer_line(const std::string& prefix, const std::string& text, Format format) {
+  return format == Format::markdown ? prefix + text + "  \n" : wrap_lines(prefix, text);
+}
+
 std::string counts_footer(const TraceCounts& counts, const std::vector<std::string>& warnings,
-                          Format format) {
+                          Format format, const std::string& note) {
   const std::string end = format == Format::markdown ? "  \n" : "\n";
   std::string out = "\n";
   out += fmt::format("kernels: {}, copies: {}, memsets: {}, API calls: {}{}", counts.kernels,
@@ -45,13 +50,14 @@ std::string counts_footer(const TraceCounts& counts, const std::vector<std::stri
       "unattributed kernels: {}{}",
       counts.dropped_records, counts.zero_timestamp_records, counts.inverted_timestamp_records,
       counts.unattributed_kernels, end);
+  if (!note.empty()) out += footer_line("note: ", note, format);
   for (const std::string& warning : warnings)
-    out += "warning: " + warning + end;
+    out += footer_line("warning: ", warning, format);
   return out;
 }
 
-std::string trace_footer(const Trace& trace, Format format) {
-  return counts_footer(report_detail::trace_counts(trace), trace.warnings, format);
+std::string trace_footer(const Trace& trace, Format format, const std::string& note) {
+  return counts_footer(report_detail::trace_counts(trace), trace.warnings, format, note);
 }
 
 void add_trace_counts(nlohmann::ordered_json& out, const Trace& trace) {
