@@ -76,13 +76,15 @@ TEST(CliFiles, AFifoIsReadFromItsWriterAndOneWithoutFailsAtOnce) {
   const std::string fifo = (folder / "pipe.json").string();
   ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
   // The shell holds the FIFO open (<> neither waits nor ends the stream) and writes the report
-  // into it; it lets go once kerntime (which does not inherit the descriptor) has the FIFO
-  // open, and kerntime reads to the end.
+  // into it; it lets go once kerntime has the FIFO open for reading (lr-x in /proc: before the
+  // exec, the forked shell still holds the read-write descriptor, lrwx), and kerntime reads to
+  // the end.
   const auto written = run_command(
       "exec 3<>'" + fifo + "'; cat '" + (folder / "base.json").string() + "' >&3; '" + cli +
       "' report '" + fifo +
       "' --format csv 3>&- & pid=$!; i=0; while ! ls -l /proc/$pid/fd 2>/dev/null | grep -q "
-      "pipe.json && [ $i -lt 400 ]; do sleep 0.05; i=$((i+1)); done; exec 3>&-; wait $pid");
+      "'^lr-x.*pipe.json' && [ $i -lt 400 ]; do sleep 0.05; i=$((i+1)); done; exec 3>&-; wait "
+      "$pid");
   EXPECT_EQ(written.exit_status, 0) << written.err;
   EXPECT_NE(written.out.find("\ngemm,,,10,100000,"), std::string::npos) << written.out;
 

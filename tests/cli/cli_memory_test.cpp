@@ -10,6 +10,7 @@
 #include <cstdio>
 #include <fstream>
 #include <string>
+#include <unistd.h>
 
 #include <gtest/gtest.h>
 
@@ -85,7 +86,8 @@ TEST(CliMemory, RunningOutOfMemoryOnStandardInputNamesIt) {
 // A file that fits but whose model does not (400,000 one-sample entries: 15 MiB of text, more
 // than 130 MiB of entries) names the file, not only std::bad_alloc.
 TEST(CliMemory, RunningOutOfMemoryWhileParsingNamesTheFile) {
-  const std::string path = ::testing::TempDir() + "kerntime_memory_entries.json";
+  const std::string path =
+      ::testing::TempDir() + "kerntime_memory_entries_" + std::to_string(::getpid()) + ".json";
   {
     std::ofstream out{path};
     out << R"({"schema": "kerntime-report/1", "entries": [)";
