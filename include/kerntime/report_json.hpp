@@ -31,9 +31,10 @@ Report parse_report(std::string_view json_text, const std::string& source = "rep
 /// memory.
 inline constexpr std::uint64_t kMaxReportFileBytes = std::uint64_t{1} << 30;
 
-/// Reads and parses a report file; errors name the path. The path must name a regular file (or a
-/// symbolic link to one) of at most kMaxReportFileBytes; a directory, device or FIFO is refused
-/// before anything is read, so none can block or exhaust memory.
+/// Reads and parses a report file; errors name the path. The path must name a regular file, a
+/// pipe or a FIFO (or a symbolic link to one) of at most kMaxReportFileBytes; a directory or
+/// device is refused before anything is read, and a FIFO without a writer at once, so none can
+/// block or exhaust memory. Running out of memory is an Error naming the path, not bad_alloc.
 Report read_report_file(const std::string& path);
 
 /// Writes `to_json(report)` to `path`, replacing it; errors name the path.

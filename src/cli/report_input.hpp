@@ -27,7 +27,8 @@ inline std::string report_display_name(const std::string& path) {
 
 /// The text of `path`, or of standard input for `-`, at most kMaxReportFileBytes. Throws
 /// kerntime::Error naming the path and the cause ("Permission denied", "Is a directory", the
-/// size limit); a device or FIFO path is refused, standard input may be any stream.
+/// size limit); a device is refused, a pipe or FIFO is read (`<(cmd)`, /dev/stdin), and
+/// standard input may be any stream.
 inline std::string read_report_text(const std::string& path) {
   return io::read_file_bounded(path, report_display_name(path), kMaxReportFileBytes, "report");
 }

@@ -36,14 +36,14 @@ RunRecorder::RunRecorder(const RunSettings& settings)
       windows_(settings.capture == CaptureRange::whole_run),
       range_of_launch_(kMaxPendingLaunches),
       untagged_(kMaxUntaggedKernels) {
-  if (!settings_.kernel_filter.empty()) filter_.emplace(settings_.kernel_filter);
+  if (!settings_.kernel_filter.empty()) filter_ = compile_kernel_filter(settings_.kernel_filter);
 }
 
 bool RunRecorder::selected(std::uint32_t name_id) {
   if (!filter_) return true;
   if (selected_.size() <= name_id) selected_.resize(name_id + 1);
   std::optional<bool>& cached = selected_[name_id];
-  if (!cached) cached = std::regex_search(std::string{names_.demangled(name_id)}, *filter_);
+  if (!cached) cached = std::regex_match(std::string{names_.demangled(name_id)}, *filter_);
   return *cached;
 }
 

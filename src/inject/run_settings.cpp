@@ -8,6 +8,8 @@
 
 #include <kerntime/error.hpp>
 
+#include "io/path_in_message.hpp"
+
 namespace kerntime::inject {
 namespace {
 
@@ -27,6 +29,18 @@ std::uint64_t unsigned_value(const char* name, const char* text, std::uint64_t l
 }
 
 }  // namespace
+
+std::regex compile_kernel_filter(const std::string& pattern) {
+#if defined(__GLIBCXX__)
+  constexpr auto syntax = std::regex::ECMAScript | std::regex_constants::__polynomial;
+#else
+  constexpr auto syntax = std::regex::ECMAScript;
+#endif
+  // On its own first: a pattern with a stray parenthesis ("a)|(b") must not pass as part of
+  // the wrapped one.
+  std::regex check{pattern, syntax};
+  return std::regex{"[\\s\\S]*(?:" + pattern + ")[\\s\\S]*", syntax};
+}
 
 void parse_capture_range(const std::string& text, RunSettings& settings) {
   const std::string nvtx = "nvtx:";
@@ -69,11 +83,18 @@ RunSettings read_run_settings(const std::function<const char*(const char*)>& loo
   }
   if (const char* v = lookup(env::kKernelFilter)) {
     settings.kernel_filter = v;
+    if (settings.kernel_filter.size() > kMaxKernelFilterCharacters) {
+      throw Error(
+          std::string{env::kKernelFilter} + " is " + std::to_string(settings.kernel_filter.size()) +
+          " characters long; the limit is " + std::to_string(kMaxKernelFilterCharacters) +
+          " characters; it is set by kerntime run, which should not happen: please report it");
+    }
     try {
-      std::regex check{settings.kernel_filter};
+      compile_kernel_filter(settings.kernel_filter);
     } catch (const std::regex_error& error) {
-      throw Error(std::string{env::kKernelFilter} + "='" + settings.kernel_filter +
-                  "' is not a regular expression (" + error.what() + ")");
+      throw Error(std::string{env::kKernelFilter} + "=" +
+                  io::path_in_message(settings.kernel_filter) +
+                  " is not a regular expression kerntime can use (" + error.what() + ")");
     }
   }
   if (const char* v = lookup(env::kSamplesPerKernel)) {

@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <functional>
 #include <optional>
+#include <regex>
 #include <string>
 #include <string_view>
 
@@ -67,6 +68,21 @@ inline constexpr const char* kAllApiCalls = "KERNTIME_RUN_ALL_API_CALLS";  // "0
 /// whose records a kernel, copy or memset record correlates with: a launch of any kind, a graph
 /// launch, a copy or a memset. These keep their API records when the others are muted.
 bool enqueues_work(std::string_view name);
+
+/// The longest kernel filter accepted. std::regex compiles a pattern by recursion, about once
+/// per character: 100,000 characters overflow an 8 MiB stack, 1,000 need less than 256 KiB.
+/// `kerntime run --kernel-filter` (src/cli/run_environment.cpp) holds the same limit.
+inline constexpr std::size_t kMaxKernelFilterCharacters = 1000;
+
+/// The kernel filter `pattern` (ECMAScript) as the recorder matches it, with std::regex_match:
+/// checked on its own, then compiled as `[\s\S]*(?:pattern)[\s\S]*`, which matches a whole name
+/// exactly when `pattern` matches somewhere in it (as std::regex_search would: `^` and `$` still
+/// mean the name's ends). Breadth-first where the standard library offers it (libstdc++'s
+/// __polynomial): the default matcher recursed once per character of the name (a PyTorch name
+/// of 4,000 characters needed more than 1 MiB of stack), while this one takes stack in
+/// proportion to the pattern; and one pass over the name, where regex_search would start a pass
+/// at every character. Back-references are refused. Throws std::regex_error.
+std::regex compile_kernel_filter(const std::string& pattern);
 
 /// Reads the settings through `lookup` (std::getenv in the library, a map in tests). Throws
 /// kerntime::Error naming the variable and the value when one is malformed, or when

@@ -17,6 +17,7 @@
 #include <kerntime/error.hpp>
 
 #include "io/path_in_message.hpp"
+#include "io/temporary_files.hpp"
 
 namespace kerntime::io {
 namespace {
@@ -64,6 +65,9 @@ int close_keeping_errno(int fd) {
 // cost nothing, small enough that a rendering of millions of rows is never held whole.
 constexpr std::size_t kWriteBufferBytes = std::size_t{1} << 20;
 
+// Links followed to find the file to replace, as the system's own limit (Linux: 40).
+constexpr int kMaxLinkHops = 40;
+
 std::string folder_of(const std::string& target) {
   const std::size_t slash = target.find_last_of('/');
   return slash == std::string::npos ? "" : target.substr(0, slash + 1);
@@ -73,25 +77,38 @@ std::string folder_of(const std::string& target) {
 
 AtomicFileWriter::AtomicFileWriter(const std::string& path) : path_(path) {
   if (path.empty()) throw Error("cannot write a file without a name");
+  // The link's target is replaced, as `>` in a shell writes through it, but atomically: the
+  // temporary file goes beside the target, so that the rename stays within its file system.
   target_ = path;
   struct stat info {};
-  if (::lstat(path.c_str(), &info) == 0 && S_ISLNK(info.st_mode)) {
-    // Replace what the link points at, not the link.
-    char resolved[PATH_MAX];
-    if (::realpath(path.c_str(), resolved) != nullptr) target_ = resolved;
+  for (int hops = 0; ::lstat(target_.c_str(), &info) == 0 && S_ISLNK(info.st_mode); ++hops) {
+    if (hops == kMaxLinkHops) fail(path, ELOOP);
+    std::string link(PATH_MAX, '\0');
+    const ssize_t length = ::readlink(target_.c_str(), link.data(), link.size());
+    if (length < 0) fail(path, errno);
+    if (static_cast<std::size_t>(length) >= link.size()) fail(path, ENAMETOOLONG);
+    link.resize(static_cast<std::size_t>(length));
+    // A relative target is relative to the link's folder.
+    target_ = link.front() == '/' ? link : folder_of(target_) + link;
   }
-  if (::stat(target_.c_str(), &info) == 0 && !S_ISREG(info.st_mode)) {
-    // A device, a pipe or /dev/stdout cannot be renamed over: it is written in place.
-    if (S_ISDIR(info.st_mode)) fail(path, EISDIR);
-    do {
-      fd_ = ::open(path.c_str(), O_WRONLY | O_TRUNC | O_CLOEXEC);
-    } while (fd_ < 0 && errno == EINTR);
-    if (fd_ < 0) fail(path, errno);
-    return;
+  if (::stat(target_.c_str(), &info) == 0) {
+    if (!S_ISREG(info.st_mode)) {
+      // A device, a pipe or /dev/stdout cannot be renamed over: it is written in place.
+      if (S_ISDIR(info.st_mode)) fail(path, EISDIR);
+      do {
+        fd_ = ::open(path.c_str(), O_WRONLY | O_TRUNC | O_CLOEXEC);
+      } while (fd_ < 0 && errno == EINTR);
+      if (fd_ < 0) fail(path, errno);
+      return;
+    }
+    replaces_file_ = true;
+    replaced_mode_ = info.st_mode & 07777;
+    replaced_uid_ = info.st_uid;
+    replaced_gid_ = info.st_gid;
   }
   const std::string folder = folder_of(target_);
   temporary_ = folder + "." + target_.substr(folder.size()) + ".XXXXXX";
-  fd_ = ::mkostemp(temporary_.data(), O_CLOEXEC);
+  fd_ = create_registered_temporary_file(temporary_, slot_);
   if (fd_ < 0) fail(path, errno);
 }
 
@@ -99,6 +116,7 @@ AtomicFileWriter::~AtomicFileWriter() {
   if (committed_) return;
   if (fd_ >= 0) ::close(fd_);
   if (!temporary_.empty()) ::unlink(temporary_.c_str());
+  unregister_temporary_file(slot_);
 }
 
 void AtomicFileWriter::write(std::string_view text) {
@@ -131,7 +149,18 @@ void AtomicFileWriter::commit() {
     committed_ = true;
     return;
   }
-  if (::fchmod(fd_, 0666 & ~current_umask()) != 0) error = errno;
+  // A file that is replaced keeps its owner (where the system allows it) and its mode: a report
+  // kept private with chmod 600 stays private. A new file gets a new file's permissions.
+  if (replaces_file_) {
+    struct stat made {};
+    if (::fstat(fd_, &made) == 0 &&
+        (made.st_uid != replaced_uid_ || made.st_gid != replaced_gid_) &&
+        ::fchown(fd_, replaced_uid_, replaced_gid_) != 0) {
+      (void)::fchown(fd_, static_cast<uid_t>(-1), replaced_gid_);  // the group, at least
+    }
+  }
+  const mode_t mode = replaces_file_ ? replaced_mode_ : 0666 & ~current_umask();
+  if (::fchmod(fd_, mode) != 0) error = errno;
   if (error == 0 && ::fsync(fd_) != 0) error = errno;
   const int close_error = close_keeping_errno(fd_);
   fd_ = -1;
@@ -139,6 +168,7 @@ void AtomicFileWriter::commit() {
   if (error == 0 && ::rename(temporary_.c_str(), target_.c_str()) != 0) error = errno;
   if (error != 0) fail(path_, error);  // the destructor removes the temporary file
   committed_ = true;
+  unregister_temporary_file(slot_);
   // Make the rename itself durable; a failure here cannot be undone and loses nothing written.
   const std::string folder = folder_of(target_);
   const int dir = ::open(folder.empty() ? "." : folder.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);

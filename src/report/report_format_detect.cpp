@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // Which tool wrote a JSON text, from its first top-level keys: a SAX pass that stops as soon as
 // a key decides, so a large file costs a few bytes of reading, not a parse.
+#include <new>
 #include <string>
 
 #include <nlohmann/json.hpp>
@@ -8,6 +9,7 @@
 #include <kerntime/report_interop.hpp>
 #include <kerntime/report_json.hpp>
 
+#include "io/out_of_memory.hpp"
 #include "report/json_structure_sax.hpp"
 
 namespace kerntime {
@@ -88,15 +90,19 @@ ReportFileFormat detect_report_format(std::string_view json_text) {
 
 Report parse_any_report(std::string_view json_text, const std::string& source,
                         const ReportReadOptions& options) {
-  switch (detect_report_format(json_text)) {
-    case ReportFileFormat::google_benchmark:
-      return parse_google_benchmark_json(json_text, source, options);
-    case ReportFileFormat::nvbench:
-      return parse_nvbench_json(json_text, source, options);
-    case ReportFileFormat::kerntime:
-      break;
+  try {
+    switch (detect_report_format(json_text)) {
+      case ReportFileFormat::google_benchmark:
+        return parse_google_benchmark_json(json_text, source, options);
+      case ReportFileFormat::nvbench:
+        return parse_nvbench_json(json_text, source, options);
+      case ReportFileFormat::kerntime:
+        break;
+    }
+    return parse_report(json_text, source, options.statistics);
+  } catch (const std::bad_alloc&) {
+    io::throw_out_of_memory(source, "report", json_text.size(), io::OutOfMemoryWhile::parsing);
   }
-  return parse_report(json_text, source, options.statistics);
 }
 
 }  // namespace kerntime

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 #include <memory>
+#include <new>
 #include <string>
 #include <unordered_map>
 #include <utility>
@@ -17,6 +18,7 @@
 #include <kerntime/report_json.hpp>
 #include <kerntime/version.hpp>
 
+#include "io/out_of_memory.hpp"
 #include "report/cuda_version.hpp"
 #include "report/json_position.hpp"
 #include "report/json_reader.hpp"
@@ -392,17 +394,22 @@ Report parse_report(std::string_view json_text, const std::string& source,
   if (json_text.find_first_not_of(" \t\r\n") == std::string_view::npos) {
     throw Error(source + ": the file is empty; expected a kerntime-report/1 JSON object");
   }
-  StreamingReader reader(source, statistics);
-  Json root;
+  // An allocation that fails names the file and what to do; std::bad_alloc says neither.
   try {
-    root = Json::parse(json_text.begin(), json_text.end(),
-                       [&reader](int depth, Json::parse_event_t event, Json& parsed) {
-                         return reader.on_event(depth, event, parsed);
-                       });
-  } catch (const Json::exception& e) {
-    report_detail::throw_json_text_error(json_text, source, e);
+    StreamingReader reader(source, statistics);
+    Json root;
+    try {
+      root = Json::parse(json_text.begin(), json_text.end(),
+                         [&reader](int depth, Json::parse_event_t event, Json& parsed) {
+                           return reader.on_event(depth, event, parsed);
+                         });
+    } catch (const Json::exception& e) {
+      report_detail::throw_json_text_error(json_text, source, e);
+    }
+    return reader.report(root);
+  } catch (const std::bad_alloc&) {
+    io::throw_out_of_memory(source, "report", json_text.size(), io::OutOfMemoryWhile::parsing);
   }
-  return reader.report(root);
 }
 
 }  // namespace kerntime

@@ -10,6 +10,7 @@
 #include <cstdio>
 #include <fstream>
 #include <string>
+#include <unistd.h>
 
 #include <gtest/gtest.h>
 
@@ -65,6 +66,43 @@ TEST(CliMemory, CompareReadsALargeTraceWithinFiveAndAHalfTimesTheFileSize) {
       << "kerntime compare of a " << bytes / 1024 << " KiB trace report within " << limit_kib
       << " KiB of data: " << result.err;
   EXPECT_NE(result.out.find("gemm"), std::string::npos) << result.out;
+}
+
+// Standard input without end, under a memory limit below the 1 GiB input limit: the reader
+// runs out of memory first. That was "unexpected failure: std::bad_alloc", naming nothing.
+TEST(CliMemory, RunningOutOfMemoryOnStandardInputNamesIt) {
+  const auto result = run_command("ulimit -d 98304 && '" + cli + "' report - </dev/zero");
+  EXPECT_EQ(result.exit_status, 2);
+  EXPECT_EQ(
+      result.err.rfind("kerntime: <stdin>: not enough memory to read report (ran out after ", 0),
+      0u)
+      << result.err;
+  EXPECT_NE(result.err.find("); free memory or raise the memory limit (ulimit -v, ulimit -d), "
+                            "or check that it is the right input\n"),
+            std::string::npos)
+      << result.err;
+}
+
+// A file that fits but whose model does not (400,000 one-sample entries: 15 MiB of text, more
+// than 130 MiB of entries) names the file, not only std::bad_alloc.
+TEST(CliMemory, RunningOutOfMemoryWhileParsingNamesTheFile) {
+  const std::string path =
+      ::testing::TempDir() + "kerntime_memory_entries_" + std::to_string(::getpid()) + ".json";
+  {
+    std::ofstream out{path};
+    out << R"({"schema": "kerntime-report/1", "entries": [)";
+    for (int i = 0; i < 400'000; ++i)
+      out << (i == 0 ? "" : ",") << R"({"name":"e)" << i << R"(","samples":[812.5]})";
+    out << "]}";
+  }
+  const auto result =
+      run_command("ulimit -d 98304 && '" + cli + "' report '" + path + "' --format csv");
+  std::remove(path.c_str());
+  EXPECT_EQ(result.exit_status, 2);
+  EXPECT_EQ(result.err, "kerntime: " + path +
+                            ": not enough memory to read report (ran out while parsing its 14 "
+                            "MiB); free memory or raise the memory limit (ulimit -v, ulimit -d), "
+                            "or check that it is the right input\n");
 }
 
 }  // namespace

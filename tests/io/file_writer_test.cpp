@@ -134,6 +134,60 @@ TEST(WriteFileAtomically, ALinkKeepsPointingAtTheReplacedFile) {
   fs::remove_all(folder);
 }
 
+// A report kept private with chmod 600 stays private when it is written again.
+TEST(WriteFileAtomically, AReplacedFileKeepsItsMode) {
+  const fs::path folder = fresh_folder("keep_mode");
+  const std::string path = (folder / "out.json").string();
+  io::write_file_atomically(path, "old");
+  const mode_t old_mask = ::umask(022);
+  for (const mode_t mode : {0600, 0640, 0604}) {
+    ASSERT_EQ(::chmod(path.c_str(), mode), 0);
+    io::write_file_atomically(path, "new");
+    struct stat info {};
+    ASSERT_EQ(::stat(path.c_str(), &info), 0);
+    EXPECT_EQ(info.st_mode & 07777, mode) << std::oct << "0" << mode;
+    EXPECT_EQ(contents(path), "new");
+  }
+  ::umask(old_mask);
+  EXPECT_EQ(files_in(folder), 1u);
+  fs::remove_all(folder);
+}
+
+// Writing through a link that points at no file yet creates the file it points at, as a
+// shell's `>` does, and keeps the link; a chain of relative links is followed from each link's
+// own folder, and the temporary file goes beside the target, not beside the link.
+TEST(WriteFileAtomically, ALinkToAMissingFileCreatesItsTarget) {
+  const fs::path folder = fresh_folder("dangling");
+  fs::create_directories(folder / "links");
+  fs::create_directories(folder / "data");
+  fs::create_symlink("../data/real.json", folder / "links" / "direct.json");
+  fs::create_symlink("direct.json", folder / "links" / "chain.json");
+  io::write_file_atomically((folder / "links" / "chain.json").string(), "through two links");
+  EXPECT_TRUE(fs::is_symlink(folder / "links" / "chain.json"));
+  EXPECT_TRUE(fs::is_symlink(folder / "links" / "direct.json"));
+  EXPECT_EQ(fs::read_symlink(folder / "links" / "direct.json"), "../data/real.json");
+  EXPECT_EQ(contents(folder / "data" / "real.json"), "through two links");
+  EXPECT_EQ(files_in(folder / "links"), 2u);
+  EXPECT_EQ(files_in(folder / "data"), 1u);
+  // A link into a folder that does not exist names the link and the cause.
+  fs::create_symlink("nowhere/real.json", folder / "links" / "lost.json");
+  const std::string lost = (folder / "links" / "lost.json").string();
+  EXPECT_EQ(error_of([&] { io::write_file_atomically(lost, "text"); }),
+            "cannot write " + lost + ": No such file or directory");
+  fs::remove_all(folder);
+}
+
+TEST(WriteFileAtomically, ALoopOfLinksNamesTheCause) {
+  const fs::path folder = fresh_folder("loop");
+  fs::create_symlink("b.json", folder / "a.json");
+  fs::create_symlink("a.json", folder / "b.json");
+  const std::string path = (folder / "a.json").string();
+  EXPECT_EQ(error_of([&] { io::write_file_atomically(path, "text"); }),
+            "cannot write " + path + ": Too many levels of symbolic links");
+  EXPECT_EQ(files_in(folder), 2u);
+  fs::remove_all(folder);
+}
+
 TEST(WriteFileAtomically, ADeviceIsWrittenInPlace) {
   EXPECT_NO_THROW(io::write_file_atomically("/dev/null", "text"));
   EXPECT_TRUE(fs::is_character_file("/dev/null"));
