@@ -89,6 +89,19 @@ std::string find_injection_library() {
               "/../lib and the build tree); set KERNTIME_INJECT_LIBRARY to its path");
 }
 
+// libkerntime_preload.so, installed and built beside the injection library; "" (said once) when
+// it is missing: then a process that leaves through _exit or exec keeps only its last checkpoint.
+std::string find_preload_library(const std::string& injection_library) {
+  const std::string path =
+      injection_library.substr(0, injection_library.rfind('/') + 1) + "libkerntime_preload.so";
+  if (is_file(path)) return path;
+  fmt::print(stderr,
+             "kerntime run: {} is missing: processes that leave through _exit or exec keep "
+             "only their last checkpoint\n",
+             path);
+  return {};
+}
+
 std::vector<std::string> json_files(const std::string& directory) {
   std::vector<std::string> files;
   if (DIR* dir = opendir(directory.c_str())) {
@@ -187,7 +200,8 @@ int run(RunOptions& o) {
   char resolved[PATH_MAX];
   if (realpath(directory.c_str(), resolved) != nullptr) directory = resolved;
 
-  const std::vector<std::string> env = run_environment(environ, library, directory, o);
+  const std::vector<std::string> env =
+      run_environment(environ, library, directory, o, find_preload_library(library));
   const int status = run_program(o.command, env);
 
   std::vector<Report> reports;
