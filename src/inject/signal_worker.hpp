@@ -21,7 +21,8 @@
 namespace kerntime::inject {
 
 struct WorkerJobs {
-  /// Every checkpoint interval while the program runs.
+  /// Every checkpoint interval while the program runs, and never more than a tenth of the time:
+  /// a checkpoint that took T waits at least 9 T before the next.
   std::function<void()> checkpoint;
   /// Every tick while the program runs, until it returns false (short waits for something).
   std::function<bool()> tick;
