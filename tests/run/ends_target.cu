@@ -8,8 +8,9 @@
 //   ends_target END main|thread N
 //
 // END: return exit _exit _Exit exec fork sigterm sigint sighup handler_sigterm handler_sigint
-// handler_sighup exception abort segv sigkill, and sigterm_busy (a kernel still running at the
-// signal). A signal comes from a child made by fork(), as from another process; "handler_*"
+// handler_sighup exception abort segv sigkill, sigterm_busy (a kernel still running at the
+// signal) and sigkill_busy (20 us kernels launched without a pause until SIGKILL comes after
+// 3 s; "launched N" on standard output every 1,000). A signal comes from a child made by fork(), as from another process; "handler_*"
 // installs the program's own handler first, which says so on standard output, restores the
 // default and sends the signal again, so that the signal still ends the process.
 #include <atomic>
@@ -98,7 +99,7 @@ int signal_of(const std::string& end) {
   if (end.find("sigterm") != std::string::npos) return SIGTERM;
   if (end.find("sigint") != std::string::npos) return SIGINT;
   if (end.find("sighup") != std::string::npos) return SIGHUP;
-  if (end == "sigkill") return SIGKILL;
+  if (end.rfind("sigkill", 0) == 0) return SIGKILL;
   return 0;
 }
 
@@ -166,6 +167,16 @@ int main(int argc, char** argv) {
     if (end == "segv") {
       volatile std::uintptr_t address = 8;  // the compiler cannot know it is unmapped
       *reinterpret_cast<volatile int*>(address) = 1;
+    }
+    if (end == "sigkill_busy") {
+      signal_from_outside(signal, 3000);
+      for (unsigned long launched = 1;; ++launched) {
+        ends_spin<<<1, 1>>>(20'000ULL);
+        if (launched % 1000 == 0) {
+          const std::string line = "launched " + std::to_string(launched) + "\n";
+          if (write(STDOUT_FILENO, line.data(), line.size()) < 0) std::_Exit(99);
+        }
+      }
     }
     if (end == "sigterm_busy") {
       // A kernel that runs for two seconds when the signal comes after 0.2.

@@ -355,5 +355,40 @@ TEST_F(RunEndsInFlight, AKernelRunningAtASignalIsCountedOrNamed) {
               spun == 1 ? "recorded, finished after the signal" : named.c_str());
 }
 
+using RunEndsCheckpoint = testing::GpuTest;
+
+// How recent the last checkpoint is when the GPU is never idle at one: the program launches
+// 20 us kernels without a pause for 3 s, and SIGKILL ends it. A checkpoint takes the buffers
+// CUPTI has completed, never a running kernel; the test prints how far it lagged (docs/run.md).
+TEST_F(RunEndsCheckpoint, HowRecentTheLastCheckpointIsOnABusyGpu) {
+  const End end{Language::cpp, "sigkill_busy", "main", 137};
+  const std::string directory = ::testing::TempDir() + "kerntime_ends_checkpoint";
+  run_command("rm -rf " + directory + " && mkdir -p " + directory);
+  const std::string report_path = directory + "/report.json";
+  const Ran ran = run("timeout 120 " + std::string{KERNTIME_CLI} + " run --checkpoint 250ms -o " +
+                      report_path + " -- " + program(end, ""));
+  EXPECT_EQ(ran.status, 137) << ran.err;
+  const Report report = read_report_file(report_path);
+  EXPECT_NE(warning(report, "this is its last checkpoint"), "") << ran.err;
+  const auto at = ran.out.rfind("launched ");
+  ASSERT_NE(at, std::string::npos) << ran.out;
+  const std::uint64_t launched = std::stoull(ran.out.substr(at + 9));
+  const Counts ours = report_counts(report);
+  const std::string spin = "ends_spin(unsigned long long)";
+  const std::uint64_t held = ours.count(spin) != 0 ? ours.at(spin) : 0;
+  // The program had launched at least `launched` spins and fewer than 1,000 more.
+  EXPECT_LE(held, launched + 1000) << ran.out;
+  // The steps before the spins: in a buffer the spins filled and completed long before.
+  const auto alpha = ours.find("ends_alpha(float*)");
+  EXPECT_EQ(alpha != ours.end() ? alpha->second : 0, static_cast<std::uint64_t>(kSteps)) << ran.err;
+  std::printf(
+      "busy GPU, SIGKILL after 3 s: the last checkpoint held %llu of the %llu-%llu spins "
+      "launched (%.1f %%), %lld behind\n",
+      static_cast<unsigned long long>(held), static_cast<unsigned long long>(launched),
+      static_cast<unsigned long long>(launched + 999),
+      launched > 0 ? 100.0 * static_cast<double>(held) / static_cast<double>(launched) : 0.0,
+      static_cast<long long>(launched) - static_cast<long long>(held));
+}
+
 }  // namespace
 }  // namespace kerntime
