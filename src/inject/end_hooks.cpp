@@ -6,6 +6,7 @@
 #include <ctime>
 #include <dlfcn.h>
 #include <string>
+#include <sys/syscall.h>
 #include <unistd.h>
 #include <utility>
 
@@ -28,6 +29,11 @@ constexpr int kNotBegun = 0;
 constexpr int kWriting = 1;
 constexpr int kWritten = 2;
 std::atomic<int> g_final{kNotBegun};
+std::atomic<pid_t> g_writer{0};  // the thread writing the final report
+
+pid_t current_thread() {
+  return static_cast<pid_t>(syscall(SYS_gettid));
+}
 
 // The hooks of this process, or nullptr in a fork() or vfork() child: getpid() and an atomic
 // load, all a vfork() child may do here.
@@ -117,7 +123,9 @@ bool install_end_hooks(EndJobs jobs, const EndLimits& limits) {
 
 bool begin_final_report() {
   int expected = kNotBegun;
-  return g_final.compare_exchange_strong(expected, kWriting);
+  if (!g_final.compare_exchange_strong(expected, kWriting)) return false;
+  g_writer.store(current_thread());
+  return true;
 }
 
 void final_report_written() {
@@ -140,6 +148,7 @@ void hook_leave(int) {
     if (!handed && hooks->jobs.finish) hooks->jobs.finish();
   }
   // Another thread's exit() or signal may be writing it: leaving now would cut it short.
+  if (g_final.load() == kWriting && g_writer.load() == current_thread()) return;
   if ((handed || g_final.load() != kNotBegun) && !wait_for_final_report(start, limit)) {
     say_unfinished(limit);
   }
@@ -158,6 +167,14 @@ void hook_self_signal(int signal) {
   if (signal != SIGKILL) {
     if (sigaction(signal, nullptr, &now) != 0) return;
     if ((now.sa_flags & SA_SIGINFO) != 0 || now.sa_handler != SIG_DFL) return;
+  }
+  // The final report under way on another thread (exit(), a signal's worker) would be cut
+  // short by the signal: it waits for the report, as a leaving thread does.
+  if (g_final.load() == kWriting) {
+    timespec start{};
+    clock_gettime(CLOCK_MONOTONIC, &start);
+    if (g_writer.load() != current_thread()) wait_for_final_report(start, hooks->limits.report_ms);
+    return;
   }
   snapshot(*hooks, signal);
 }

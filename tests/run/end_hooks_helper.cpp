@@ -130,6 +130,13 @@ void handler_that_leaves(int) {
     raise(SIGTERM);
     pause();
   }
+  if (mode == "signal_while_exiting") {  // exit() writes slowly, then a signal comes
+    std::thread{[] { std::exit(14); }}.detach();
+    usleep(50'000);
+    std::signal(SIGTERM, SIG_DFL);  // as kerntime's handler does before it re-raises
+    raise(SIGTERM);
+    pause();
+  }
   if (mode == "exit_while_leaving") {  // exit() writes slowly on another thread meanwhile
     std::thread{[] { std::exit(12); }}.detach();
     usleep(50'000);

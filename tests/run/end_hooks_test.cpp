@@ -142,6 +142,14 @@ TEST_P(EndHooks, ExitWaitsForAReportAnotherThreadIsWriting) {
   EXPECT_EQ(ended.lines, std::string{kHooked} + "atexit\n") << ended.err;
 }
 
+// A signal at the default disposition while exit() on another thread writes the report (kerntime's
+// handler, once its worker is gone, lets the signal end the process at once).
+TEST_P(EndHooks, ASignalWaitsForAReportAnotherThreadIsWriting) {
+  const Ended ended = end("signal_while_exiting", "END_HOOKS_SLOW_FINAL=1");
+  EXPECT_TRUE(ended.status == 14 || ended.status == 143) << ended.status;
+  EXPECT_EQ(ended.lines, std::string{kHooked} + "atexit\n") << ended.err;
+}
+
 TEST_P(EndHooks, AHungReportDoesNotKeepTheProcessAlive) {
   const Ended ended = end("_exit", "END_HOOKS_HANG=1", true, 300);
   EXPECT_EQ(ended.status, 3);
