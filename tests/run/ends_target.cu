@@ -10,9 +10,10 @@
 // END: return exit _exit _Exit exec fork sigterm sigint sighup handler_sigterm handler_sigint
 // handler_sighup exception abort segv sigkill, sigterm_busy (a kernel still running at the
 // signal) and sigkill_busy (20 us kernels launched without a pause until SIGKILL comes after
-// 3 s; "launched N" on standard output every 1,000). A signal comes from a child made by fork(), as from another process; "handler_*"
-// installs the program's own handler first, which says so on standard output, restores the
-// default and sends the signal again, so that the signal still ends the process.
+// 3 s; "launched N" on standard output every 1,000). A signal comes from a child made by
+// fork(), as from another process; "handler_*" installs the program's own handler first, which
+// says so on standard output, restores the default and sends the signal again, so that the
+// signal still ends the process.
 #include <atomic>
 #include <csignal>
 #include <cstdint>
