@@ -12,8 +12,9 @@ install(TARGETS kerntime kerntime_main kerntime_cli
   ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
   LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
   RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
-# `kerntime run` finds its injection library at ../lib beside the command (run_command.cpp).
-install(TARGETS kerntime_inject LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
+# `kerntime run` finds its injection library at ../lib beside the command (run_command.cpp), and
+# the library it preloads beside that.
+install(TARGETS kerntime_inject kerntime_preload LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/include/kerntime
   DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
 install(FILES ${PROJECT_BINARY_DIR}/include/kerntime/version.hpp

@@ -42,6 +42,8 @@ def test_kerntime_run_finds_its_injection_library_beside_the_command():
     # The command looks at ../lib beside itself (cli/run_command.cpp).
     scripts = Path(sysconfig.get_path("scripts"))
     assert (scripts.parent / "lib" / "libkerntime_inject.so").is_file()
+    # and what it preloads, so that _exit and exec still write reports, beside that
+    assert (scripts.parent / "lib" / "libkerntime_preload.so").is_file()
 
 
 def test_the_library_is_beside_the_module():

@@ -100,6 +100,19 @@ std::string find_injection_library() {
               "/../lib and the build tree); set KERNTIME_INJECT_LIBRARY to its path");
 }
 
+// libkerntime_preload.so, installed and built beside the injection library; "" (said once) when
+// it is missing: then a process that leaves through _exit or exec keeps only its last checkpoint.
+std::string find_preload_library(const std::string& injection_library) {
+  const std::string path =
+      injection_library.substr(0, injection_library.rfind('/') + 1) + "libkerntime_preload.so";
+  if (is_file(path)) return path;
+  fmt::print(stderr,
+             "kerntime run: {} is missing: processes that leave through _exit or exec keep "
+             "only their last checkpoint\n",
+             path);
+  return {};
+}
+
 std::vector<std::string> json_files(const std::string& directory) {
   std::vector<std::string> files;
   if (DIR* dir = opendir(directory.c_str())) {
@@ -182,7 +195,8 @@ int run(RunOptions& o, NameStyle names) {
   // From before the folder exists to the end, no signal ends kerntime without removing it.
   SignalRelay relay;
   ProcessReportsDirectory directory(o.process_reports);
-  std::vector<std::string> env = run_environment(environ, library, directory.path(), o);
+  std::vector<std::string> env =
+      run_environment(environ, library, directory.path(), o, find_preload_library(library));
   set_run_id(env, run_id);
   const int status = run_program(o.command, env, relay);
 

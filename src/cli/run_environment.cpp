@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "cli/run_environment.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <map>
@@ -141,7 +142,8 @@ void check_run_options(const RunOptions& o) {
 }
 
 std::vector<std::string> run_environment(char** current, const std::string& library,
-                                         const std::string& directory, const RunOptions& o) {
+                                         const std::string& directory, const RunOptions& o,
+                                         const std::string& preload) {
   std::map<std::string, std::string> set;
   set["CUDA_INJECTION64_PATH"] = library;
   set["NVTX_INJECTION64_PATH"] = library;
@@ -157,6 +159,7 @@ std::vector<std::string> run_environment(char** current, const std::string& libr
   set["KERNTIME_RUN_LAST_LAUNCH"] = o.no_last_launch ? "0" : "1";
   set["KERNTIME_RUN_ALL_API_CALLS"] = o.all_api_calls ? "1" : "0";
   const bool bounded = !o.duration.empty();
+  std::string preloads = preload;
   std::vector<std::string> env;
   for (char** entry = current; entry != nullptr && *entry != nullptr; ++entry) {
     const std::string text = *entry;
@@ -167,6 +170,17 @@ std::vector<std::string> run_environment(char** current, const std::string& libr
       throw Error("CUDA_INJECTION64_PATH already names another CUDA tool (" + value +
                   "); CUPTI serves one tool per process, so unset it to use kerntime run");
     }
+    if (name == "LD_PRELOAD" && !preload.empty()) {
+      // The program's own preloads stay, after kerntime's (ld.so takes ':' or ' ' between).
+      std::size_t begin = 0;
+      while (begin <= value.size()) {
+        const std::size_t end = std::min(value.find_first_of(": ", begin), value.size());
+        const std::string item = value.substr(begin, end - begin);
+        if (!item.empty() && item != preload) preloads += ":" + item;
+        begin = end + 1;
+      }
+      continue;
+    }
     if (set.count(name) != 0 || name == "KERNTIME_RUN_DURATION_NS") continue;
     env.push_back(text);
   }
@@ -175,6 +189,7 @@ std::vector<std::string> run_environment(char** current, const std::string& libr
     if (name == "KERNTIME_RUN_KERNEL_FILTER" && value.empty()) continue;
     env.push_back(name + "=" + value);
   }
+  if (!preloads.empty()) env.push_back("LD_PRELOAD=" + preloads);
   if (bounded) {
     env.push_back("KERNTIME_RUN_DURATION_NS=" +
                   std::to_string(parse_run_duration("--duration", o.duration)));

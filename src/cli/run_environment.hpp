@@ -33,9 +33,12 @@ std::uint64_t parse_run_duration(const std::string& option, const std::string& t
 void check_run_options(const RunOptions& options);
 
 /// The program's environment: `current` (NAME=VALUE strings, as `environ`) with the injection
-/// variables and the settings set. Throws kerntime::Error when another CUDA tool is already
-/// injected (CUDA_INJECTION64_PATH names another library): CUPTI serves one of them.
+/// variables and the settings set, and `preload` (libkerntime_preload.so; "": none) first in
+/// LD_PRELOAD, so that processes leaving through _exit or exec still write their report. Throws
+/// kerntime::Error when another CUDA tool is already injected (CUDA_INJECTION64_PATH names
+/// another library): CUPTI serves one of them.
 std::vector<std::string> run_environment(char** current, const std::string& library,
-                                         const std::string& directory, const RunOptions& options);
+                                         const std::string& directory, const RunOptions& options,
+                                         const std::string& preload = "");
 
 }  // namespace kerntime::cli

@@ -35,12 +35,16 @@ void set_run_id(std::vector<std::string>& env, const std::string& id) {
 }
 
 std::string process_of_run(const std::string& file_name, const std::string& id) {
-  const std::string suffix = "." + id + ".json";
-  if (id.empty() || file_name.size() <= suffix.size() ||
-      file_name.compare(file_name.size() - suffix.size(), suffix.size(), suffix) != 0) {
-    return {};
-  }
-  return file_name.substr(0, file_name.size() - suffix.size());
+  // "HOST.[rankR.]pidN.ID.json", or "HOST.pidN.ID.G.json" for the G-th report of one pid (a
+  // program replaced by exec, a reused pid): inject/shard_name.cpp's unused_report_path.
+  const std::string middle = "." + id + ".";
+  const std::size_t at = id.empty() ? std::string::npos : file_name.rfind(middle);
+  if (at == std::string::npos || at == 0) return {};
+  const std::string tail = file_name.substr(at + middle.size());
+  const std::size_t digits = tail.find_first_not_of("0123456789");
+  if (tail == "json") return file_name.substr(0, at);
+  if (digits == 0 || digits == std::string::npos || tail.substr(digits) != ".json") return {};
+  return file_name.substr(0, at) + "." + tail.substr(0, digits);
 }
 
 }  // namespace kerntime::cli

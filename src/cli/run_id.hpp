@@ -20,8 +20,8 @@ std::string new_run_id();
 /// (from an outer `kerntime run`).
 void set_run_id(std::vector<std::string>& env, const std::string& id);
 
-/// For a file name in the process-reports folder: the process's name ("HOST.[rankR.]pidN") when
-/// the file is a report of run `id`, else "".
+/// For a file name in the process-reports folder: the process's name ("HOST.[rankR.]pidN", with
+/// ".G" for a pid's G-th report) when the file is a report of run `id`, else "".
 std::string process_of_run(const std::string& file_name, const std::string& id);
 
 }  // namespace kerntime::cli

@@ -49,7 +49,8 @@ void add_end_warnings(Report& report, const ProcessEnd& end) {
     add_crash_warnings(report, end);
   } else if (end.kind == ReportKind::checkpoint) {
     report.warnings.push_back(
-        "the process did not finish normally (killed, or left through _exit): this is its last "
+        "the process did not finish normally (SIGKILL, or an end kerntime could not see: _exit or "
+        "exec without libkerntime_preload.so): this is its last "
         "checkpoint, without records for the timeline, and kernels after it are missing");
   } else if (end.signal != 0) {
     report.warnings.push_back("the process was stopped by " + signal_text(end.signal) +

@@ -17,6 +17,7 @@
 #include <pthread.h>
 #include <signal.h>
 #include <string>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 #include <utility>
@@ -33,6 +34,7 @@
 #include "cupti/activity_session.hpp"
 #include "cupti/cupti_api.hpp"
 #include "cupti/other_client.hpp"
+#include "inject/end_hooks.hpp"
 #include "inject/end_of_process.hpp"
 #include "inject/fault_report.hpp"
 #include "inject/last_launch.hpp"
@@ -74,12 +76,13 @@ struct Injection {
   std::string problem;  // why nothing is recorded
   pid_t pid = 0;
   std::string path;  // this process's report
-  std::atomic<bool> finished{false};
   std::mutex write_mutex;
 };
 
 std::mutex setup_mutex;
 Injection* g_injection = nullptr;  // leaked on purpose, see the top of the file
+// Set in a child made by fork() alone: it shares nothing with CUPTI but its parent's memory.
+std::atomic<bool> g_forked_child{false};
 
 void say(const std::string& line) {
   std::fprintf(stderr, "kerntime run: %s\n", line.c_str());
@@ -117,7 +120,9 @@ std::uint64_t cupti_now() {
   return now;
 }
 
-void write_report(Injection& in, ReportKind kind) {
+// `sent_signal`: a signal the process is about to send itself (end_hooks.hpp), which no
+// handler of kerntime's will see.
+void write_report(Injection& in, ReportKind kind, int sent_signal = 0) {
   std::lock_guard lock{in.write_mutex};
   try {
     // A checkpoint carries the summary only: the records go into the final report, and building
@@ -128,7 +133,7 @@ void write_report(Injection& in, ReportKind kind) {
     if (!in.problem.empty()) report.warnings.insert(report.warnings.begin(), in.problem);
     ProcessEnd end;
     end.kind = kind;
-    end.signal = received_signal();
+    end.signal = received_signal() != 0 ? received_signal() : sent_signal;
     end.fatal = received_fatal_signal();
     end.launch_sites_watched = in.watching_launch_sites;
     if (end.fatal && kind != ReportKind::checkpoint) {
@@ -169,11 +174,12 @@ void write_report(Injection& in, ReportKind kind) {
   }
 }
 
-// Flushes CUPTI, stops recording and writes the final report; once per process, and never in
-// a child made by fork() alone (it inherited this state but not the parent's CUDA work).
+// Flushes CUPTI, stops recording and writes the final report; once per process, whichever end
+// comes first, and never in a child made by fork() alone (it inherited this state but not the
+// parent's CUDA work).
 void finish() {
   Injection* in = g_injection;
-  if (in == nullptr || getpid() != in->pid || in->finished.exchange(true)) return;
+  if (in == nullptr || getpid() != in->pid || !begin_final_report()) return;
   // KERNTIME_RUN_MEMORY=1: where the process's resident memory goes at its end (docs/run.md).
   const bool memory = std::getenv("KERNTIME_RUN_MEMORY") != nullptr;
   if (memory) say("memory at the end: " + resident_memory());
@@ -195,7 +201,20 @@ void finish() {
     }
   }
   write_report(*in, ReportKind::final);
+  final_report_written();
   if (memory) say("memory after the report: " + resident_memory());
+}
+
+// A complete report while recording goes on: before an exec, or a signal the process sends
+// itself that only the default action will see.
+void snapshot(int signal) {
+  Injection* in = g_injection;
+  if (in == nullptr || getpid() != in->pid || final_report_begun()) return;
+  if (in->session) {
+    const std::string failure = in->session->flush();
+    if (!failure.empty()) in->problem = "the last records could not all be read: " + failure;
+  }
+  write_report(*in, ReportKind::final, signal);
 }
 
 void on_exit_handler() {
@@ -279,6 +298,8 @@ void start_worker(Injection& in) {
   jobs.terminate = [](int) { finish(); };
   jobs.crash_report = [&in](int) { write_report(in, ReportKind::crash); };
   jobs.crash_final = [](int) { finish(); };
+  jobs.leave = [] { finish(); };
+  jobs.snapshot = [](int signal) { snapshot(signal); };
   WorkerLimits limits;
   limits.checkpoint_interval_ms = in.settings.checkpoint_interval_ms;
   if (!start_report_worker(std::move(jobs), limits)) {
@@ -301,7 +322,11 @@ Injection* injection() {
     return nullptr;
   }
   in.recorder = std::make_unique<RunRecorder>(in.settings);
-  in.path = in.settings.output_directory + "/" + shard_file_name();
+  in.path = unused_report_path(in.settings.output_directory, shard_file_name(),
+                               [](const std::string& path) {
+                                 struct stat info {};
+                                 return stat(path.c_str(), &info) == 0;
+                               });
   in.api = cupti::load_cupti_api(in.problem);
   if (in.api == nullptr) in.problem = "CUPTI could not be loaded: " + in.problem;
   std::uint64_t origin = 0;
@@ -311,6 +336,11 @@ Injection* injection() {
     in.recorder->windows().bound(origin + in.settings.delay_ns, end);
   }
   std::atexit(&on_exit_handler);
+  pthread_atfork(nullptr, nullptr, [] { g_forked_child.store(true); });
+  EndJobs ends;
+  ends.finish = [] { finish(); };
+  ends.snapshot = [](int signal) { snapshot(signal); };
+  install_end_hooks(std::move(ends), EndLimits{});
   return g_injection;
 }
 
@@ -324,10 +354,11 @@ std::uint64_t sink_range_path(std::uint64_t parent, std::uint64_t range) {
 }
 bool sink_push_tag(std::uint64_t id) {
   Injection* in = g_injection;
-  return !scopes_off && in->session && in->session->running() &&
-         in->api->push_external_id(id) == CUPTI_SUCCESS;
+  return !scopes_off && !g_forked_child.load(std::memory_order_relaxed) && in->session &&
+         in->session->running() && in->api->push_external_id(id) == CUPTI_SUCCESS;
 }
 void sink_pop_tag() {
+  if (g_forked_child.load(std::memory_order_relaxed)) return;
   std::uint64_t last = 0;
   g_injection->api->pop_external_id(last);
 }

@@ -93,7 +93,9 @@ std::vector<std::pair<std::uint32_t, KernelSummary>> RunRecorder::kernel_rows() 
     row.total_ns = static_cast<std::uint64_t>(d.total_ns() + 0.5);
     row.time_percent = all_ns > 0.0 ? 100.0 * d.total_ns() / all_ns : 0.0;
     row.average_ns = d.mean_ns();
-    row.median_ns = d.median_ns();
+    // While every duration is kept, the exact median comes from the entry's statistics,
+    // outside the lock (report()); the sketch's costs no sort.
+    if (!d.complete()) row.median_ns = d.median_ns();
     row.min_ns = static_cast<std::uint64_t>(d.min_ns());
     row.max_ns = static_cast<std::uint64_t>(d.max_ns());
     if (d.count() >= 2) row.stddev_ns = d.stddev_ns();
@@ -110,7 +112,10 @@ std::vector<std::pair<std::uint32_t, KernelSummary>> RunRecorder::kernel_rows() 
 }
 
 Report RunRecorder::report(bool with_records) const {
-  std::lock_guard lock{mutex_};
+  // Only copies are made under the lock: a program thread closing an NVTX range and the reader
+  // thread wait for it, and the statistics of every name's samples (a sort each) would hold it
+  // for hundreds of milliseconds at every checkpoint of a program with many kernel names.
+  std::unique_lock lock{mutex_};
   Report report;
   const std::vector<std::pair<std::uint32_t, KernelSummary>> rows = kernel_rows();
 
@@ -134,8 +139,7 @@ Report RunRecorder::report(bool with_records) const {
   }
 
   // Entries: kernels by total time, then NVTX ranges; a name both a kernel and a range has
-  // cannot clash, ranges carry the "nvtx:" prefix.
-  const StatisticsOptions statistics = entry_statistics();
+  // cannot clash, ranges carry the "nvtx:" prefix. Their statistics come after the lock.
   std::uint64_t kernels_recorded = 0;
   std::vector<std::string_view> sampled;  // kernels beyond --samples-per-kernel, largest first
   for (const auto& [id, row] : rows) {
@@ -145,7 +149,6 @@ Report RunRecorder::report(bool with_records) const {
     entry.timer = "cupti-kernel";
     if (!stats.mixed_devices && stats.device) entry.device = static_cast<int>(*stats.device);
     entry.samples = stats.durations.kept();
-    entry.statistics = compute_statistics(entry.samples, statistics);
     kernels_recorded += stats.durations.count();
     if (!stats.durations.complete()) sampled.push_back(row.name);
     report.entries.push_back(std::move(entry));
@@ -157,7 +160,6 @@ Report RunRecorder::report(bool with_records) const {
     entry.name = range.name;
     entry.timer = "nvtx-range";
     entry.samples = range.durations.kept();
-    entry.statistics = compute_statistics(entry.samples, statistics);
     report.entries.push_back(std::move(entry));
   }
 
@@ -196,6 +198,18 @@ Report RunRecorder::report(bool with_records) const {
   }
   for (const std::string& warning : warnings_)
     report.warnings.push_back(warning);
+  lock.unlock();
+
+  const StatisticsOptions statistics = entry_statistics();
+  for (Entry& entry : report.entries)
+    entry.statistics = compute_statistics(entry.samples, statistics);
+  // The kernel entries come in the order of the summary's rows.
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    KernelSummary& row = section.kernel_summary[i];
+    if (report.entries[i].samples.size() == row.instances) {
+      row.median_ns = report.entries[i].statistics.median;
+    }
+  }
   return report;
 }
 

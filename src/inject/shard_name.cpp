@@ -67,4 +67,19 @@ std::string shard_file_name(const EnvironmentLookup& lookup) {
          std::to_string(getpid()) + (id.empty() ? "" : "." + id) + ".json";
 }
 
+std::string unused_report_path(const std::string& directory, const std::string& file_name,
+                               const std::function<bool(const std::string&)>& exists) {
+  const std::string first = directory + "/" + file_name;
+  if (!exists(first)) return first;
+  const std::string suffix = ".json";
+  const bool json = file_name.size() > suffix.size() &&
+                    file_name.compare(file_name.size() - suffix.size(), suffix.size(), suffix) == 0;
+  const std::string stem =
+      directory + "/" + (json ? file_name.substr(0, file_name.size() - suffix.size()) : file_name);
+  for (int generation = 2;; ++generation) {
+    const std::string path = stem + "." + std::to_string(generation) + suffix;
+    if (!exists(path)) return path;
+  }
+}
+
 }  // namespace kerntime::inject

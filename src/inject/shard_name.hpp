@@ -26,4 +26,11 @@ std::string process_label(const EnvironmentLookup& lookup);
 std::string shard_file_name();
 std::string shard_file_name(const EnvironmentLookup& lookup);
 
+/// `directory`/`file_name`, or, when a report of that name is there already, the first of
+/// "STEM.2.json", "STEM.3.json", ... that is not: the same pid writes a second report when the
+/// process replaced itself by exec and the new program started CUDA too, and a later process may
+/// get a pid again. `exists` is a stat() outside tests.
+std::string unused_report_path(const std::string& directory, const std::string& file_name,
+                               const std::function<bool(const std::string&)>& exists);
+
 }  // namespace kerntime::inject

@@ -26,6 +26,8 @@ constexpr int kFatal[] = {SIGABRT, SIGSEGV, SIGBUS, SIGFPE, SIGILL};
 constexpr int kCrashReportWritten = 1;
 constexpr int kDone = 2;  // the final report is written, or the worker is gone
 
+constexpr std::int64_t kCheckpointWaitFactor = 9;
+
 struct Worker {
   WorkerJobs jobs;
   WorkerLimits limits;
@@ -37,6 +39,10 @@ struct Worker {
   std::atomic<int> signal{0};
   std::atomic<bool> fatal{false};
   std::atomic<int> stage{0};
+  std::atomic<bool> leaving{false};  // a leave was handed over
+  std::atomic<std::uint64_t> snapshots_asked{0};
+  std::atomic<std::uint64_t> snapshots_done{0};
+  std::atomic<int> snapshot_signal{0};
   struct sigaction previous[NSIG] = {};  // the fatal signals' handlers before kerntime's
 };
 
@@ -147,6 +153,14 @@ void on_fatal_signal(int signal, siginfo_t* info, void* context) {
   errno = saved_errno;
 }
 
+// The worker of this process, for a call that hands it work and waits (not from the worker).
+Worker* worker_to_hand_to() {
+  Worker* worker = g_worker.load();
+  if (worker == nullptr || getpid() != worker->pid) return nullptr;
+  if (worker->worker_thread.load() == current_thread()) return nullptr;
+  return worker;
+}
+
 void run_job(const std::function<void(int)>& job, int signal) {
   if (!job) return;
   try {
@@ -188,13 +202,17 @@ void work(Worker* worker) {
     const int ready = poll(&wake, 1, timeout);
     if (ready < 0 && errno == EINTR) continue;
     if (ready == 0) {
-      if (worker->signal.load() != 0) continue;
+      if (worker->signal.load() != 0 || worker->leaving.load()) continue;
       if (ticking) {
         run_quietly([&] { ticking = worker->jobs.tick(); });
       }
       if (next_checkpoint >= 0 && now_ms() >= next_checkpoint) {
+        const std::int64_t began = now_ms();
         if (worker->jobs.checkpoint) run_quietly(worker->jobs.checkpoint);
-        next_checkpoint = now_ms() + interval;
+        // A checkpoint that takes long (the report of many kernel names) waits nine times as
+        // long before the next: the worker takes at most a tenth of a CPU from the program.
+        const std::int64_t took = now_ms() - began;
+        next_checkpoint = now_ms() + std::max(interval, kCheckpointWaitFactor * took);
       }
       continue;
     }
@@ -210,6 +228,21 @@ void work(Worker* worker) {
       worker->stage.store(kCrashReportWritten);
       run_job(worker->jobs.crash_final, signal);
       break;
+    }
+    if (job == 'e') {
+      run_quietly([&] {
+        if (worker->jobs.leave) worker->jobs.leave();
+      });
+      break;
+    }
+    if (job == 's') {
+      // One snapshot answers every request made before it starts.
+      const std::uint64_t asked = worker->snapshots_asked.load();
+      if (worker->snapshots_done.load() < asked) {
+        run_job(worker->jobs.snapshot, worker->snapshot_signal.load());
+        worker->snapshots_done.store(asked);
+      }
+      if (interval > 0) next_checkpoint = now_ms() + interval;
     }
   }
   worker->running.store(false);
@@ -288,6 +321,36 @@ void stop_report_worker() {
     worker->running.store(false);  // it leaves at its next checkpoint
   }
   worker->thread.join();
+}
+
+bool leave_through_worker(int limit_ms) {
+  Worker* worker = worker_to_hand_to();
+  if (worker == nullptr || !worker->running.load()) return false;
+  bool none = false;
+  // A signal already being answered, or another thread's leave, writes the same final report.
+  if (worker->signal.load() == 0 && worker->leaving.compare_exchange_strong(none, true)) {
+    const char job = 'e';
+    if (write(worker->wake[1], &job, 1) != 1) return false;
+  }
+  wait_for_stage(*worker, kDone, limit_ms);
+  return true;
+}
+
+bool snapshot_through_worker(int signal, int limit_ms) {
+  Worker* worker = worker_to_hand_to();
+  if (worker == nullptr || !worker->running.load()) return false;
+  worker->snapshot_signal.store(signal);
+  const std::uint64_t ticket = worker->snapshots_asked.fetch_add(1) + 1;
+  const char job = 's';
+  if (write(worker->wake[1], &job, 1) != 1) return false;
+  timespec start{};
+  clock_gettime(CLOCK_MONOTONIC, &start);
+  while (worker->snapshots_done.load() < ticket && worker->stage.load() < kDone) {
+    if (limit_ms >= 0 && elapsed_ms(start) > limit_ms) break;
+    timespec pause{0, 1'000'000};
+    nanosleep(&pause, nullptr);
+  }
+  return true;
 }
 
 int received_signal() {

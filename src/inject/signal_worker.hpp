@@ -21,7 +21,8 @@
 namespace kerntime::inject {
 
 struct WorkerJobs {
-  /// Every checkpoint interval while the program runs.
+  /// Every checkpoint interval while the program runs, and never more than a tenth of the time:
+  /// a checkpoint that took T waits at least 9 T before the next.
   std::function<void()> checkpoint;
   /// Every tick while the program runs, until it returns false (short waits for something).
   std::function<bool()> tick;
@@ -31,6 +32,11 @@ struct WorkerJobs {
   std::function<void(int signal)> crash_report;
   /// Then: the final report, which may call CUDA and CUPTI (and may never return).
   std::function<void(int signal)> crash_final;
+  /// The process leaves without atexit handlers (_exit): the final report.
+  std::function<void()> leave;
+  /// The process is about to be replaced (exec) or to send itself `signal` (0: none): a
+  /// complete report, and recording goes on (the exec may fail, the signal may be waited for).
+  std::function<void(int signal)> snapshot;
 };
 
 struct WorkerLimits {
@@ -47,6 +53,16 @@ bool start_report_worker(WorkerJobs jobs, const WorkerLimits& limits);
 /// Tells the worker to stop and waits for it, unless called on the worker itself. Signals that
 /// come after it end the process at once (the caller writes the final report).
 void stop_report_worker();
+
+/// From the thread that is about to end the process without atexit handlers (a preloaded
+/// _exit, end_hooks.hpp): has the worker run `leave` and waits up to `limit_ms` for it, or for
+/// the signal or the leave already under way. Async-signal-safe. False, and nothing waited for,
+/// when no worker runs in this process or the caller is the worker itself.
+bool leave_through_worker(int limit_ms);
+
+/// Likewise for `snapshot(signal)`, which the worker runs each time it is asked. Returns when it
+/// ran (or the worker ended), or after `limit_ms`.
+bool snapshot_through_worker(int signal, int limit_ms);
 
 /// The first terminating or fatal signal received; 0: none.
 int received_signal();

@@ -298,6 +298,10 @@ TEST(RunCli, EachRunHasItsOwnIdInItsReportNames) {
   EXPECT_EQ(nested.out, "1\n");
   EXPECT_EQ(cli::process_of_run("vm.rank1.pid7." + id + ".json", id), "vm.rank1.pid7");
   EXPECT_EQ(cli::process_of_run("vm.rank1.pid7.json", id), "");
+  // A pid's second report (exec): inject's unused_report_path adds the generation after the id.
+  EXPECT_EQ(cli::process_of_run("vm.pid7." + id + ".2.json", id), "vm.pid7.2");
+  EXPECT_EQ(cli::process_of_run("vm.pid7." + id + ".x.json", id), "");
+  EXPECT_EQ(cli::process_of_run("vm.pid7." + id + "..json", id), "");
   EXPECT_EQ(cli::process_of_run("vm.pid7.0123456789abcdef.json", id), "");
 }
 

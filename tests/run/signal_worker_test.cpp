@@ -227,6 +227,26 @@ TEST_F(SignalWorker, CheckpointsRunAtTheirIntervalUntilStopped) {
   EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << status;
 }
 
+// A checkpoint of 60 ms every 10 ms would keep the worker busy; the next waits 9 x 60 ms.
+TEST_F(SignalWorker, CheckpointsTakeAtMostATenthOfTheTime) {
+  const int status = in_child([&] {
+    static std::atomic<int> checkpoints{0};
+    WorkerJobs jobs = writing_jobs();
+    jobs.checkpoint = [] {
+      ++checkpoints;
+      std::this_thread::sleep_for(std::chrono::milliseconds(60));
+    };
+    WorkerLimits limits;
+    limits.checkpoint_interval_ms = 10;
+    if (!start_report_worker(std::move(jobs), limits)) _exit(3);
+    std::this_thread::sleep_for(std::chrono::milliseconds(450));
+    stop_report_worker();
+    _exit(10 + checkpoints.load());
+  });
+  ASSERT_TRUE(WIFEXITED(status)) << status;
+  EXPECT_EQ(WEXITSTATUS(status), 11);  // one checkpoint: before, six or seven
+}
+
 TEST_F(SignalWorker, TicksRunUntilTheyAnswerFalseBesideTheCheckpoints) {
   const int status = in_child([&] {
     static std::atomic<int> ticks{0};

@@ -1,0 +1,83 @@
+// SPDX-License-Identifier: Apache-2.0
+// How `kerntime run` reaches the ends that run no atexit handler, without a GPU: the program's
+// environment preloads libkerntime_preload.so (ahead of the program's own preloads), every
+// process of the program gets it, and a second report of one pid (after an exec) gets a name of
+// its own instead of replacing the first.
+#include <algorithm>
+#include <set>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "cli/run_environment.hpp"
+#include "inject/shard_name.hpp"
+#include "support/run_command.hpp"
+
+namespace kerntime {
+namespace {
+
+std::vector<std::string> environment_with(std::vector<std::string> current,
+                                          const std::string& preload) {
+  std::vector<char*> pointers;
+  for (std::string& entry : current)
+    pointers.push_back(entry.data());
+  pointers.push_back(nullptr);
+  return cli::run_environment(pointers.data(), "/lib/inject.so", "/tmp/d", cli::RunOptions{},
+                              preload);
+}
+
+std::string preloads(const std::vector<std::string>& env) {
+  for (const std::string& entry : env) {
+    if (entry.rfind("LD_PRELOAD=", 0) == 0) return entry.substr(11);
+  }
+  return "(none)";
+}
+
+TEST(RunPreload, TheEnvironmentPreloadsKerntimesLibraryFirst) {
+  EXPECT_EQ(preloads(environment_with({"PATH=/bin"}, "/lib/libkerntime_preload.so")),
+            "/lib/libkerntime_preload.so");
+  // The program's own preloads stay, after it, whichever separator they used; a nested
+  // `kerntime run` does not preload it twice.
+  EXPECT_EQ(preloads(environment_with({"LD_PRELOAD=/a.so /b.so:/lib/libkerntime_preload.so"},
+                                      "/lib/libkerntime_preload.so")),
+            "/lib/libkerntime_preload.so:/a.so:/b.so");
+  // Without the library, the program's variable is left as it was.
+  EXPECT_EQ(preloads(environment_with({"LD_PRELOAD=/a.so"}, "")), "/a.so");
+  EXPECT_EQ(preloads(environment_with({"PATH=/bin"}, "")), "(none)");
+}
+
+TEST(RunPreload, EveryProcessOfTheProgramGetsIt) {
+  const auto result = testing::run_command(std::string{KERNTIME_CLI} +
+                                           " run -- sh -c 'sh -c \"echo $LD_PRELOAD\"'");
+  EXPECT_EQ(result.exit_status, 0) << result.err;
+  EXPECT_NE(result.out.find("libkerntime_preload.so"), std::string::npos) << result.out;
+  EXPECT_EQ(result.err.find("is missing"), std::string::npos) << result.err;
+}
+
+TEST(RunPreload, AProgramWithoutCudaLeavesThroughExitAndExecUnchanged) {
+  const std::string run = std::string{KERNTIME_CLI} + " run -- ";
+  EXPECT_EQ(testing::run_command(run + "sh -c 'exec sh -c \"exit 6\"'").exit_status, 6);
+  EXPECT_EQ(
+      testing::run_command(run + "python3 -c 'import os; os.execv(\"/bin/sh\", [\"sh\", \"-c\", "
+                                 "\"exit 7\"])'")
+          .exit_status,
+      7);
+  const auto python = testing::run_command(run + "python3 -c 'import os; os._exit(3)'");
+  EXPECT_EQ(python.exit_status, 3) << python.err;
+}
+
+TEST(RunPreload, ASecondReportOfTheSamePidGetsANameOfItsOwn) {
+  std::set<std::string> taken;
+  const auto exists = [&](const std::string& path) { return taken.count(path) != 0; };
+  EXPECT_EQ(inject::unused_report_path("/d", "host.pid7.json", exists), "/d/host.pid7.json");
+  taken.insert("/d/host.pid7.json");
+  EXPECT_EQ(inject::unused_report_path("/d", "host.pid7.json", exists), "/d/host.pid7.2.json");
+  taken.insert("/d/host.pid7.2.json");
+  EXPECT_EQ(inject::unused_report_path("/d", "host.pid7.json", exists), "/d/host.pid7.3.json");
+  EXPECT_EQ(inject::unused_report_path("/d", "host.rank1.pid8.json", exists),
+            "/d/host.rank1.pid8.json");
+}
+
+}  // namespace
+}  // namespace kerntime
