@@ -9,6 +9,8 @@
 #include <variant>
 #include <vector>
 
+#include <kerntime/export.hpp>
+
 namespace kerntime {
 
 /// The kinds of parameter axes. A power-of-two axis holds integers that are powers of two and
@@ -18,7 +20,7 @@ namespace kerntime {
 enum class AxisKind { integer, power_of_two, floating, string, type };
 
 /// "int", "pow2", "float", "string", "type".
-std::string_view to_string(AxisKind kind);
+KERNTIME_API std::string_view to_string(AxisKind kind);
 
 /// An integer (int and pow2 axes), a number (float axes) or a name (string and type axes).
 using AxisValue = std::variant<std::int64_t, double, std::string>;
@@ -30,6 +32,6 @@ struct Axis {
 };
 
 /// One axis value as it appears in names and tables: 1048576, 0.5, tiled, float.
-std::string format_axis_value(const AxisValue& value);
+KERNTIME_API std::string format_axis_value(const AxisValue& value);
 
 }  // namespace kerntime

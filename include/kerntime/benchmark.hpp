@@ -32,6 +32,7 @@
 #include <vector>
 
 #include <kerntime/axes.hpp>
+#include <kerntime/export.hpp>
 #include <kerntime/measure.hpp>
 #include <kerntime/state.hpp>
 #include <kerntime/type_axes.hpp>
@@ -42,7 +43,7 @@ namespace kerntime {
 using BenchmarkBody = std::function<void(State&)>;
 
 /// A registered benchmark: a name, a body and its axes.
-class Benchmark {
+class KERNTIME_API Benchmark {
  public:
   /// Throws kerntime::Error when the name is empty or holds a '/' (it separates the parts of
   /// a configuration's name).
@@ -76,7 +77,7 @@ class Benchmark {
 };
 
 /// One configuration: a benchmark and one value per axis.
-struct Configuration {
+struct KERNTIME_API Configuration {
   const Benchmark* benchmark = nullptr;
   std::vector<AxisValue> values;  ///< in the order of benchmark->axes()
 
@@ -85,7 +86,7 @@ struct Configuration {
 };
 
 /// The benchmarks of this program, in registration order.
-class BenchmarkRegistry {
+class KERNTIME_API BenchmarkRegistry {
  public:
   /// Registers a benchmark; throws kerntime::Error on a duplicate name.
   Benchmark& add(std::string name, BenchmarkBody body);
@@ -99,7 +100,7 @@ class BenchmarkRegistry {
 };
 
 /// The process-wide registry that the KERNTIME_BENCHMARK macros add to.
-BenchmarkRegistry& benchmark_registry();
+KERNTIME_API BenchmarkRegistry& benchmark_registry();
 
 /// The runner: parses the command line (--help lists the options), runs the selected
 /// configurations on the selected devices and prints or writes the results. Returns the exit
@@ -112,7 +113,7 @@ namespace detail {
 
 /// A benchmark's name from the text of its macro argument: "f<float, 4>" becomes
 /// "f<float,4>" (whitespace removed).
-std::string benchmark_name_from_spelling(std::string_view spelling);
+KERNTIME_API std::string benchmark_name_from_spelling(std::string_view spelling);
 
 /// Registers `generic` (called as generic(state, type_list<T1, ..., Tk>{})) once per
 /// combination of one type from each of `Lists`.

@@ -26,6 +26,7 @@
 #include <string_view>
 #include <vector>
 
+#include <kerntime/export.hpp>
 #include <kerntime/name_style.hpp>
 #include <kerntime/report.hpp>
 #include <kerntime/statistics.hpp>
@@ -45,7 +46,7 @@ enum class Verdict {
 };
 
 /// "same", "improved", "regressed", "inconclusive", "added" or "removed".
-std::string_view to_string(Verdict verdict);
+KERNTIME_API std::string_view to_string(Verdict verdict);
 
 /// A per-entry threshold: entries whose name matches the glob `pattern` use `fraction`.
 struct ThresholdRule {
@@ -54,7 +55,7 @@ struct ThresholdRule {
 };
 
 /// Relative thresholds of the median change (0.05 is 5 %), default and per entry.
-struct Thresholds {
+struct KERNTIME_API Thresholds {
   double default_fraction = 0.05;
   std::vector<ThresholdRule> rules;  ///< when several match an entry, the last one wins
 
@@ -68,7 +69,7 @@ struct Thresholds {
 };
 
 /// How compare() decides.
-struct CompareOptions {
+struct KERNTIME_API CompareOptions {
   /// Significance level of the two-sided rank test; the interval's level is 1 - alpha. 0.01
   /// keeps noise from failing builds (asv uses 0.002, Pinpoint 0.01); see docs/ci.md.
   double alpha = 0.01;
@@ -128,7 +129,7 @@ struct EntryComparison {
 };
 
 /// The comparison of two reports.
-struct Comparison {
+struct KERNTIME_API Comparison {
   std::string baseline_source = "baseline";    ///< e.g. the baseline's file name
   std::string candidate_source = "candidate";  ///< e.g. the candidate's file name
   double alpha = 0.01;
@@ -166,8 +167,8 @@ struct Comparison {
 ///
 /// Throws kerntime::Error when the options are invalid (alpha outside (0, 0.5], min_samples 0)
 /// or a report holds two entries of the same name.
-Comparison compare(const Report& baseline, const Report& candidate,
-                   const CompareOptions& options = {});
+KERNTIME_API Comparison compare(const Report& baseline, const Report& candidate,
+                                const CompareOptions& options = {});
 
 /// The renderings of a comparison.
 enum class CompareFormat {
@@ -178,24 +179,26 @@ enum class CompareFormat {
 };
 
 /// Parses "table", "md"/"markdown", "json" or "junit"; throws kerntime::Error listing them.
-CompareFormat parse_compare_format(std::string_view name);
+KERNTIME_API CompareFormat parse_compare_format(std::string_view name);
 
 /// Renders `comparison`; `color` adds ANSI colours to the table and is ignored by other formats.
 /// Table and Markdown write entry names as `names` says (NameStyle: a kernel's short form by
 /// default, numbered where two read alike, with a note under the table); JSON and JUnit keep
 /// whole names.
-std::string render(const Comparison& comparison, CompareFormat format, bool color = false,
-                   NameStyle names = NameStyle::short_form);
+KERNTIME_API std::string render(const Comparison& comparison, CompareFormat format,
+                                bool color = false, NameStyle names = NameStyle::short_form);
 
 /// The same text as render(), handed to `write` in pieces of about a megabyte, so that a
 /// comparison of a million entries is never held as cells or as one string (what `kerntime
 /// compare` does). An exception from `write` stops the rendering and propagates.
-void render_to(const Comparison& comparison, CompareFormat format, const TextSink& write,
-               bool color = false, NameStyle names = NameStyle::short_form);
+KERNTIME_API void render_to(const Comparison& comparison, CompareFormat format,
+                            const TextSink& write, bool color = false,
+                            NameStyle names = NameStyle::short_form);
 
 /// JUnit XML for a comparison that could not be made (exit status 2): one test case holding an
 /// <error> with `message`, so that CI's test view shows why instead of nothing (as pytest does).
-std::string render_junit_error(const std::string& baseline, const std::string& candidate,
-                               const std::string& message);
+KERNTIME_API std::string render_junit_error(const std::string& baseline,
+                                            const std::string& candidate,
+                                            const std::string& message);
 
 }  // namespace kerntime

@@ -6,6 +6,8 @@
 #include <optional>
 #include <string>
 
+#include <kerntime/export.hpp>
+
 namespace kerntime {
 
 /// How a counter's value is shown.
@@ -26,6 +28,6 @@ struct Counter {
 
 /// What `counter` shows for a measurement whose headline median is `headline_ns`: its value,
 /// or value / headline time in seconds for a rate (empty when the time is not positive).
-std::optional<double> counter_result(const Counter& counter, double headline_ns);
+KERNTIME_API std::optional<double> counter_result(const Counter& counter, double headline_ns);
 
 }  // namespace kerntime

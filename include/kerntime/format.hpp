@@ -6,6 +6,7 @@
 #include <vector>
 
 #include <kerntime/duration.hpp>
+#include <kerntime/export.hpp>
 #include <kerntime/measurement.hpp>
 #include <kerntime/name_style.hpp>
 #include <kerntime/report.hpp>
@@ -21,21 +22,22 @@ enum class Format {
 };
 
 /// Parses "table", "md"/"markdown", "csv" or "json"; throws kerntime::Error listing the choices.
-Format parse_format(std::string_view name);
+KERNTIME_API Format parse_format(std::string_view name);
 
 /// The format a file's extension names: .json, .md, .csv; anything else the table. What the
 /// kerntime commands and the benchmark runner write to an --output FILE given without --format.
-Format format_for_path(std::string_view path);
+KERNTIME_API Format format_for_path(std::string_view path);
 
 /// Renders `report` in `format`. Warnings are included where the format has room for them.
 /// Table and Markdown write entry names as `names` says (NameStyle; a kernel's short form by
 /// default) and say so under the table; CSV and JSON keep whole names.
-std::string render(const Report& report, Format format, NameStyle names = NameStyle::short_form);
+KERNTIME_API std::string render(const Report& report, Format format,
+                                NameStyle names = NameStyle::short_form);
 
 /// Renders the benchmark engine's measurements with the columns a benchmark needs (headline and
 /// its timer, event time, spread, throughput, SM clock, stop reason), as the benchmark runner
 /// prints them; Format::json renders `report` (kerntime-report/1) instead.
-std::string render(const std::vector<Measurement>& measurements, const Report& report,
-                   Format format);
+KERNTIME_API std::string render(const std::vector<Measurement>& measurements, const Report& report,
+                                Format format);
 
 }  // namespace kerntime

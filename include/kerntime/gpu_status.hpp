@@ -8,6 +8,7 @@
 #include <cuda_runtime_api.h>
 
 #include <kerntime/environment.hpp>
+#include <kerntime/export.hpp>
 
 namespace kerntime {
 
@@ -35,10 +36,10 @@ struct GpuStatus {
 };
 
 /// Probes the driver and runtime. Cheap after the first call's CUDA initialization; never throws.
-GpuStatus query_gpu_status();
+KERNTIME_API GpuStatus query_gpu_status();
 
 /// Throws kerntime::Error with GpuStatus::message when no GPU can be used.
-void require_gpu();
+KERNTIME_API void require_gpu();
 
 /// The exit status of every program kerntime ships (the `kerntime` command's GPU commands, the
 /// benchmark runner, the examples) when no GPU can be used, after one line on standard error
@@ -51,16 +52,16 @@ inline constexpr int kNoGpuExitStatus = 2;
 /// error and what to do ("cudaSetDevice(3) failed: cudaErrorInvalidDevice (invalid device
 /// ordinal). The device index is not one of the visible devices; ..."), and when CUDA cannot
 /// start at all it says why in plain words instead.
-void check_cuda_call(cudaError_t error, std::string_view call);
+KERNTIME_API void check_cuda_call(cudaError_t error, std::string_view call);
 
 /// Describes every visible device. Throws kerntime::Error when CUDA cannot be used.
-std::vector<DeviceInfo> query_devices();
+KERNTIME_API std::vector<DeviceInfo> query_devices();
 
 /// Describes one device. Throws kerntime::Error when the device cannot be queried.
-DeviceInfo query_device(int device);
+KERNTIME_API DeviceInfo query_device(int device);
 
 /// The environment section of a report for the given devices (all visible ones when empty).
 /// Never throws: what cannot be known stays at its default.
-Environment current_environment(const std::vector<int>& devices = {});
+KERNTIME_API Environment current_environment(const std::vector<int>& devices = {});
 
 }  // namespace kerntime

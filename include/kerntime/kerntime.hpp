@@ -7,6 +7,7 @@
 #include <kerntime/duration.hpp>
 #include <kerntime/environment.hpp>
 #include <kerntime/error.hpp>
+#include <kerntime/export.hpp>
 #include <kerntime/format.hpp>
 #include <kerntime/gpu_status.hpp>
 #include <kerntime/measure.hpp>

@@ -10,6 +10,7 @@
 #include <cuda_runtime_api.h>
 
 #include <kerntime/counter.hpp>
+#include <kerntime/export.hpp>
 #include <kerntime/measurement.hpp>
 #include <kerntime/throughput.hpp>
 
@@ -126,15 +127,15 @@ struct MeasureOptions {
 /// keep one in a static variable).
 class Engine {
  public:
-  Engine();
-  ~Engine();
+  KERNTIME_API Engine();
+  KERNTIME_API ~Engine();
   Engine(const Engine&) = delete;
   Engine& operator=(const Engine&) = delete;
 
   /// Measures `launcher` until a stopping rule is met. Throws kerntime::Error when CUDA fails
   /// or the options are invalid; a launcher's exception propagates after the engine's stream
   /// is drained.
-  Measurement measure(const Launcher& launcher, const MeasureOptions& options = {});
+  KERNTIME_API Measurement measure(const Launcher& launcher, const MeasureOptions& options = {});
 
   struct Impl;
 
@@ -144,6 +145,6 @@ class Engine {
 
 /// One measurement with an Engine of its own (which calibrates and allocates once per call);
 /// use an Engine for several.
-Measurement measure(const Launcher& launcher, const MeasureOptions& options = {});
+KERNTIME_API Measurement measure(const Launcher& launcher, const MeasureOptions& options = {});
 
 }  // namespace kerntime

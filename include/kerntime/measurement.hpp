@@ -8,6 +8,7 @@
 #include <vector>
 
 #include <kerntime/counter.hpp>
+#include <kerntime/export.hpp>
 #include <kerntime/report.hpp>
 #include <kerntime/statistics.hpp>
 #include <kerntime/throughput.hpp>
@@ -28,9 +29,9 @@ enum class MeasureMode {
 };
 
 /// "cold", "hot", "graph".
-std::string_view to_string(MeasureMode mode);
+KERNTIME_API std::string_view to_string(MeasureMode mode);
 /// Parses "cold", "hot" or "graph"; throws kerntime::Error listing the choices.
-MeasureMode parse_measure_mode(std::string_view name);
+KERNTIME_API MeasureMode parse_measure_mode(std::string_view name);
 
 /// Why sampling stopped.
 enum class StopReason {
@@ -42,7 +43,7 @@ enum class StopReason {
 };
 
 /// "fixed-count", "stable", "noise", "max-samples", "timeout".
-std::string_view to_string(StopReason reason);
+KERNTIME_API std::string_view to_string(StopReason reason);
 
 /// One sample as the engine took it. Times are per call of the launcher (a hot or graph sample
 /// of a batch of N calls is divided by N).
@@ -108,12 +109,12 @@ struct Measurement {
 /// What a report entry keeps of `m` beside its samples: mode, stop reason, excluded samples,
 /// warm-up, batch, L2 flush, blocking kernel, floor and fixed cost, SM clock, work, throughput
 /// and counters.
-MeasurementInfo measurement_info(const Measurement& m);
+KERNTIME_API MeasurementInfo measurement_info(const Measurement& m);
 
 /// Appends `m` to `report`: an entry named `m.name` with the headline samples (timer
 /// `m.headline_timer`) and measurement_info(m), an entry `m.name + "/events"` with the raw
 /// event times of the same samples (timer "cuda-event", no `measurement`: the headline entry's
 /// describes both), and every warning prefixed with the name.
-void add_to_report(Report& report, const Measurement& m);
+KERNTIME_API void add_to_report(Report& report, const Measurement& m);
 
 }  // namespace kerntime

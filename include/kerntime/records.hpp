@@ -14,6 +14,8 @@
 #include <string>
 #include <string_view>
 
+#include <kerntime/export.hpp>
+
 namespace kerntime {
 
 /// Grid or block dimensions of a kernel launch.
@@ -57,9 +59,9 @@ enum class MemoryKind : std::uint8_t {
 };
 
 /// Short names for tables: "HtoD", "DtoH", "DtoD", "PtoP", ...
-std::string_view to_string(MemcpyKind kind);
+KERNTIME_API std::string_view to_string(MemcpyKind kind);
 /// "pageable", "pinned", "device", ...
-std::string_view to_string(MemoryKind kind);
+KERNTIME_API std::string_view to_string(MemoryKind kind);
 
 /// Which host API a call belongs to.
 enum class ApiKind : std::uint8_t { runtime, driver };
@@ -147,7 +149,7 @@ struct Attribution {
 };
 
 /// One kernel execution on a GPU.
-struct KernelActivity : GpuSpan, KernelConfig, Attribution {
+struct KERNTIME_API KernelActivity : GpuSpan, KernelConfig, Attribution {
   std::string_view name;          ///< demangled; the mangled name when demangling fails
   std::string_view mangled_name;  ///< as the compiler emitted it (may equal `name` for C names)
 
@@ -159,13 +161,13 @@ struct KernelActivity : GpuSpan, KernelConfig, Attribution {
 };
 
 /// One memory copy on a GPU's copy or compute engine (GpuSpan::device ran it).
-struct MemcpyActivity : GpuSpan, MemcpyInfo, Attribution {
+struct KERNTIME_API MemcpyActivity : GpuSpan, MemcpyInfo, Attribution {
   /// Bytes per nanosecond, which is GB/s (10^9 bytes per second); 0 for a zero duration.
   double bandwidth_gb_per_s() const;
 };
 
 /// One memset on a GPU.
-struct MemsetActivity : GpuSpan, MemsetInfo, Attribution {
+struct KERNTIME_API MemsetActivity : GpuSpan, MemsetInfo, Attribution {
   /// Bytes per nanosecond, which is GB/s; 0 for a zero duration.
   double bandwidth_gb_per_s() const;
 };

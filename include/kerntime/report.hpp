@@ -9,6 +9,7 @@
 #include <vector>
 
 #include <kerntime/environment.hpp>
+#include <kerntime/export.hpp>
 #include <kerntime/measurement_info.hpp>
 #include <kerntime/records.hpp>
 #include <kerntime/statistics.hpp>
@@ -24,7 +25,7 @@ inline constexpr const char* kReportSchema = "kerntime-report/1";
 /// processes (memory placement, clock state) is invisible inside one process, so the runs are
 /// kept apart: `samples` is their concatenation, run after run, and `run_sizes` says where each
 /// run ends. Code that reads only `samples` sees every sample, as before.
-struct Entry {
+struct KERNTIME_API Entry {
   std::string name;             ///< unique within a report
   std::string unit = "ns";      ///< unit of samples and statistics; kerntime writes "ns"
   std::string timer;            ///< what produced the samples, e.g. "cuda-event"
@@ -99,7 +100,7 @@ struct TraceSection {
 };
 
 /// The report model: what aggregation produces and every formatter renders.
-struct Report {
+struct KERNTIME_API Report {
   std::string schema = kReportSchema;
   Environment environment;
   std::vector<Entry> entries;

@@ -8,6 +8,7 @@
 #include <string>
 #include <string_view>
 
+#include <kerntime/export.hpp>
 #include <kerntime/report.hpp>
 #include <kerntime/statistics.hpp>
 
@@ -17,12 +18,12 @@ namespace kerntime {
 enum class ReportFileFormat { kerntime, google_benchmark, nvbench };
 
 /// "kerntime-report/1", "Google Benchmark JSON", "NVBench JSON".
-std::string_view to_string(ReportFileFormat format);
+KERNTIME_API std::string_view to_string(ReportFileFormat format);
 
 /// The format of `json_text`, from its top-level keys ("schema": kerntime; "context": Google
 /// Benchmark; "meta" or benchmarks with "states": NVBench) without reading the rest. Text that
 /// is none of them (or not JSON) is `kerntime`, whose reader says what is wrong with it.
-ReportFileFormat detect_report_format(std::string_view json_text);
+KERNTIME_API ReportFileFormat detect_report_format(std::string_view json_text);
 
 /// How the readers of other tools' files build entries.
 struct ReportReadOptions {
@@ -39,8 +40,9 @@ struct ReportReadOptions {
 /// (else the mean), and a warning says so. A file kerntime wrote reads back as it was written
 /// (timers, devices, runs, environment and warnings). Errors name `source`, the JSON path and
 /// why, as parse_report() does.
-Report parse_google_benchmark_json(std::string_view json_text, const std::string& source,
-                                   const ReportReadOptions& options = {});
+KERNTIME_API Report parse_google_benchmark_json(std::string_view json_text,
+                                                const std::string& source,
+                                                const ReportReadOptions& options = {});
 
 /// NVBench JSON as a report: an entry per benchmark state and measurement, named
 /// "bench/axis=value/.../cold" ("/hot" for NVBench's batch measurement, "/cpu_only"), with
@@ -48,12 +50,12 @@ Report parse_google_benchmark_json(std::string_view json_text, const std::string
 /// cold sample times of `--jsonbin` files when options.nvbench_directory holds them; otherwise
 /// one sample per entry, NVBench's median (else mean) time, and a warning says that only
 /// summaries were read. Timers "nvbench-cold", "nvbench-batch", "nvbench-cpu-only".
-Report parse_nvbench_json(std::string_view json_text, const std::string& source,
-                          const ReportReadOptions& options = {});
+KERNTIME_API Report parse_nvbench_json(std::string_view json_text, const std::string& source,
+                                       const ReportReadOptions& options = {});
 
 /// Any of the three formats, by detect_report_format().
-Report parse_any_report(std::string_view json_text, const std::string& source,
-                        const ReportReadOptions& options = {});
+KERNTIME_API Report parse_any_report(std::string_view json_text, const std::string& source,
+                                     const ReportReadOptions& options = {});
 
 /// What to_google_benchmark_json() writes.
 struct GoogleBenchmarkJsonOptions {
@@ -70,7 +72,7 @@ struct GoogleBenchmarkJsonOptions {
 /// ("timer=cuda-event device=0 run=2") and the "kerntime_*" context keys keep what Google
 /// Benchmark's schema has no field for. Throws kerntime::Error naming the entry for a sample
 /// that is not finite or a duplicate name.
-std::string to_google_benchmark_json(const Report& report,
-                                     const GoogleBenchmarkJsonOptions& options = {});
+KERNTIME_API std::string to_google_benchmark_json(const Report& report,
+                                                  const GoogleBenchmarkJsonOptions& options = {});
 
 }  // namespace kerntime

@@ -5,13 +5,14 @@
 #include <string>
 #include <string_view>
 
+#include <kerntime/export.hpp>
 #include <kerntime/report.hpp>
 #include <kerntime/statistics.hpp>
 
 namespace kerntime {
 
 /// Serializes a report as kerntime-report/1 JSON (pretty-printed, samples kept).
-std::string to_json(const Report& report);
+KERNTIME_API std::string to_json(const Report& report);
 
 /// Parses kerntime-report/1 JSON.
 ///
@@ -22,8 +23,8 @@ std::string to_json(const Report& report);
 ///
 /// Every entry's statistics are computed with `statistics`; pass `median_interval = false` when
 /// the median's confidence interval is not shown (it is the costly part).
-Report parse_report(std::string_view json_text, const std::string& source = "report",
-                    const StatisticsOptions& statistics = {});
+KERNTIME_API Report parse_report(std::string_view json_text, const std::string& source = "report",
+                                 const StatisticsOptions& statistics = {});
 
 /// The largest report file read_report_file() and the `kerntime report` / `compare` commands
 /// read: 1 GiB. A report of 100 entries x 20,000 samples is about 40 MB; anything past the limit
@@ -35,9 +36,9 @@ inline constexpr std::uint64_t kMaxReportFileBytes = std::uint64_t{1} << 30;
 /// pipe or a FIFO (or a symbolic link to one) of at most kMaxReportFileBytes; a directory or
 /// device is refused before anything is read, and a FIFO without a writer at once, so none can
 /// block or exhaust memory. Running out of memory is an Error naming the path, not bad_alloc.
-Report read_report_file(const std::string& path);
+KERNTIME_API Report read_report_file(const std::string& path);
 
 /// Writes `to_json(report)` to `path`, replacing it; errors name the path.
-void write_report_file(const Report& report, const std::string& path);
+KERNTIME_API void write_report_file(const Report& report, const std::string& path);
 
 }  // namespace kerntime

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include <kerntime/export.hpp>
 #include <kerntime/report.hpp>
 #include <kerntime/trace.hpp>
 
@@ -28,7 +29,8 @@ struct TraceReportOptions {
 /// Sets `report.trace` from `trace` (replacing any earlier one) and appends the trace's
 /// warnings (dropped records among them) to `report.warnings`, skipping duplicates, so that a
 /// loss shows wherever the report is read.
-void attach_trace(Report& report, const Trace& trace, const TraceReportOptions& options = {});
+KERNTIME_API void attach_trace(Report& report, const Trace& trace,
+                               const TraceReportOptions& options = {});
 
 /// Merges reports of repeated runs (processes) into one, keeping the runs apart: every report
 /// contributes one run to each entry it measured (a report that already holds several runs
@@ -43,8 +45,8 @@ void attach_trace(Report& report, const Trace& trace, const TraceReportOptions& 
 /// models or compute capabilities, when two reports are the same measurement (same creation
 /// time and samples), when an entry has no samples, or when same-name entries differ in unit
 /// or timer.
-Report merge_reports(const std::vector<Report>& reports,
-                     const std::vector<std::string>& sources = {});
+KERNTIME_API Report merge_reports(const std::vector<Report>& reports,
+                                  const std::vector<std::string>& sources = {});
 
 /// Merges the reports that the processes of one program wrote (`kerntime run`: one per
 /// process): each process becomes a run of every entry it recorded, entries in first-seen
@@ -53,13 +55,13 @@ Report merge_reports(const std::vector<Report>& reports,
 /// records listed side by side (CUPTI's clock is shared by the processes of one machine), and
 /// per-kernel summaries combined: instances, total, min, max, average and standard deviation
 /// exactly; the median from the merged entry's samples. The first report's environment is kept.
-Report merge_process_reports(const std::vector<Report>& reports,
-                             const std::vector<std::string>& sources = {});
+KERNTIME_API Report merge_process_reports(const std::vector<Report>& reports,
+                                          const std::vector<std::string>& sources = {});
 
 /// Differences between two measurement environments that make timings incomparable: GPU model,
 /// compute capability, peak SM and memory clocks, ECC, driver, CUDA runtime, kerntime version.
 /// Fields unknown on either side (0 or empty) are not compared. One sentence per difference.
-std::vector<std::string> compare_environments(const Environment& baseline,
-                                              const Environment& candidate);
+KERNTIME_API std::vector<std::string> compare_environments(const Environment& baseline,
+                                                           const Environment& candidate);
 
 }  // namespace kerntime

@@ -10,6 +10,7 @@
 
 #include <cuda_runtime_api.h>
 
+#include <kerntime/export.hpp>
 #include <kerntime/report.hpp>
 
 namespace kerntime {
@@ -65,13 +66,13 @@ struct SessionOptions {
 /// matters for kernels under about 100 us; see docs/timing.md).
 class Session {
  public:
-  explicit Session(SessionOptions options = {});
-  ~Session();
+  KERNTIME_API explicit Session(SessionOptions options = {});
+  KERNTIME_API ~Session();
   Session(const Session&) = delete;
   Session& operator=(const Session&) = delete;
 
   /// Registers `name` (once) and returns its handle.
-  Region region(std::string_view name);
+  KERNTIME_API Region region(std::string_view name);
 
   /// Times everything `callable` enqueues on `stream` under `name`; returns what it returns.
   template <class Callable>
@@ -79,16 +80,16 @@ class Session {
 
   /// Waits for every timer in flight and turns it into a sample. Rethrows, as kerntime::Error,
   /// the first error that a timer's destructor could not throw; samples already read are kept.
-  void resolve();
+  KERNTIME_API void resolve();
 
   /// Number of timers whose events have not been read yet.
-  std::size_t in_flight() const;
+  KERNTIME_API std::size_t in_flight() const;
 
   /// All samples of `name` in nanoseconds, resolving first; empty if the name is unknown.
-  std::vector<double> samples(std::string_view name);
+  KERNTIME_API std::vector<double> samples(std::string_view name);
 
   /// A report of every region (in order of registration), resolving first.
-  Report report();
+  KERNTIME_API Report report();
 
   struct Impl;
 
@@ -104,7 +105,7 @@ class Session {
 /// Neither constructor nor destructor synchronizes. The constructor throws kerntime::Error if the
 /// start event cannot be recorded; errors in the destructor are kept by the Session and thrown by
 /// its next resolve() or report().
-class ScopedTimer {
+class KERNTIME_API ScopedTimer {
  public:
   ScopedTimer(Session& session, std::string_view name, cudaStream_t stream = nullptr);
   ScopedTimer(Session& session, Region region, cudaStream_t stream = nullptr);

@@ -10,6 +10,7 @@
 #include <utility>
 
 #include <kerntime/axes.hpp>
+#include <kerntime/export.hpp>
 #include <kerntime/measure.hpp>
 
 namespace kerntime {
@@ -17,7 +18,7 @@ namespace kerntime {
 struct Configuration;
 
 /// Everything the body allocates before run() stays outside the timed samples.
-class State {
+class KERNTIME_API State {
  public:
   State(const Configuration& configuration, Engine& engine, MeasureOptions options);
 

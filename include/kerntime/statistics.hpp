@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include <kerntime/export.hpp>
+
 namespace kerntime {
 
 /// A closed interval [low, high], e.g. a confidence interval.
@@ -60,11 +62,11 @@ struct StatisticsOptions {
 /// Quantiles interpolate linearly between order statistics (Hyndman and Fan type 7, NumPy's
 /// default). Throws kerntime::Error naming the index of the first NaN or infinite sample:
 /// such a value is a measurement bug and must never reach a report.
-Statistics compute_statistics(const std::vector<double>& samples,
-                              const StatisticsOptions& options = {});
+KERNTIME_API Statistics compute_statistics(const std::vector<double>& samples,
+                                           const StatisticsOptions& options = {});
 
 /// Linear-interpolation quantile (type 7) of already sorted, finite values; q in [0, 1].
 /// Throws kerntime::Error when `sorted` is empty or q is outside [0, 1].
-double quantile_sorted(const std::vector<double>& sorted, double q);
+KERNTIME_API double quantile_sorted(const std::vector<double>& sorted, double q);
 
 }  // namespace kerntime

@@ -4,6 +4,7 @@
 #include <optional>
 
 #include <kerntime/environment.hpp>
+#include <kerntime/export.hpp>
 
 namespace kerntime {
 
@@ -29,9 +30,10 @@ struct Throughput {
 
 /// The device's theoretical DRAM bandwidth in GB/s, as NVBench computes it:
 /// 2 (double data rate) x memory clock x bus width / 8. 0 when either is unknown.
-double peak_bandwidth_gb_per_s(const DeviceInfo& device);
+KERNTIME_API double peak_bandwidth_gb_per_s(const DeviceInfo& device);
 
 /// Rates of `work` done in `nanoseconds`; `peak_gb_per_s` <= 0 leaves the percentage empty.
-Throughput compute_throughput(const Work& work, double nanoseconds, double peak_gb_per_s);
+KERNTIME_API Throughput compute_throughput(const Work& work, double nanoseconds,
+                                           double peak_gb_per_s);
 
 }  // namespace kerntime

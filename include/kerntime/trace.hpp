@@ -13,6 +13,7 @@
 #include <string_view>
 #include <vector>
 
+#include <kerntime/export.hpp>
 #include <kerntime/records.hpp>
 
 namespace kerntime {
@@ -26,7 +27,7 @@ enum class SynchronizationKind : std::uint8_t {
   context_synchronize,
 };
 
-std::string_view to_string(SynchronizationKind kind);
+KERNTIME_API std::string_view to_string(SynchronizationKind kind);
 
 /// One synchronization call's wait, as CUPTI saw it (host times).
 struct SynchronizationActivity {
@@ -65,7 +66,7 @@ struct ClockAnchor {
 ///
 /// The records' string_views point into `strings`, shared by every copy of the Trace: they stay
 /// valid as long as the Trace (or any copy of it) lives.
-struct Trace : TraceLosses {
+struct KERNTIME_API Trace : TraceLosses {
   std::vector<KernelActivity> kernels;
   std::vector<MemcpyActivity> memcpys;
   std::vector<MemsetActivity> memsets;
@@ -82,8 +83,8 @@ struct Trace : TraceLosses {
 };
 
 /// Per-kernel-name summary, largest total first (ties by name).
-std::vector<KernelSummary> summarize_kernels(const Trace& trace,
-                                             const KernelSummaryOptions& options = {});
+KERNTIME_API std::vector<KernelSummary> summarize_kernels(const Trace& trace,
+                                                          const KernelSummaryOptions& options = {});
 
 /// GPU activity of a scope on one stream.
 struct StreamSpan {
@@ -112,6 +113,6 @@ struct ScopeSummary {
 };
 
 /// Per-scope-name summary, in order of first opening.
-std::vector<ScopeSummary> summarize_scopes(const Trace& trace);
+KERNTIME_API std::vector<ScopeSummary> summarize_scopes(const Trace& trace);
 
 }  // namespace kerntime

@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include <kerntime/export.hpp>
 #include <kerntime/trace.hpp>
 
 namespace kerntime {
@@ -38,7 +39,7 @@ struct MemoryOperationSummary {
 };
 
 /// Copies and memsets by operation, largest total time first (ties by name).
-std::vector<MemoryOperationSummary> summarize_memory_operations(const Trace& trace);
+KERNTIME_API std::vector<MemoryOperationSummary> summarize_memory_operations(const Trace& trace);
 
 /// One host API function.
 struct ApiCallSummary {
@@ -56,12 +57,12 @@ struct ApiSummaryOptions {
 };
 
 /// API calls by function name, largest total time first (ties by name).
-std::vector<ApiCallSummary> summarize_api_calls(const Trace& trace,
-                                                const ApiSummaryOptions& options = {});
+KERNTIME_API std::vector<ApiCallSummary> summarize_api_calls(const Trace& trace,
+                                                             const ApiSummaryOptions& options = {});
 
 /// Driver calls that run inside a runtime call on the same thread (those summarize_api_calls()
 /// leaves out by default).
-std::size_t count_nested_driver_calls(const Trace& trace);
+KERNTIME_API std::size_t count_nested_driver_calls(const Trace& trace);
 
 /// The kernels of one (process, thread, device, launch function, kernel name): what their
 /// launches cost and how long they waited, with nsys's definitions (cuda_kern_exec_sum).
@@ -83,6 +84,6 @@ struct KernelExecutionSummary {
 
 /// Kernel launches grouped as above, largest average total time first (ties by kernel name).
 /// Kernels without a launch record (TraceLosses::unattributed_kernels) are left out.
-std::vector<KernelExecutionSummary> summarize_kernel_executions(const Trace& trace);
+KERNTIME_API std::vector<KernelExecutionSummary> summarize_kernel_executions(const Trace& trace);
 
 }  // namespace kerntime

@@ -5,6 +5,7 @@
 #include <memory>
 #include <string>
 
+#include <kerntime/export.hpp>
 #include <kerntime/trace.hpp>
 
 namespace kerntime {
@@ -60,7 +61,7 @@ struct CuptiAvailability {
 /// Loads libcupti once per process, with the search a Tracer uses (KERNTIME_CUPTI_LIBRARY, the
 /// CUPTI next to the loaded libcudart, then the loader's path), and says how that went. Starts
 /// no tracing and never throws; `kerntime info` prints it.
-CuptiAvailability cupti_availability();
+KERNTIME_API CuptiAvailability cupti_availability();
 
 /// The state of a Tracer.
 enum class TracerStatus {
@@ -95,34 +96,34 @@ class Tracer {
  public:
   /// Starts tracing. Never throws for CUPTI conditions (see status()); throws kerntime::Error
   /// for invalid options.
-  explicit Tracer(TracerOptions options = {});
+  KERNTIME_API explicit Tracer(TracerOptions options = {});
   /// Stops (see stop()); never throws.
-  ~Tracer();
+  KERNTIME_API ~Tracer();
   Tracer(const Tracer&) = delete;
   Tracer& operator=(const Tracer&) = delete;
 
-  TracerStatus status() const;
+  KERNTIME_API TracerStatus status() const;
   bool active() const { return status() == TracerStatus::active; }
   /// Why the Tracer is unavailable or starved, in plain words; empty otherwise.
-  std::string unavailable_reason() const;
+  KERNTIME_API std::string unavailable_reason() const;
   /// CUPTI's API version of the loaded library (e.g. 130001); 0 when none was loaded.
-  int cupti_version() const;
+  KERNTIME_API int cupti_version() const;
 
   /// Synchronizes every device with an active context, then forces CUPTI to deliver all
   /// records, and reads them. Call it when no other thread is launching work: a forced flush
   /// with work in flight loses that work's timestamps. Throws kerntime::Error when the device
   /// synchronization fails (the records collected so far are kept). No-op unless active.
-  void flush();
+  KERNTIME_API void flush();
 
   /// Everything read so far, correlated and attributed. Call flush() first to include the
   /// latest work.
-  Trace trace() const;
+  KERNTIME_API Trace trace() const;
 
   /// Forgets the records read so far (for example those of a warmup); scopes stay known.
-  void clear();
+  KERNTIME_API void clear();
 
   /// flush(), then stops recording and releases CUPTI. Idempotent; records are kept.
-  void stop();
+  KERNTIME_API void stop();
 
  private:
   friend struct detail::TracerAccess;

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include <kerntime/axes.hpp>
+#include <kerntime/export.hpp>
 
 namespace kerntime {
 
@@ -34,8 +35,8 @@ using value_list = type_list<std::integral_constant<decltype(Values), Values>...
 namespace detail {
 /// The demangled name of `type`, without the spaces C++ puts after commas and between '>'s:
 /// "std::pair<int,float>".
-std::string demangled_type_name(const std::type_info& type);
-std::string integer_type_name(bool is_signed, std::size_t bytes);
+KERNTIME_API std::string demangled_type_name(const std::type_info& type);
+KERNTIME_API std::string integer_type_name(bool is_signed, std::size_t bytes);
 }  // namespace detail
 
 /// The name of T in configuration names and on the command line (-a T=float,int8). The

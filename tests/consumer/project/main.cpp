@@ -24,6 +24,13 @@ int main() {
   const std::string api = kerntime::render_trace_summary(
       trace, kerntime::parse_trace_summary_kind("cuda_api_sum"), kerntime::Format::csv);
   if (api.rfind("Time (%),Total Time (ns),Num Calls,", 0) != 0) return 1;
+
+  // An error thrown inside libkerntime.so is caught here by its type (exported: export.hpp).
+  try {
+    kerntime::parse_report("{", "consumer");
+    return 1;
+  } catch (const kerntime::Error&) {
+  }
   std::printf("consumer: median %.0f ns, kerntime %s\n", stats.median, kerntime::kVersion);
   return 0;
 }
