@@ -16,19 +16,6 @@ constexpr std::size_t kMaxPendingLaunches = std::size_t{1} << 20;
 // through and are forgotten.
 constexpr std::size_t kMaxUntaggedKernels = std::size_t{1} << 17;
 
-// How deep a range path is followed when a kernel is credited: deeper ranges are not credited.
-constexpr std::size_t kMaxRangeDepth = 64;
-
-std::string range_display_name(std::string_view domain, std::string_view name) {
-  std::string text = "nvtx:";
-  if (!domain.empty()) {
-    text += domain;
-    text += ':';
-  }
-  text += name.empty() ? std::string_view{"(unnamed)"} : name;
-  return text;
-}
-
 }  // namespace
 
 RunRecorder::RunRecorder(const RunSettings& settings)
@@ -62,13 +49,15 @@ void RunRecorder::add_kernel(const trace::RawKernel& kernel, std::uint32_t name_
   }
 }
 
-void RunRecorder::append(trace::RecordBatch batch) {
+void RunRecorder::append(trace::RecordBatch&& batch) {
   std::lock_guard lock{mutex_};
+  take_finished_ranges();
   kernels_received_ += batch.kernels.size();
   api_calls_received_ += batch.api_calls.size();
   memcpys_received_ += batch.memcpys.size();
   memsets_received_ += batch.memsets.size();
-  if (!ranges_.empty()) {
+  const bool ranges_named = registry_.range_count() != 0;
+  if (ranges_named) {
     for (const trace::RawScopeTag& tag : batch.scope_tags) {
       if (UntaggedKernels* early = untagged_.find(tag.correlation_id)) {
         attribute_to_ranges(tag.scope_id, early->kernels, early->duration_ns);
@@ -116,7 +105,7 @@ void RunRecorder::append(trace::RecordBatch batch) {
       attribute_to_ranges(*path, 1, kernel.duration_ns());
       // A graph launch has one correlation id for all its kernels; others have one kernel.
       if (kernel.graph_id == 0) range_of_launch_.erase(kernel.correlation_id);
-    } else if (!ranges_.empty()) {
+    } else if (ranges_named) {
       UntaggedKernels& early = untagged_.get(kernel.correlation_id);
       ++early.kernels;
       early.duration_ns += kernel.duration_ns();
@@ -129,22 +118,45 @@ void RunRecorder::append(trace::RecordBatch batch) {
 
 // The innermost range owns the kernel; every range of the path counts it once (a range nested in
 // one of its own name, recursion, must not count it twice).
-void RunRecorder::attribute_to_ranges(std::uint64_t path, std::uint64_t kernels,
+void RunRecorder::attribute_to_ranges(std::uint64_t path_id, std::uint64_t kernels,
                                       std::uint64_t duration_ns) {
-  if (path == 0 || path > paths_.size()) return;
-  RangeStats& innermost = ranges_[paths_[path - 1].range - 1];
-  innermost.self_kernels += kernels;
-  innermost.self_kernel_ns += duration_ns;
-  std::uint64_t credited[kMaxRangeDepth];
+  const RangeRegistry::Path* innermost = path(path_id);
+  if (innermost == nullptr) return;
+  RangeStats* owner = range_stats(innermost->range);
+  if (owner == nullptr) return;
+  owner->self_kernels += kernels;
+  owner->self_kernel_ns += duration_ns;
+  std::uint64_t credited[RangeRegistry::kMaxDepth];
   std::size_t depth = 0;
-  for (std::uint64_t at = path; at != 0 && at <= paths_.size() && depth < kMaxRangeDepth;
-       at = paths_[at - 1].parent) {
-    const std::uint64_t range = paths_[at - 1].range;
-    if (std::find(credited, credited + depth, range) != credited + depth) continue;
-    credited[depth++] = range;
-    ranges_[range - 1].kernels += kernels;
-    ranges_[range - 1].kernel_ns += duration_ns;
+  for (const RangeRegistry::Path* at = innermost; at != nullptr && depth < RangeRegistry::kMaxDepth;
+       at = path(at->parent)) {
+    if (std::find(credited, credited + depth, at->range) != credited + depth) continue;
+    credited[depth++] = at->range;
+    if (RangeStats* range = range_stats(at->range)) {
+      range->kernels += kernels;
+      range->kernel_ns += duration_ns;
+    }
   }
+}
+
+RunRecorder::RangeStats* RunRecorder::range_stats(std::uint64_t range) {
+  if (range == 0) return nullptr;
+  if (range > ranges_.size()) {
+    const std::uint64_t named = registry_.range_count();
+    while (ranges_.size() < named)
+      ranges_.emplace_back(settings_.samples_per_kernel);
+    if (range > ranges_.size()) return nullptr;
+  }
+  return &ranges_[range - 1];
+}
+
+const RangeRegistry::Path* RunRecorder::path(std::uint64_t path) {
+  if (path == 0) return nullptr;
+  if (path > paths_.size()) {
+    registry_.copy_new(nullptr, &paths_);
+    if (path > paths_.size()) return nullptr;
+  }
+  return &paths_[path - 1];
 }
 
 // The first records of each kind go to the timeline in full; later ones are only counted.
@@ -186,57 +198,74 @@ void RunRecorder::add_warning(std::string message) {
 }
 
 std::uint64_t RunRecorder::range_id(std::string_view domain, std::string_view name) {
-  std::string display = range_display_name(domain, name);
-  std::lock_guard lock{mutex_};
-  const auto it = range_ids_.find(display);
-  if (it != range_ids_.end()) return it->second;
-  ranges_.emplace_back(settings_.samples_per_kernel);
-  ranges_.back().name = display;
-  ranges_.back().message = name.empty() ? std::string{"(unnamed)"} : std::string{name};
-  ranges_.back().domain = std::string{domain};
-  const std::uint64_t id = ranges_.size();
-  range_ids_.emplace(std::move(display), id);
+  ThreadRanges* mine = threads_.mine();
+  if (mine != nullptr) {
+    if (const std::uint64_t id = mine->cached_range(domain, name)) return id;
+  }
+  const std::uint64_t id = registry_.range_id(domain, name);
+  if (mine != nullptr) mine->cache_range(domain, name, id);
   return id;
 }
 
 std::uint64_t RunRecorder::range_path(std::uint64_t parent, std::uint64_t range_id) {
-  std::lock_guard lock{mutex_};
-  if (range_id == 0 || range_id > ranges_.size()) return 0;
-  if (parent > paths_.size()) parent = 0;
-  const auto find_or_add = [&](std::uint64_t from) {
-    const std::uint64_t key = (from << 32) ^ range_id;
-    const auto [it, inserted] = path_ids_.emplace(key, paths_.size() + 1);
-    if (inserted) paths_.push_back({from, range_id});
-    return it->second;
-  };
-  if (paths_.size() >= kMaxRangePaths && path_ids_.count((parent << 32) ^ range_id) == 0) {
-    ++paths_folded_;
-    return find_or_add(0);
+  ThreadRanges* mine = threads_.mine();
+  if (mine != nullptr) {
+    if (const std::uint64_t path = mine->cached_path(parent, range_id)) return path;
   }
-  return find_or_add(parent);
+  bool exact = true;
+  const std::uint64_t path = registry_.path_id(parent, range_id, exact);
+  // An opening past the cap is counted each time, so it is never cached.
+  if (mine != nullptr && path != 0 && exact) mine->cache_path(parent, range_id, path);
+  return path;
 }
 
 std::string RunRecorder::range_path_text(std::uint64_t path) const {
-  std::lock_guard lock{mutex_};
-  std::vector<const RangeStats*> names;  // innermost first
-  for (std::uint64_t at = path; at != 0 && at <= paths_.size() && names.size() < kMaxRangeDepth;
-       at = paths_[at - 1].parent) {
-    names.push_back(&ranges_[paths_[at - 1].range - 1]);
-  }
-  std::string text;
-  for (auto it = names.rbegin(); it != names.rend(); ++it) {
-    if (!text.empty()) text += " > ";
-    text += "\"" + ((*it)->domain.empty() ? "" : (*it)->domain + ":") + (*it)->message + "\"";
-  }
-  if (names.empty()) return {};
-  return (names.size() == 1 ? "range " : "ranges ") + text;
+  return registry_.path_text(path);
 }
 
 void RunRecorder::add_range(std::uint64_t range_id, std::uint64_t start_ns, std::uint64_t end_ns) {
-  if (end_ns < start_ns || !windows_.contains(start_ns)) return;
+  if (end_ns < start_ns || range_id == 0) return;
+  if (ThreadRanges* mine = threads_.mine()) {
+    const FinishedRange range{range_id, start_ns, end_ns};
+    if (mine->finish(range)) return;
+    // Nothing has taken this thread's ranges for tens of thousands of them: take them here.
+    std::lock_guard lock{mutex_};
+    take_finished_ranges();
+    mine->finish(range);
+    return;
+  }
+  const FinishedRange range{range_id, start_ns, end_ns};
+  {
+    std::lock_guard lock{spill_mutex_};
+    if (spilled_.size() < ThreadRanges::kMaxSpilled) {
+      spilled_.push_back(range);
+      return;
+    }
+  }
   std::lock_guard lock{mutex_};
-  if (range_id == 0 || range_id > ranges_.size()) return;
-  ranges_[range_id - 1].durations.add(static_cast<double>(end_ns - start_ns));
+  take_finished_ranges();
+  add_finished_range(range);
+}
+
+// Whether a range counts is decided when the recorder takes it in, not when it closed: a window
+// opened or closed since has a later time than the range's start (threads racing aside), so the
+// answer is the same.
+void RunRecorder::add_finished_range(const FinishedRange& range) {
+  if (!windows_.contains(range.start_ns)) return;
+  if (RangeStats* stats = range_stats(range.range)) {
+    stats->durations.add(static_cast<double>(range.end_ns - range.start_ns));
+  }
+}
+
+void RunRecorder::take_finished_ranges() {
+  threads_.drain([this](const FinishedRange& range) { add_finished_range(range); });
+  std::vector<FinishedRange> spilled;
+  {
+    std::lock_guard lock{spill_mutex_};
+    spilled.swap(spilled_);
+  }
+  for (const FinishedRange& range : spilled)
+    add_finished_range(range);
 }
 
 std::int32_t RunRecorder::device_of_context(std::uint32_t context_id) const {

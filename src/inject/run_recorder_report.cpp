@@ -60,13 +60,15 @@ std::string sampled_warning(const std::vector<std::string_view>& kernels,
 
 }  // namespace
 
-std::vector<RangeSummary> RunRecorder::range_rows() const {
+std::vector<RangeSummary> RunRecorder::range_rows(
+    const std::vector<RangeRegistry::Range>& names) const {
   std::vector<RangeSummary> rows;
-  for (const RangeStats& range : ranges_) {
+  for (std::size_t i = 0; i < ranges_.size() && i < names.size(); ++i) {
+    const RangeStats& range = ranges_[i];
     if (range.durations.count() == 0 && range.kernels == 0) continue;
     RangeSummary row;
-    row.name = range.message;
-    row.domain = range.domain;
+    row.name = names[i].message;
+    row.domain = names[i].domain;
     row.instances = range.durations.count();
     row.total_ns = static_cast<std::uint64_t>(range.durations.total_ns() + 0.5);
     row.median_ns = range.durations.median_ns();
@@ -109,8 +111,11 @@ std::vector<std::pair<std::uint32_t, KernelSummary>> RunRecorder::kernel_rows() 
   return rows;
 }
 
-Report RunRecorder::report(bool with_records) const {
+Report RunRecorder::report(bool with_records) {
   std::lock_guard lock{mutex_};
+  take_finished_ranges();
+  std::vector<RangeRegistry::Range> names;
+  registry_.copy_new(&names, &paths_);
   Report report;
   const std::vector<std::pair<std::uint32_t, KernelSummary>> rows = kernel_rows();
 
@@ -118,7 +123,7 @@ Report RunRecorder::report(bool with_records) const {
     // The timeline's records, attributed to the NVTX ranges: a scope per range path, named
     // after its innermost range, inside its parent path's scope.
     trace::ScopeSnapshot scopes;
-    for (const RangeStats& range : ranges_)
+    for (const RangeRegistry::Range& range : names)
       scopes.names.push_back(range.name);
     for (std::size_t i = 0; i < paths_.size(); ++i) {
       scopes.scopes.push_back(
@@ -151,10 +156,11 @@ Report RunRecorder::report(bool with_records) const {
     report.entries.push_back(std::move(entry));
   }
   if (!sampled.empty()) report.warnings.push_back(sampled_warning(sampled, settings_));
-  for (const RangeStats& range : ranges_) {
+  for (std::size_t i = 0; i < ranges_.size() && i < names.size(); ++i) {
+    const RangeStats& range = ranges_[i];
     if (range.durations.count() == 0) continue;
     Entry entry;
-    entry.name = range.name;
+    entry.name = names[i].name;
     entry.timer = "nvtx-range";
     entry.samples = range.durations.kept();
     entry.statistics = compute_statistics(entry.samples, statistics);
@@ -177,10 +183,10 @@ Report RunRecorder::report(bool with_records) const {
       section.kernels.size() + section.memcpys.size() + section.memsets.size();
   const std::uint64_t counted = kernels_recorded + memcpys_received_ + memsets_received_;
   section.omitted_records = counted > listed ? counted - listed : 0;
-  section.range_summary = range_rows();
-  if (paths_folded_ > 0) {
+  section.range_summary = range_rows(names);
+  if (const std::uint64_t folded = registry_.folded(); folded > 0) {
     report.warnings.push_back(
-        std::to_string(paths_folded_) + " NVTX range openings came after " +
+        std::to_string(folded) + " NVTX range openings came after " +
         std::to_string(kMaxRangePaths) +
         " different nestings of ranges: their kernels count for the range itself only, not for "
         "the ranges around it");
