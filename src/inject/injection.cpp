@@ -428,6 +428,9 @@ extern "C" __attribute__((visibility("default"))) int InitializeInjection(void) 
     // The fault watch names kernels from the slots: it runs with them (--no-last-launch turns
     // both off; the end-of-process synchronization still reports a fault then).
     if (in->watching_launch_sites) in->api->watch_api_results(&on_api_result, nullptr);
+    if (const std::atomic<std::uint64_t>* unloads = in->api->watch_unloads()) {
+      in->recorder->trust_name_pointers(unloads);
+    }
     if (!in->settings.all_api_calls) mute_calls_that_enqueue_nothing(*in->api);
   }
   start_worker(*in);

@@ -49,9 +49,18 @@ void RunRecorder::add_kernel(const trace::RawKernel& kernel, std::uint32_t name_
   }
 }
 
+void RunRecorder::trust_name_pointers(const std::atomic<std::uint64_t>* unloads) {
+  unloads_.store(unloads, std::memory_order_release);
+}
+
 void RunRecorder::append(trace::RecordBatch&& batch) {
   std::lock_guard lock{mutex_};
   take_finished_ranges();
+  // Read before the batch: an unload that lets CUPTI reuse a name's memory for a kernel of this
+  // batch came before that kernel's launch, so before now.
+  if (const std::atomic<std::uint64_t>* unloads = unloads_.load(std::memory_order_acquire)) {
+    names_.trust_pointers(unloads->load(std::memory_order_acquire));
+  }
   kernels_received_ += batch.kernels.size();
   api_calls_received_ += batch.api_calls.size();
   memcpys_received_ += batch.memcpys.size();

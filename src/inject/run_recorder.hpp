@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <memory>
 #include <mutex>
@@ -51,6 +52,10 @@ class RunRecorder {
   /// Takes the records of one batch; what it does not keep is left in `batch`, which the caller
   /// may clear and reuse.
   void append(trace::RecordBatch&& batch);
+  /// From now on a kernel name pointer seen before is taken for the same name without reading
+  /// it, while `unloads` (CuptiApi::watch_unloads, which must outlive the recorder) stays the
+  /// same: PyTorch's names run to thousands of characters, and were compared on every record.
+  void trust_name_pointers(const std::atomic<std::uint64_t>* unloads);
   void add_dropped(std::uint64_t records);
   void add_warning(std::string message);
 
@@ -127,6 +132,8 @@ class RunRecorder {
   ThreadRangesSet threads_;
   std::mutex spill_mutex_;  // threads past ThreadRangesSet::kThreads queue here
   std::vector<FinishedRange> spilled_;
+
+  std::atomic<const std::atomic<std::uint64_t>*> unloads_{nullptr};
 
   mutable std::mutex mutex_;
   trace::StringStore names_store_;

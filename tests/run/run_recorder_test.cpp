@@ -4,6 +4,8 @@
 #include "inject/run_recorder.hpp"
 
 #include <algorithm>
+#include <atomic>
+#include <cstdio>
 #include <map>
 #include <random>
 #include <string>
@@ -363,6 +365,30 @@ TEST(RunRecorder, KnowsEachContextsDeviceFromItsKernels) {
   EXPECT_EQ(recorder.device_of_context(5), 2);
   EXPECT_EQ(recorder.device_of_context(1), 0);
   EXPECT_EQ(recorder.device_of_context(6), -1);
+}
+
+// With the unload count CUPTI keeps, the recorder reads a kernel's name once per pointer, not on
+// every record; after an unload it reads each pointer again.
+TEST(RunRecorder, AKernelNamePointerIsReadOncePerUnloadCount) {
+  RunRecorder recorder(settings());
+  std::atomic<std::uint64_t> unloads{0};
+  recorder.trust_name_pointers(&unloads);
+  char name[16] = "first";
+  const auto one_kernel = [&](std::uint64_t start) {
+    trace::RecordBatch records;
+    records.kernels.push_back(kernel(name, start, 10));
+    recorder.append(std::move(records));
+  };
+  one_kernel(100);
+  std::snprintf(name, sizeof(name), "%s", "second");  // not read: the same pointer
+  one_kernel(200);
+  unloads.store(1);
+  one_kernel(300);  // read again
+  const Report report = recorder.report(false);
+  ASSERT_NE(row(report, "first"), nullptr);
+  EXPECT_EQ(row(report, "first")->instances, 2u);
+  ASSERT_NE(row(report, "second"), nullptr);
+  EXPECT_EQ(row(report, "second")->instances, 1u);
 }
 
 // A fault or an in-flight launch names the NVTX ranges open when it was launched.
