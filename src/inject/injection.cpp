@@ -49,8 +49,9 @@ namespace {
 class RecorderSink final : public cupti::ActivitySession::RecordSink {
  public:
   explicit RecorderSink(RunRecorder& recorder) : recorder_(recorder) {}
-  void records(trace::RecordBatch batch) override { recorder_.append(std::move(batch)); }
+  void records(trace::RecordBatch&& batch) override { recorder_.append(std::move(batch)); }
   void dropped(std::uint64_t records) override { recorder_.add_dropped(records); }
+  bool counts_only() const override { return recorder_.timeline_full(); }
 
  private:
   RunRecorder& recorder_;

@@ -22,7 +22,8 @@ RunRecorder::RunRecorder(const RunSettings& settings)
     : settings_(settings),
       windows_(settings.capture == CaptureRange::whole_run),
       range_of_launch_(kMaxPendingLaunches),
-      untagged_(kMaxUntaggedKernels) {
+      untagged_(kMaxUntaggedKernels),
+      timeline_full_(settings.timeline_records == 0) {
   if (!settings_.kernel_filter.empty()) filter_.emplace(settings_.kernel_filter);
 }
 
@@ -62,9 +63,9 @@ void RunRecorder::append(trace::RecordBatch&& batch) {
     names_.trust_pointers(unloads->load(std::memory_order_acquire));
   }
   kernels_received_ += batch.kernels.size();
-  api_calls_received_ += batch.api_calls.size();
-  memcpys_received_ += batch.memcpys.size();
-  memsets_received_ += batch.memsets.size();
+  api_calls_received_ += batch.api_calls.size() + batch.counted_api_calls;
+  memcpys_received_ += batch.memcpys.size() + batch.counted_memcpys;
+  memsets_received_ += batch.memsets.size() + batch.counted_memsets;
   const bool ranges_named = registry_.range_count() != 0;
   if (ranges_named) {
     for (const trace::RawScopeTag& tag : batch.scope_tags) {
@@ -78,14 +79,14 @@ void RunRecorder::append(trace::RecordBatch&& batch) {
     }
   }
 
-  // Kernels go to the timeline only while it has room: past it, none is copied.
+  // Kernels go to the timeline only while it has room. Those it keeps are moved to the front of
+  // the batch's own vector (each after the ones it has read), so nothing is copied elsewhere.
   const std::size_t room = timeline_kept_ >= settings_.timeline_records
                                ? 0
                                : settings_.timeline_records - timeline_kept_;
-  std::vector<trace::RawKernel> recorded;
-  recorded.reserve(std::min(room, batch.kernels.size()));
+  std::size_t recorded = 0;
   const auto keep = [&](const trace::RawKernel& kernel) {
-    if (recorded.size() < room) recorded.push_back(kernel);
+    if (recorded < room) batch.kernels[recorded++] = kernel;
   };
   for (const trace::RawKernel& kernel : batch.kernels) {
     if (context_devices_.empty() || context_devices_.back().first != kernel.context) {
@@ -121,7 +122,7 @@ void RunRecorder::append(trace::RecordBatch&& batch) {
       early.graph = early.graph || kernel.graph_id != 0;
     }
   }
-  batch.kernels = std::move(recorded);
+  batch.kernels.resize(recorded);
   keep_for_timeline(batch);
 }
 
@@ -179,18 +180,23 @@ void RunRecorder::keep_for_timeline(trace::RecordBatch& batch) {
     if (records.size() > other_limit) records.resize(other_limit);
   };
   if (timeline_kept_ >= limit) {
-    batch.api_calls.clear();
-    batch.memcpys.clear();
-    batch.memsets.clear();
-    batch.synchronizations.clear();
-    batch.scope_tags.clear();
-  } else {
-    cut_other(batch.api_calls);
-    cut_other(batch.memcpys);
-    cut_other(batch.memsets);
+    // The timeline has all it lists: only its counts of what it could not read grow, and the
+    // batch keeps its vectors for the next buffer.
+    if (batch.unknown_records + batch.foreign_tags + batch.truncated_buffers > 0) {
+      trace::RecordBatch counts;
+      counts.unknown_records = batch.unknown_records;
+      counts.foreign_tags = batch.foreign_tags;
+      counts.truncated_buffers = batch.truncated_buffers;
+      timeline_.append(std::move(counts));
+    }
+    return;
   }
+  cut_other(batch.api_calls);
+  cut_other(batch.memcpys);
+  cut_other(batch.memsets);
   timeline_kept_ += kept_kernels;
-  if (!batch.empty()) timeline_.append(std::move(batch));
+  timeline_full_.store(timeline_kept_ >= limit, std::memory_order_relaxed);
+  timeline_.append(std::move(batch));
 }
 
 void RunRecorder::add_dropped(std::uint64_t records) {

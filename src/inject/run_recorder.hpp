@@ -56,6 +56,9 @@ class RunRecorder {
   /// it, while `unloads` (CuptiApi::watch_unloads, which must outlive the recorder) stays the
   /// same: PyTorch's names run to thousands of characters, and were compared on every record.
   void trust_name_pointers(const std::atomic<std::uint64_t>* unloads);
+  /// True once the timeline lists all it may: API, copy and memset records are then only
+  /// counted, so a reader need not decode them (ActivitySession::RecordSink::counts_only).
+  bool timeline_full() const { return timeline_full_.load(std::memory_order_relaxed); }
   void add_dropped(std::uint64_t records);
   void add_warning(std::string message);
 
@@ -161,6 +164,7 @@ class RunRecorder {
   std::uint64_t kernels_filtered_ = 0;
   std::uint64_t dropped_ = 0;
   std::uint64_t timeline_kept_ = 0;
+  std::atomic<bool> timeline_full_{false};
   std::vector<std::string> warnings_;
   mutable trace::TraceBuilder timeline_;
 };

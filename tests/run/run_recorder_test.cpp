@@ -391,6 +391,39 @@ TEST(RunRecorder, AKernelNamePointerIsReadOncePerUnloadCount) {
   EXPECT_EQ(row(report, "second")->instances, 1u);
 }
 
+// Once the timeline lists all it may, the reader only counts API calls, copies and memsets
+// (RecordBatch::counted_*), and the recorder leaves the batch's memory to the reader.
+TEST(RunRecorder, OnceTheTimelineIsFullOtherRecordsAreCountedAndTheBatchKeepsItsMemory) {
+  RunSettings s = settings();
+  s.timeline_records = 2;
+  RunRecorder recorder(s);
+  EXPECT_FALSE(recorder.timeline_full());
+  trace::RecordBatch first;
+  first.kernels = {kernel("k", 100, 10, 1), kernel("k", 200, 10, 2), kernel("k", 300, 10, 3)};
+  first.api_calls.resize(2);
+  first.memcpys.resize(1);
+  recorder.append(std::move(first));
+  EXPECT_TRUE(recorder.timeline_full());
+
+  trace::RecordBatch second;
+  second.kernels = {kernel("k", 400, 10, 4), kernel("k", 500, 10, 5)};
+  second.counted_api_calls = 5;
+  second.counted_memcpys = 2;
+  second.counted_memsets = 1;
+  second.unknown_records = 1;
+  const trace::RawKernel* memory = second.kernels.data();
+  recorder.append(std::move(second));
+  EXPECT_EQ(second.kernels.data(), memory);  // NOLINT(bugprone-use-after-move): left to reuse
+
+  const Report report = recorder.report();
+  EXPECT_EQ(report.trace->counts.kernels, 5u);
+  EXPECT_EQ(report.trace->counts.api_calls, 7u);
+  EXPECT_EQ(report.trace->counts.memcpys, 3u);
+  EXPECT_EQ(report.trace->counts.memsets, 1u);
+  EXPECT_EQ(report.trace->kernels.size(), 2u);
+  EXPECT_EQ(report.trace->kernel_summary.at(0).instances, 5u);
+}
+
 // A fault or an in-flight launch names the NVTX ranges open when it was launched.
 TEST(RunRecorder, NamesTheRangesOfAPathOutermostFirst) {
   RunRecorder recorder(settings());
