@@ -62,6 +62,7 @@ void RunRecorder::append(trace::RecordBatch&& batch) {
   if (const std::atomic<std::uint64_t>* unloads = unloads_.load(std::memory_order_acquire)) {
     names_.trust_pointers(unloads->load(std::memory_order_acquire));
   }
+  windows_.refresh(windows_now_);  // one lock per batch, not per kernel
   kernels_received_ += batch.kernels.size();
   api_calls_received_ += batch.api_calls.size() + batch.counted_api_calls;
   memcpys_received_ += batch.memcpys.size() + batch.counted_memcpys;
@@ -100,7 +101,7 @@ void RunRecorder::append(trace::RecordBatch&& batch) {
       keep(kernel);  // the timeline counts it as a loss; no duration to add
       continue;
     }
-    if (!windows_.contains(kernel.start_ns)) {
+    if (!windows_now_.contains(kernel.start_ns)) {
       ++kernels_outside_capture_;
       continue;
     }

@@ -139,6 +139,7 @@ class RunRecorder {
   std::atomic<const std::atomic<std::uint64_t>*> unloads_{nullptr};
 
   mutable std::mutex mutex_;
+  CaptureWindows::Snapshot windows_now_;  // as of the batch being appended
   trace::StringStore names_store_;
   trace::KernelNames names_{names_store_};
   std::vector<std::optional<bool>> selected_;               // by name id

@@ -455,6 +455,30 @@ TEST(CaptureWindows, NestedOpeningsKeepOneWindowAndBoundsClipIt) {
   EXPECT_EQ(windows.opened(), 1u);
 }
 
+// The recorder tests a batch's kernels against the windows as they were when the batch came:
+// a snapshot answers as the windows did then, and follows them once refreshed.
+TEST(CaptureWindows, ASnapshotAnswersAsTheWindowsDidWhenItWasTaken) {
+  CaptureWindows windows(false);
+  windows.bound(5, std::nullopt);
+  CaptureWindows::Snapshot snapshot;
+  windows.refresh(snapshot);
+  EXPECT_FALSE(snapshot.contains(10));
+  windows.open(10);
+  EXPECT_FALSE(snapshot.contains(12));
+  windows.refresh(snapshot);
+  EXPECT_TRUE(snapshot.contains(12));
+  windows.close(20);
+  EXPECT_TRUE(snapshot.contains(25));  // still open as of the snapshot
+  windows.refresh(snapshot);
+  EXPECT_FALSE(snapshot.contains(25));
+  EXPECT_TRUE(snapshot.contains(15));
+  windows.bound(16, 100);
+  windows.refresh(snapshot);
+  EXPECT_FALSE(snapshot.contains(15));
+  for (const std::uint64_t t : {4, 10, 19, 20, 99})
+    EXPECT_EQ(snapshot.contains(t), windows.contains(t)) << t;
+}
+
 TEST(RunSettings, OnlyCallsThatEnqueueWorkKeepTheirApiRecords) {
   for (const char* name :
        {"cudaLaunchKernel_v7000", "cudaLaunchKernelExC_v11060", "cudaGraphLaunch_v10000",
