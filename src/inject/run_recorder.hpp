@@ -87,7 +87,9 @@ class RunRecorder {
   /// NVTX range name ("nvtx-range", host time), and the trace section with the exact per-kernel
   /// summary and the first records (`with_records`; without, the summary and counts only: a
   /// checkpoint, which must cost the program little). The environment is left for the caller.
-  /// It first takes in the ranges the program's threads have closed.
+  /// It first takes in the ranges the program's threads have closed. The recorder's lock is
+  /// held while the figures are copied (and the timeline built), not while the statistics are
+  /// worked out: the reader thread waits for a copy, not for a sort of every kernel's samples.
   Report report(bool with_records = true);
 
  private:
@@ -121,10 +123,33 @@ class RunRecorder {
   void take_finished_ranges();
   void add_kernel(const trace::RawKernel& kernel, std::uint32_t name_id);
   void keep_for_timeline(trace::RecordBatch& batch);
-  /// Each range's summary row, in the order of `ranges` (the registry's).
-  std::vector<RangeSummary> range_rows(const std::vector<RangeRegistry::Range>& ranges) const;
-  /// Each kernel's summary row with its name id, largest total first.
-  std::vector<std::pair<std::uint32_t, KernelSummary>> kernel_rows() const;
+  // What report() copies under the lock: each kernel's and range's figures and samples; the
+  // exact medians, the statistics and the order are worked out after.
+  struct KernelFigures {
+    KernelSummary row;  // its median the sketch's when not complete, else set later
+    bool complete = false;
+    std::optional<int> device;
+    std::vector<double> samples;
+  };
+  struct RangeFigures {
+    RangeSummary row;
+    bool complete = false;
+    std::string entry_name;
+    std::vector<double> samples;
+  };
+  struct Figures {
+    std::vector<KernelFigures> kernels;
+    std::vector<RangeFigures> ranges;  // the registry's order, those with an instance or kernel
+    std::uint64_t memcpys = 0;
+    std::uint64_t memsets = 0;
+    std::uint64_t api_calls = 0;
+    std::uint64_t dropped = 0;
+    std::uint64_t outside_capture = 0;
+    std::uint64_t filtered = 0;
+    std::uint64_t folded = 0;
+    std::vector<std::string> warnings;
+  };
+  Figures copy_figures(const std::vector<RangeRegistry::Range>& names) const;
 
   const RunSettings settings_;
   CaptureWindows windows_;

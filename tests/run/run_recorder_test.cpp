@@ -19,6 +19,8 @@
 #include "inject/capture_windows.hpp"
 #include "inject/kernel_aggregate.hpp"
 #include "inject/run_settings.hpp"
+#include "recorded_run.hpp"
+#include "support/golden.hpp"
 
 namespace kerntime::inject {
 namespace {
@@ -435,6 +437,19 @@ TEST(RunRecorder, NamesTheRangesOfAPathOutermostFirst) {
   EXPECT_EQ(recorder.range_path_text(999), "");
   EXPECT_EQ(recorder.range_path_text(in_outer), "range \"outer\"");
   EXPECT_EQ(recorder.range_path_text(load_in_outer), "ranges \"outer\" > \"io:load\"");
+}
+
+// The golden file was written by the recorder before it took ranges through the threads'
+// queues, copied its figures for a report under a short lock, skipped decoding what its
+// timeline has no room for and trusted name pointers: those change what the report costs, not
+// what it says.
+TEST(RunRecorder, TheReportOfARecordedRunMatchesItsGoldenFile) {
+  RunRecorder recorder(testing::recorded_run_settings());
+  testing::record_a_run(recorder);
+  const std::string checkpoint = to_json(recorder.report(false));
+  const std::string final_report = to_json(recorder.report(true));
+  testing::expect_golden(KERNTIME_TEST_DATA_DIR, "recorder_report.json",
+                         checkpoint + "\n" + final_report + "\n");
 }
 
 TEST(CaptureWindows, NestedOpeningsKeepOneWindowAndBoundsClipIt) {
