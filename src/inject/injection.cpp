@@ -262,10 +262,14 @@ void on_profiler_api(bool started, void*) {
 
 void start_worker(Injection& in) {
   WorkerJobs jobs;
-  jobs.checkpoint = [&in] {
+  jobs.checkpoint = [&in, last = std::optional<std::pair<std::uint64_t, bool>>{}]() mutable {
     if (!in.session) return;
     // Completed buffers only: nothing the GPU still runs is cut short.
     in.api->flush_all(0);
+    // Nothing new since the last checkpoint (an idle or CPU-bound stretch): its file says it.
+    const std::pair<std::uint64_t, bool> now{in.recorder->version(), in.faults.fault() != nullptr};
+    if (now == last) return;
+    last = now;
     write_report(in, ReportKind::checkpoint);
   };
   // Without the last launch, launches pay for CUPTI's callback only until the first kernel

@@ -57,6 +57,7 @@ void RunRecorder::trust_name_pointers(const std::atomic<std::uint64_t>* unloads)
 void RunRecorder::append(trace::RecordBatch&& batch) {
   std::lock_guard lock{mutex_};
   take_finished_ranges();
+  if (!batch.empty()) ++version_;
   // Read before the batch: an unload that lets CUPTI reuse a name's memory for a kernel of this
   // batch came before that kernel's launch, so before now.
   if (const std::atomic<std::uint64_t>* unloads = unloads_.load(std::memory_order_acquire)) {
@@ -202,6 +203,7 @@ void RunRecorder::keep_for_timeline(trace::RecordBatch& batch) {
 
 void RunRecorder::add_dropped(std::uint64_t records) {
   std::lock_guard lock{mutex_};
+  if (records > 0) ++version_;
   dropped_ += records;
   timeline_.add_dropped(records);
 }
@@ -210,7 +212,15 @@ void RunRecorder::add_warning(std::string message) {
   std::lock_guard lock{mutex_};
   if (std::find(warnings_.begin(), warnings_.end(), message) == warnings_.end()) {
     warnings_.push_back(std::move(message));
+    ++version_;
   }
+}
+
+std::uint64_t RunRecorder::version() {
+  std::lock_guard lock{mutex_};
+  take_finished_ranges();
+  // Both only grow: their sum changes whenever either does.
+  return version_ + registry_.folded();
 }
 
 std::uint64_t RunRecorder::range_id(std::string_view domain, std::string_view name) {
@@ -270,6 +280,7 @@ void RunRecorder::add_finished_range(const FinishedRange& range) {
   if (!windows_.contains(range.start_ns)) return;
   if (RangeStats* stats = range_stats(range.range)) {
     stats->durations.add(static_cast<double>(range.end_ns - range.start_ns));
+    ++version_;
   }
 }
 

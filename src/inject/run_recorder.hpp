@@ -92,6 +92,11 @@ class RunRecorder {
   /// worked out: the reader thread waits for a copy, not for a sort of every kernel's samples.
   Report report(bool with_records = true);
 
+  /// A number that changes whenever what report() says may have changed; it first takes in the
+  /// ranges the program's threads have closed. A checkpoint with the number of the last one
+  /// has nothing new to write.
+  std::uint64_t version();
+
  private:
   struct KernelStats {
     explicit KernelStats(std::size_t capacity) : durations(capacity) {}
@@ -164,6 +169,7 @@ class RunRecorder {
   std::atomic<const std::atomic<std::uint64_t>*> unloads_{nullptr};
 
   mutable std::mutex mutex_;
+  std::uint64_t version_ = 0;             // bumped by whatever changes the report
   CaptureWindows::Snapshot windows_now_;  // as of the batch being appended
   trace::StringStore names_store_;
   trace::KernelNames names_{names_store_};

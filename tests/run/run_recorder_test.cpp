@@ -452,6 +452,45 @@ TEST(RunRecorder, TheReportOfARecordedRunMatchesItsGoldenFile) {
                          checkpoint + "\n" + final_report + "\n");
 }
 
+// A checkpoint is written only when its version moved: every change of what the report says
+// moves it, and nothing else does.
+TEST(RunRecorder, ItsVersionMovesWithWhatTheReportSaysAndOnlyThen) {
+  RunRecorder recorder(settings());
+  std::uint64_t version = recorder.version();
+  const auto moved = [&] {
+    const std::uint64_t now = recorder.version();
+    const bool changed = now != version;
+    version = now;
+    return changed;
+  };
+  EXPECT_FALSE(moved());
+  const std::uint64_t step = recorder.range_id("", "step");  // named: no row yet
+  EXPECT_EQ(recorder.range_path(0, step), 1u);
+  EXPECT_FALSE(moved());
+  recorder.add_range(step, 100, 200);
+  EXPECT_TRUE(moved());  // taken in by version() itself
+  recorder.append(trace::RecordBatch{});
+  EXPECT_FALSE(moved());
+  trace::RecordBatch records;
+  records.kernels.push_back(kernel("k", 100, 10));
+  recorder.append(std::move(records));
+  EXPECT_TRUE(moved());
+  trace::RecordBatch counted;
+  counted.counted_api_calls = 1;
+  recorder.append(std::move(counted));
+  EXPECT_TRUE(moved());
+  recorder.add_dropped(0);
+  EXPECT_FALSE(moved());
+  recorder.add_dropped(2);
+  EXPECT_TRUE(moved());
+  recorder.add_warning("w");
+  EXPECT_TRUE(moved());
+  recorder.add_warning("w");
+  EXPECT_FALSE(moved());
+  (void)recorder.report(false);
+  EXPECT_FALSE(moved());
+}
+
 TEST(CaptureWindows, NestedOpeningsKeepOneWindowAndBoundsClipIt) {
   CaptureWindows windows(false);
   EXPECT_FALSE(windows.contains(5));
