@@ -8,11 +8,12 @@ namespace kerntime::inject {
 namespace {
 
 // Launches inside NVTX ranges waiting for their kernel record: more than a program can have in
-// flight, and 16 MiB at most, so a graph launch whose kernels keep its entry cannot grow it.
+// flight, and 40 MiB at most (a table of 2^21 16-byte slots and the order of the keys), so a
+// graph launch whose kernels keep its entry cannot grow it.
 constexpr std::size_t kMaxPendingLaunches = std::size_t{1} << 20;
 
 // Kernels waiting for a tag that may come in a later buffer: a few buffers' worth (an 8 MiB
-// buffer holds about 38,000 kernel records), 6 MiB at most. Kernels outside every range pass
+// buffer holds about 38,000 kernel records), 9 MiB at most. Kernels outside every range pass
 // through and are forgotten.
 constexpr std::size_t kMaxUntaggedKernels = std::size_t{1} << 17;
 
