@@ -280,11 +280,14 @@ bool ActivitySession::buffer_completed(std::uint8_t* buffer, std::size_t valid_b
   return pool_.complete(buffer, valid_bytes);
 }
 
-void ActivitySession::read_ready() {
+void ActivitySession::read_ready(trace::RecordBatch& batch) {
   ReadyBuffer buffer;
   while (pool_.take(buffer)) {
-    trace::RecordBatch batch;
-    decode_buffer(api_, buffer.data, buffer.valid_bytes, batch);  // no lock held: a CUPTI call
+    batch.clear();
+    const Decode decode =
+        sink_ != nullptr && sink_->counts_only() ? Decode::counts : Decode::everything;
+    // No lock held: a CUPTI call.
+    decode_buffer(api_, buffer.data, buffer.valid_bytes, batch, decode);
     kernels_received_ += batch.kernels.size();
     if (sink_ != nullptr) {
       sink_->records(std::move(batch));
@@ -297,8 +300,10 @@ void ActivitySession::read_ready() {
 }
 
 void ActivitySession::read_in_background() {
+  // One batch for every buffer this thread reads: its vectors grow to a buffer's records once.
+  trace::RecordBatch batch;
   while (pool_.wait_ready([this] { return stop_reading_.load(); }))
-    read_ready();
+    read_ready(batch);
 }
 
 Trace ActivitySession::trace() {

@@ -47,8 +47,12 @@ class ActivitySession {
   class RecordSink {
    public:
     virtual ~RecordSink() = default;
-    virtual void records(trace::RecordBatch batch) = 0;
+    /// Takes one buffer's records; what it leaves in `batch` is cleared and its memory reused.
+    virtual void records(trace::RecordBatch&& batch) = 0;
     virtual void dropped(std::uint64_t records) = 0;
+    /// True once the sink keeps no more API, copy, memset or synchronization records (it
+    /// counts them): they are then counted, not decoded.
+    virtual bool counts_only() const { return false; }
   };
   /// Before start(); the sink must outlive the session.
   void send_records_to(RecordSink* sink) { sink_ = sink; }
@@ -92,7 +96,12 @@ class ActivitySession {
  private:
   std::string flush_locked();
   void release() noexcept;
-  void read_ready();
+  /// Reads the completed buffers, decoding each into `batch` (its memory reused).
+  void read_ready(trace::RecordBatch& batch);
+  void read_ready() {
+    trace::RecordBatch batch;
+    read_ready(batch);
+  }
   void read_in_background();
   void check_records_arrive();
 

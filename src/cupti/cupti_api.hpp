@@ -4,6 +4,7 @@
 // hands out synthetic buffers, so the session logic runs on machines without a GPU.
 #pragma once
 
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -97,6 +98,11 @@ class CuptiApi {
   virtual CUptiResult watch_api_results(ApiResultHandler /*handler*/, void* /*context*/) {
     return CUPTI_ERROR_NOT_SUPPORTED;
   }
+  /// Counts module unloads and context destructions (CUPTI's resource callbacks), after which
+  /// CUPTI may give a kernel name's memory to another kernel's name: while the count stays the
+  /// same, a name pointer seen before names the same kernel. The count lives as long as this
+  /// object; nullptr when it cannot be kept. Needs the subscription.
+  virtual const std::atomic<std::uint64_t>* watch_unloads() { return nullptr; }
   /// Launches counted while watching, since the subscription: kernel and graph launches that
   /// returned success, not captured into a graph.
   virtual std::uint64_t launches_seen() = 0;

@@ -399,6 +399,9 @@ void CUPTIAPI on_cupti_callback(void* userdata, CUpti_CallbackDomain domain,
   if (domain == CUPTI_CB_DOMAIN_RESOURCE) {
     if (callback_id == CUPTI_CBID_RESOURCE_CONTEXT_CREATED) {
       remember_context(watch, static_cast<const CUpti_ResourceData*>(data)->context);
+    } else if (callback_id == CUPTI_CBID_RESOURCE_MODULE_UNLOAD_STARTING ||
+               callback_id == CUPTI_CBID_RESOURCE_CONTEXT_DESTROY_STARTING) {
+      watch.unloads.fetch_add(1, std::memory_order_acq_rel);
     }
     return;
   }

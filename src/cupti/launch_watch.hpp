@@ -2,8 +2,9 @@
 // What kerntime learns from CUPTI's callback API, in the one callback a subscriber has: kernel
 // and graph launches (counted for the watch that tells a starved session from an empty one, and
 // handed to a launch-site handler for `kerntime run`'s last launch), cudaProfilerStart/Stop,
-// stream captures (launches captured into a graph run nothing), each context's device, and the
-// results of the calls a GPU fault surfaces in (successful synchronizations, and faults).
+// stream captures (launches captured into a graph run nothing), each context's device, the
+// results of the calls a GPU fault surfaces in (successful synchronizations, and faults), and
+// module unloads (after one, CUPTI may give a kernel name's memory to another name).
 #pragma once
 
 #include <atomic>
@@ -38,6 +39,8 @@ struct LaunchWatch {
   std::atomic<const void*> contexts[kContexts] = {};
   std::atomic<std::int32_t> devices[kContexts] = {};
   std::atomic<std::size_t> context_slots{0};
+  /// Modules unloaded and contexts destroyed (CuptiApi::watch_unloads).
+  std::atomic<std::uint64_t> unloads{0};
   /// cuptiGetDeviceId, resolved with the rest of CUPTI; nullptr: devices stay unknown.
   CUptiResult (*device_of_context)(CUcontext, std::uint32_t*) = nullptr;
 

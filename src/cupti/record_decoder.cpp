@@ -129,6 +129,28 @@ void read_copy(const Record& r, trace::RawMemcpy& out) {
   out.bytes = r.bytes;
 }
 
+// The kinds Decode::counts only counts; false for the others.
+bool counted(const CUpti_Activity* record, trace::RecordBatch& batch) {
+  switch (record->kind) {
+    case CUPTI_ACTIVITY_KIND_RUNTIME:
+    case CUPTI_ACTIVITY_KIND_DRIVER:
+      ++batch.counted_api_calls;
+      return true;
+    case CUPTI_ACTIVITY_KIND_MEMCPY:
+    case CUPTI_ACTIVITY_KIND_MEMCPY2:
+      ++batch.counted_memcpys;
+      return true;
+    case CUPTI_ACTIVITY_KIND_MEMSET:
+      ++batch.counted_memsets;
+      return true;
+    case CUPTI_ACTIVITY_KIND_SYNCHRONIZATION:
+      ++batch.counted_synchronizations;
+      return true;
+    default:
+      return false;
+  }
+}
+
 void read_record(const CUpti_Activity* record, trace::RecordBatch& batch) {
   switch (record->kind) {
     case CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL:
@@ -196,7 +218,8 @@ void read_record(const CUpti_Activity* record, trace::RecordBatch& batch) {
 }  // namespace
 
 bool decode_buffer(CuptiApi& api, std::uint8_t* buffer, std::size_t valid_bytes,
-                   trace::RecordBatch& batch) {
+                   trace::RecordBatch& batch, Decode decode) {
+  const bool counts = decode == Decode::counts;
   if (buffer == nullptr || valid_bytes == 0) return true;
   CUpti_Activity* record = nullptr;
   for (;;) {
@@ -206,7 +229,7 @@ bool decode_buffer(CuptiApi& api, std::uint8_t* buffer, std::size_t valid_bytes,
       ++batch.truncated_buffers;
       return false;
     }
-    read_record(record, batch);
+    if (!counts || !counted(record, batch)) read_record(record, batch);
   }
 }
 

@@ -30,16 +30,33 @@ class CaptureWindows {
   /// How many windows opened so far (the whole run counts as one).
   std::size_t opened() const;
 
- private:
   struct Window {
     std::uint64_t begin = 0;
     std::uint64_t end = UINT64_MAX;  // open
   };
+  /// The windows as they were at some point, asked without a lock: a batch of records is
+  /// tested against one (kernels in it ran before it came, so before any window opened since).
+  class Snapshot {
+   public:
+    bool contains(std::uint64_t time_ns) const;
+
+   private:
+    friend class CaptureWindows;
+    std::vector<Window> windows_;
+    std::uint64_t bound_begin_ = 0;
+    std::uint64_t bound_end_ = UINT64_MAX;
+    std::uint64_t version_ = 0;  // 0: never taken
+  };
+  /// Brings `snapshot` up to date; copies only when a window opened or closed since.
+  void refresh(Snapshot& snapshot) const;
+
+ private:
   mutable std::mutex mutex_;
   std::vector<Window> windows_;
   int depth_ = 0;
   std::uint64_t bound_begin_ = 0;
   std::uint64_t bound_end_ = UINT64_MAX;
+  std::uint64_t version_ = 1;  // bumped by every change
 };
 
 }  // namespace kerntime::inject

@@ -51,8 +51,9 @@ namespace {
 class RecorderSink final : public cupti::ActivitySession::RecordSink {
  public:
   explicit RecorderSink(RunRecorder& recorder) : recorder_(recorder) {}
-  void records(trace::RecordBatch batch) override { recorder_.append(std::move(batch)); }
+  void records(trace::RecordBatch&& batch) override { recorder_.append(std::move(batch)); }
   void dropped(std::uint64_t records) override { recorder_.add_dropped(records); }
+  bool counts_only() const override { return recorder_.timeline_full(); }
 
  private:
   RunRecorder& recorder_;
@@ -280,10 +281,14 @@ void on_profiler_api(bool started, void*) {
 
 void start_worker(Injection& in) {
   WorkerJobs jobs;
-  jobs.checkpoint = [&in] {
+  jobs.checkpoint = [&in, last = std::optional<std::pair<std::uint64_t, bool>>{}]() mutable {
     if (!in.session) return;
     // Completed buffers only: nothing the GPU still runs is cut short.
     in.api->flush_all(0);
+    // Nothing new since the last checkpoint (an idle or CPU-bound stretch): its file says it.
+    const std::pair<std::uint64_t, bool> now{in.recorder->version(), in.faults.fault() != nullptr};
+    if (now == last) return;
+    last = now;
     write_report(in, ReportKind::checkpoint);
   };
   // Without the last launch, launches pay for CUPTI's callback only until the first kernel
@@ -459,6 +464,9 @@ extern "C" __attribute__((visibility("default"))) int InitializeInjection(void) 
     // The fault watch names kernels from the slots: it runs with them (--no-last-launch turns
     // both off; the end-of-process synchronization still reports a fault then).
     if (in->watching_launch_sites) in->api->watch_api_results(&on_api_result, nullptr);
+    if (const std::atomic<std::uint64_t>* unloads = in->api->watch_unloads()) {
+      in->recorder->trust_name_pointers(unloads);
+    }
     if (!in->settings.all_api_calls) mute_calls_that_enqueue_nothing(*in->api);
   }
   start_worker(*in);

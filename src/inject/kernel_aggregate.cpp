@@ -37,9 +37,12 @@ void DurationAggregate::add(double duration_ns) {
 double DurationAggregate::median_ns() const {
   if (summary_.empty()) return 0.0;
   if (!complete()) return summary_.quantile(0.5);
-  std::vector<double> sorted = kept_;
-  std::sort(sorted.begin(), sorted.end());
-  return quantile_sorted(sorted, 0.5);
+  return exact_median(kept_);
+}
+
+double DurationAggregate::exact_median(std::vector<double> kept) {
+  std::sort(kept.begin(), kept.end());
+  return quantile_sorted(kept, 0.5);
 }
 
 double DurationAggregate::stddev_ns() const {

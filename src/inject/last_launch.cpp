@@ -69,11 +69,19 @@ void LaunchSlots::publish(const char* kernel, bool graph, std::int32_t device,
     // The pointer is CUPTI's, one per kernel: a launch loop copies its name once. (A module
     // unloaded and another loaded at the same address would keep the old text; the records'
     // name cache has the same blind spot without the harm: it compares the text.)
+    // Whole words with one load each, then the tail: PyTorch launches a different
+    // kernel nearly every time, so this copy runs on most launches.
     const std::size_t length = strnlen(kernel, kNameBytes - 1);
-    for (std::size_t at = 0; at < length; at += 8) {
+    const std::size_t whole = length / 8;
+    for (std::size_t w = 0; w < whole; ++w) {
+      std::uint64_t word;
+      std::memcpy(&word, kernel + w * 8, 8);
+      slot->name[w].store(word, std::memory_order_relaxed);
+    }
+    if (const std::size_t tail = length % 8; tail != 0) {
       std::uint64_t word = 0;
-      std::memcpy(&word, kernel + at, std::min<std::size_t>(8, length - at));
-      slot->name[at / 8].store(word, std::memory_order_relaxed);
+      std::memcpy(&word, kernel + whole * 8, tail);
+      slot->name[whole].store(word, std::memory_order_relaxed);
     }
     slot->name_length.store(static_cast<std::uint32_t>(length), std::memory_order_relaxed);
     slot->name_source = kernel;

@@ -26,30 +26,51 @@ struct RegisteredString {
   std::string text;
 };
 
-std::string narrow(const wchar_t* text) {
-  if (text == nullptr) return {};
+// `text` in the locale's multibyte encoding, into `out` (whose capacity is kept).
+void narrow_into(const wchar_t* text, std::string& out) {
+  out.clear();
+  if (text == nullptr) return;
   std::mbstate_t state{};
   const wchar_t* source = text;
   const std::size_t length = std::wcsrtombs(nullptr, &source, 0, &state);
-  if (length == static_cast<std::size_t>(-1)) return "(unprintable)";
-  std::string out(length, '\0');
+  if (length == static_cast<std::size_t>(-1)) {
+    out = "(unprintable)";
+    return;
+  }
+  out.resize(length);
   source = text;
   std::wcsrtombs(out.data(), &source, length, &state);
+}
+
+std::string narrow(const wchar_t* text) {
+  std::string out;
+  narrow_into(text, out);
   return out;
 }
 
-std::string message_text(const nvtxEventAttributes_t* attributes) {
-  if (attributes == nullptr) return {};
+// A wide name, narrowed into the thread's buffer: a thread that names its ranges in wide
+// characters allocates only for a name longer than any before.
+const char* narrow_here(const wchar_t* text) {
+  thread_local std::string narrowed;
+  narrow_into(text, narrowed);
+  return narrowed.c_str();
+}
+
+// The name of a range as NVTX gives it, without a copy: NVTX's own text, or a registered
+// string's. Valid until the thread's next NVTX call.
+const char* message_text(const nvtxEventAttributes_t* attributes) {
+  if (attributes == nullptr) return "";
   switch (attributes->messageType) {
     case NVTX_MESSAGE_TYPE_ASCII:
       return attributes->message.ascii != nullptr ? attributes->message.ascii : "";
     case NVTX_MESSAGE_TYPE_UNICODE:
-      return narrow(attributes->message.unicode);
+      return narrow_here(attributes->message.unicode);
     case NVTX_MESSAGE_TYPE_REGISTERED:
-      if (attributes->message.registered == nullptr) return {};
-      return reinterpret_cast<const RegisteredString*>(attributes->message.registered)->text;
+      if (attributes->message.registered == nullptr) return "";
+      return reinterpret_cast<const RegisteredString*>(attributes->message.registered)
+          ->text.c_str();
     default:
-      return {};
+      return "";
   }
 }
 
@@ -72,10 +93,10 @@ thread_local std::vector<OpenRange> open_ranges;
 // initialization check inside every launch.
 thread_local std::uint64_t t_open_path = 0;
 
-int push(nvtxDomainHandle_t domain, const std::string& name) {
+int push(nvtxDomainHandle_t domain, const char* name) {
   const std::uint64_t now = g_sink.now_ns();
-  const std::uint64_t id = g_sink.range_id(domain_name(domain), name.c_str());
-  const bool capture = g_sink.is_capture_range(name.c_str());
+  const std::uint64_t id = g_sink.range_id(domain_name(domain), name);
+  const bool capture = g_sink.is_capture_range(name);
   if (capture) g_sink.capture(true, now);
   const std::uint64_t parent = open_ranges.empty() ? 0 : open_ranges.back().path;
   const std::uint64_t path = id != 0 ? g_sink.range_path(parent, id) : 0;
@@ -113,10 +134,10 @@ struct StartedRange {
 std::vector<StartedRange> started_ranges;
 std::uint64_t next_handle = 1;
 
-nvtxRangeId_t start(nvtxDomainHandle_t domain, const std::string& name) {
+nvtxRangeId_t start(nvtxDomainHandle_t domain, const char* name) {
   const std::uint64_t now = g_sink.now_ns();
-  const std::uint64_t id = g_sink.range_id(domain_name(domain), name.c_str());
-  const bool capture = g_sink.is_capture_range(name.c_str());
+  const std::uint64_t id = g_sink.range_id(domain_name(domain), name);
+  const bool capture = g_sink.is_capture_range(name);
   if (capture) g_sink.capture(true, now);
   std::lock_guard lock{started_mutex};
   started_ranges.push_back({next_handle, id, now, capture});
@@ -144,7 +165,7 @@ int NVTX_API push_a(const char* message) {
   return push(nullptr, message != nullptr ? message : "");
 }
 int NVTX_API push_w(const wchar_t* message) {
-  return push(nullptr, narrow(message));
+  return push(nullptr, narrow_here(message));
 }
 int NVTX_API push_ex(const nvtxEventAttributes_t* attributes) {
   return push(nullptr, message_text(attributes));
@@ -156,7 +177,7 @@ nvtxRangeId_t NVTX_API start_a(const char* message) {
   return start(nullptr, message != nullptr ? message : "");
 }
 nvtxRangeId_t NVTX_API start_w(const wchar_t* message) {
-  return start(nullptr, narrow(message));
+  return start(nullptr, narrow_here(message));
 }
 nvtxRangeId_t NVTX_API start_ex(const nvtxEventAttributes_t* attributes) {
   return start(nullptr, message_text(attributes));

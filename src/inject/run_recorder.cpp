@@ -8,26 +8,14 @@ namespace kerntime::inject {
 namespace {
 
 // Launches inside NVTX ranges waiting for their kernel record: more than a program can have in
-// flight, and 16 MiB at most, so a graph launch whose kernels keep its entry cannot grow it.
+// flight, and 40 MiB at most (a table of 2^21 16-byte slots and the order of the keys), so a
+// graph launch whose kernels keep its entry cannot grow it.
 constexpr std::size_t kMaxPendingLaunches = std::size_t{1} << 20;
 
 // Kernels waiting for a tag that may come in a later buffer: a few buffers' worth (an 8 MiB
-// buffer holds about 38,000 kernel records), 6 MiB at most. Kernels outside every range pass
+// buffer holds about 38,000 kernel records), 9 MiB at most. Kernels outside every range pass
 // through and are forgotten.
 constexpr std::size_t kMaxUntaggedKernels = std::size_t{1} << 17;
-
-// How deep a range path is followed when a kernel is credited: deeper ranges are not credited.
-constexpr std::size_t kMaxRangeDepth = 64;
-
-std::string range_display_name(std::string_view domain, std::string_view name) {
-  std::string text = "nvtx:";
-  if (!domain.empty()) {
-    text += domain;
-    text += ':';
-  }
-  text += name.empty() ? std::string_view{"(unnamed)"} : name;
-  return text;
-}
 
 }  // namespace
 
@@ -35,7 +23,8 @@ RunRecorder::RunRecorder(const RunSettings& settings)
     : settings_(settings),
       windows_(settings.capture == CaptureRange::whole_run),
       range_of_launch_(kMaxPendingLaunches),
-      untagged_(kMaxUntaggedKernels) {
+      untagged_(kMaxUntaggedKernels),
+      timeline_full_(settings.timeline_records == 0) {
   if (!settings_.kernel_filter.empty()) filter_ = compile_kernel_filter(settings_.kernel_filter);
 }
 
@@ -62,13 +51,26 @@ void RunRecorder::add_kernel(const trace::RawKernel& kernel, std::uint32_t name_
   }
 }
 
-void RunRecorder::append(trace::RecordBatch batch) {
+void RunRecorder::trust_name_pointers(const std::atomic<std::uint64_t>* unloads) {
+  unloads_.store(unloads, std::memory_order_release);
+}
+
+void RunRecorder::append(trace::RecordBatch&& batch) {
   std::lock_guard lock{mutex_};
+  take_finished_ranges();
+  if (!batch.empty()) ++version_;
+  // Read before the batch: an unload that lets CUPTI reuse a name's memory for a kernel of this
+  // batch came before that kernel's launch, so before now.
+  if (const std::atomic<std::uint64_t>* unloads = unloads_.load(std::memory_order_acquire)) {
+    names_.trust_pointers(unloads->load(std::memory_order_acquire));
+  }
+  windows_.refresh(windows_now_);  // one lock per batch, not per kernel
   kernels_received_ += batch.kernels.size();
-  api_calls_received_ += batch.api_calls.size();
-  memcpys_received_ += batch.memcpys.size();
-  memsets_received_ += batch.memsets.size();
-  if (!ranges_.empty()) {
+  api_calls_received_ += batch.api_calls.size() + batch.counted_api_calls;
+  memcpys_received_ += batch.memcpys.size() + batch.counted_memcpys;
+  memsets_received_ += batch.memsets.size() + batch.counted_memsets;
+  const bool ranges_named = registry_.range_count() != 0;
+  if (ranges_named) {
     for (const trace::RawScopeTag& tag : batch.scope_tags) {
       if (UntaggedKernels* early = untagged_.find(tag.correlation_id)) {
         attribute_to_ranges(tag.scope_id, early->kernels, early->duration_ns);
@@ -80,14 +82,14 @@ void RunRecorder::append(trace::RecordBatch batch) {
     }
   }
 
-  // Kernels go to the timeline only while it has room: past it, none is copied.
+  // Kernels go to the timeline only while it has room. Those it keeps are moved to the front of
+  // the batch's own vector (each after the ones it has read), so nothing is copied elsewhere.
   const std::size_t room = timeline_kept_ >= settings_.timeline_records
                                ? 0
                                : settings_.timeline_records - timeline_kept_;
-  std::vector<trace::RawKernel> recorded;
-  recorded.reserve(std::min(room, batch.kernels.size()));
+  std::size_t recorded = 0;
   const auto keep = [&](const trace::RawKernel& kernel) {
-    if (recorded.size() < room) recorded.push_back(kernel);
+    if (recorded < room) batch.kernels[recorded++] = kernel;
   };
   for (const trace::RawKernel& kernel : batch.kernels) {
     if (context_devices_.empty() || context_devices_.back().first != kernel.context) {
@@ -101,7 +103,7 @@ void RunRecorder::append(trace::RecordBatch batch) {
       keep(kernel);  // the timeline counts it as a loss; no duration to add
       continue;
     }
-    if (!windows_.contains(kernel.start_ns)) {
+    if (!windows_now_.contains(kernel.start_ns)) {
       ++kernels_outside_capture_;
       continue;
     }
@@ -116,35 +118,58 @@ void RunRecorder::append(trace::RecordBatch batch) {
       attribute_to_ranges(*path, 1, kernel.duration_ns());
       // A graph launch has one correlation id for all its kernels; others have one kernel.
       if (kernel.graph_id == 0) range_of_launch_.erase(kernel.correlation_id);
-    } else if (!ranges_.empty()) {
+    } else if (ranges_named) {
       UntaggedKernels& early = untagged_.get(kernel.correlation_id);
       ++early.kernels;
       early.duration_ns += kernel.duration_ns();
       early.graph = early.graph || kernel.graph_id != 0;
     }
   }
-  batch.kernels = std::move(recorded);
+  batch.kernels.resize(recorded);
   keep_for_timeline(batch);
 }
 
 // The innermost range owns the kernel; every range of the path counts it once (a range nested in
 // one of its own name, recursion, must not count it twice).
-void RunRecorder::attribute_to_ranges(std::uint64_t path, std::uint64_t kernels,
+void RunRecorder::attribute_to_ranges(std::uint64_t path_id, std::uint64_t kernels,
                                       std::uint64_t duration_ns) {
-  if (path == 0 || path > paths_.size()) return;
-  RangeStats& innermost = ranges_[paths_[path - 1].range - 1];
-  innermost.self_kernels += kernels;
-  innermost.self_kernel_ns += duration_ns;
-  std::uint64_t credited[kMaxRangeDepth];
+  const RangeRegistry::Path* innermost = path(path_id);
+  if (innermost == nullptr) return;
+  RangeStats* owner = range_stats(innermost->range);
+  if (owner == nullptr) return;
+  owner->self_kernels += kernels;
+  owner->self_kernel_ns += duration_ns;
+  std::uint64_t credited[RangeRegistry::kMaxDepth];
   std::size_t depth = 0;
-  for (std::uint64_t at = path; at != 0 && at <= paths_.size() && depth < kMaxRangeDepth;
-       at = paths_[at - 1].parent) {
-    const std::uint64_t range = paths_[at - 1].range;
-    if (std::find(credited, credited + depth, range) != credited + depth) continue;
-    credited[depth++] = range;
-    ranges_[range - 1].kernels += kernels;
-    ranges_[range - 1].kernel_ns += duration_ns;
+  for (const RangeRegistry::Path* at = innermost; at != nullptr && depth < RangeRegistry::kMaxDepth;
+       at = path(at->parent)) {
+    if (std::find(credited, credited + depth, at->range) != credited + depth) continue;
+    credited[depth++] = at->range;
+    if (RangeStats* range = range_stats(at->range)) {
+      range->kernels += kernels;
+      range->kernel_ns += duration_ns;
+    }
   }
+}
+
+RunRecorder::RangeStats* RunRecorder::range_stats(std::uint64_t range) {
+  if (range == 0) return nullptr;
+  if (range > ranges_.size()) {
+    const std::uint64_t named = registry_.range_count();
+    while (ranges_.size() < named)
+      ranges_.emplace_back(settings_.samples_per_kernel);
+    if (range > ranges_.size()) return nullptr;
+  }
+  return &ranges_[range - 1];
+}
+
+const RangeRegistry::Path* RunRecorder::path(std::uint64_t path) {
+  if (path == 0) return nullptr;
+  if (path > paths_.size()) {
+    registry_.copy_new(nullptr, &paths_);
+    if (path > paths_.size()) return nullptr;
+  }
+  return &paths_[path - 1];
 }
 
 // The first records of each kind go to the timeline in full; later ones are only counted.
@@ -158,22 +183,28 @@ void RunRecorder::keep_for_timeline(trace::RecordBatch& batch) {
     if (records.size() > other_limit) records.resize(other_limit);
   };
   if (timeline_kept_ >= limit) {
-    batch.api_calls.clear();
-    batch.memcpys.clear();
-    batch.memsets.clear();
-    batch.synchronizations.clear();
-    batch.scope_tags.clear();
-  } else {
-    cut_other(batch.api_calls);
-    cut_other(batch.memcpys);
-    cut_other(batch.memsets);
+    // The timeline has all it lists: only its counts of what it could not read grow, and the
+    // batch keeps its vectors for the next buffer.
+    if (batch.unknown_records + batch.foreign_tags + batch.truncated_buffers > 0) {
+      trace::RecordBatch counts;
+      counts.unknown_records = batch.unknown_records;
+      counts.foreign_tags = batch.foreign_tags;
+      counts.truncated_buffers = batch.truncated_buffers;
+      timeline_.append(std::move(counts));
+    }
+    return;
   }
+  cut_other(batch.api_calls);
+  cut_other(batch.memcpys);
+  cut_other(batch.memsets);
   timeline_kept_ += kept_kernels;
-  if (!batch.empty()) timeline_.append(std::move(batch));
+  timeline_full_.store(timeline_kept_ >= limit, std::memory_order_relaxed);
+  timeline_.append(std::move(batch));
 }
 
 void RunRecorder::add_dropped(std::uint64_t records) {
   std::lock_guard lock{mutex_};
+  if (records > 0) ++version_;
   dropped_ += records;
   timeline_.add_dropped(records);
 }
@@ -182,61 +213,87 @@ void RunRecorder::add_warning(std::string message) {
   std::lock_guard lock{mutex_};
   if (std::find(warnings_.begin(), warnings_.end(), message) == warnings_.end()) {
     warnings_.push_back(std::move(message));
+    ++version_;
   }
 }
 
-std::uint64_t RunRecorder::range_id(std::string_view domain, std::string_view name) {
-  std::string display = range_display_name(domain, name);
+std::uint64_t RunRecorder::version() {
   std::lock_guard lock{mutex_};
-  const auto it = range_ids_.find(display);
-  if (it != range_ids_.end()) return it->second;
-  ranges_.emplace_back(settings_.samples_per_kernel);
-  ranges_.back().name = display;
-  ranges_.back().message = name.empty() ? std::string{"(unnamed)"} : std::string{name};
-  ranges_.back().domain = std::string{domain};
-  const std::uint64_t id = ranges_.size();
-  range_ids_.emplace(std::move(display), id);
+  take_finished_ranges();
+  // Both only grow: their sum changes whenever either does.
+  return version_ + registry_.folded();
+}
+
+std::uint64_t RunRecorder::range_id(std::string_view domain, std::string_view name) {
+  ThreadRanges* mine = threads_.mine();
+  if (mine != nullptr) {
+    if (const std::uint64_t id = mine->cached_range(domain, name)) return id;
+  }
+  const std::uint64_t id = registry_.range_id(domain, name);
+  if (mine != nullptr) mine->cache_range(domain, name, id);
   return id;
 }
 
 std::uint64_t RunRecorder::range_path(std::uint64_t parent, std::uint64_t range_id) {
-  std::lock_guard lock{mutex_};
-  if (range_id == 0 || range_id > ranges_.size()) return 0;
-  if (parent > paths_.size()) parent = 0;
-  const auto find_or_add = [&](std::uint64_t from) {
-    const std::uint64_t key = (from << 32) ^ range_id;
-    const auto [it, inserted] = path_ids_.emplace(key, paths_.size() + 1);
-    if (inserted) paths_.push_back({from, range_id});
-    return it->second;
-  };
-  if (paths_.size() >= kMaxRangePaths && path_ids_.count((parent << 32) ^ range_id) == 0) {
-    ++paths_folded_;
-    return find_or_add(0);
+  ThreadRanges* mine = threads_.mine();
+  if (mine != nullptr) {
+    if (const std::uint64_t path = mine->cached_path(parent, range_id)) return path;
   }
-  return find_or_add(parent);
+  bool exact = true;
+  const std::uint64_t path = registry_.path_id(parent, range_id, exact);
+  // An opening past the cap is counted each time, so it is never cached.
+  if (mine != nullptr && path != 0 && exact) mine->cache_path(parent, range_id, path);
+  return path;
 }
 
 std::string RunRecorder::range_path_text(std::uint64_t path) const {
-  std::lock_guard lock{mutex_};
-  std::vector<const RangeStats*> names;  // innermost first
-  for (std::uint64_t at = path; at != 0 && at <= paths_.size() && names.size() < kMaxRangeDepth;
-       at = paths_[at - 1].parent) {
-    names.push_back(&ranges_[paths_[at - 1].range - 1]);
-  }
-  std::string text;
-  for (auto it = names.rbegin(); it != names.rend(); ++it) {
-    if (!text.empty()) text += " > ";
-    text += "\"" + ((*it)->domain.empty() ? "" : (*it)->domain + ":") + (*it)->message + "\"";
-  }
-  if (names.empty()) return {};
-  return (names.size() == 1 ? "range " : "ranges ") + text;
+  return registry_.path_text(path);
 }
 
 void RunRecorder::add_range(std::uint64_t range_id, std::uint64_t start_ns, std::uint64_t end_ns) {
-  if (end_ns < start_ns || !windows_.contains(start_ns)) return;
+  if (end_ns < start_ns || range_id == 0) return;
+  if (ThreadRanges* mine = threads_.mine()) {
+    const FinishedRange range{range_id, start_ns, end_ns};
+    if (mine->finish(range)) return;
+    // Nothing has taken this thread's ranges for tens of thousands of them: take them here.
+    std::lock_guard lock{mutex_};
+    take_finished_ranges();
+    mine->finish(range);
+    return;
+  }
+  const FinishedRange range{range_id, start_ns, end_ns};
+  {
+    std::lock_guard lock{spill_mutex_};
+    if (spilled_.size() < ThreadRanges::kMaxSpilled) {
+      spilled_.push_back(range);
+      return;
+    }
+  }
   std::lock_guard lock{mutex_};
-  if (range_id == 0 || range_id > ranges_.size()) return;
-  ranges_[range_id - 1].durations.add(static_cast<double>(end_ns - start_ns));
+  take_finished_ranges();
+  add_finished_range(range);
+}
+
+// Whether a range counts is decided when the recorder takes it in, not when it closed: a window
+// opened or closed since has a later time than the range's start (threads racing aside), so the
+// answer is the same.
+void RunRecorder::add_finished_range(const FinishedRange& range) {
+  if (!windows_.contains(range.start_ns)) return;
+  if (RangeStats* stats = range_stats(range.range)) {
+    stats->durations.add(static_cast<double>(range.end_ns - range.start_ns));
+    ++version_;
+  }
+}
+
+void RunRecorder::take_finished_ranges() {
+  threads_.drain([this](const FinishedRange& range) { add_finished_range(range); });
+  std::vector<FinishedRange> spilled;
+  {
+    std::lock_guard lock{spill_mutex_};
+    spilled.swap(spilled_);
+  }
+  for (const FinishedRange& range : spilled)
+    add_finished_range(range);
 }
 
 std::int32_t RunRecorder::device_of_context(std::uint32_t context_id) const {

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <memory>
 #include <mutex>
@@ -17,8 +18,10 @@
 
 #include "inject/capture_windows.hpp"
 #include "inject/kernel_aggregate.hpp"
+#include "inject/range_registry.hpp"
 #include "inject/recent_map.hpp"
 #include "inject/run_settings.hpp"
+#include "inject/thread_ranges.hpp"
 #include "trace/names.hpp"
 #include "trace/raw_records.hpp"
 #include "trace/string_store.hpp"
@@ -32,18 +35,30 @@ namespace kerntime::inject {
 /// timeline. CUPTI-free: it reads decoded record batches, so tests feed it synthetic ones.
 ///
 /// Thread-safe: batches come from the session's reader thread, NVTX ranges from the program's
-/// threads, report() from the checkpoint thread or the exit handler.
+/// threads, report() from the checkpoint thread or the exit handler. What the program's threads
+/// call (range_id, range_path, add_range) never waits for the recorder's lock, which the reader
+/// holds for a whole buffer and a report while it is built: a known range costs a lookup in the
+/// thread's own cache, a new one the registry's short lock, and a closed range is queued on the
+/// thread until the reader or the next report takes it.
 class RunRecorder {
  public:
-  /// Distinct nestings of NVTX ranges kept (16 bytes each, and a map entry): far more than a
-  /// program has unless it nests ranges whose names never repeat.
-  static constexpr std::size_t kMaxRangePaths = std::size_t{1} << 16;
+  /// Distinct nestings of NVTX ranges kept (RangeRegistry::kMaxPaths).
+  static constexpr std::size_t kMaxRangePaths = RangeRegistry::kMaxPaths;
 
   explicit RunRecorder(const RunSettings& settings);
 
   CaptureWindows& windows() { return windows_; }
 
-  void append(trace::RecordBatch batch);
+  /// Takes the records of one batch; what it does not keep is left in `batch`, which the caller
+  /// may clear and reuse.
+  void append(trace::RecordBatch&& batch);
+  /// From now on a kernel name pointer seen before is taken for the same name without reading
+  /// it, while `unloads` (CuptiApi::watch_unloads, which must outlive the recorder) stays the
+  /// same: PyTorch's names run to thousands of characters, and were compared on every record.
+  void trust_name_pointers(const std::atomic<std::uint64_t>* unloads);
+  /// True once the timeline lists all it may: API, copy and memset records are then only
+  /// counted, so a reader need not decode them (ActivitySession::RecordSink::counts_only).
+  bool timeline_full() const { return timeline_full_.load(std::memory_order_relaxed); }
   void add_dropped(std::uint64_t records);
   void add_warning(std::string message);
 
@@ -72,7 +87,15 @@ class RunRecorder {
   /// NVTX range name ("nvtx-range", host time), and the trace section with the exact per-kernel
   /// summary and the first records (`with_records`; without, the summary and counts only: a
   /// checkpoint, which must cost the program little). The environment is left for the caller.
-  Report report(bool with_records = true) const;
+  /// It first takes in the ranges the program's threads have closed. The recorder's lock is
+  /// held while the figures are copied (and the timeline built), not while the statistics are
+  /// worked out: the reader thread waits for a copy, not for a sort of every kernel's samples.
+  Report report(bool with_records = true);
+
+  /// A number that changes whenever what report() says may have changed; it first takes in the
+  /// ranges the program's threads have closed. A checkpoint with the number of the last one
+  /// has nothing new to write.
+  std::uint64_t version();
 
  private:
   struct KernelStats {
@@ -86,42 +109,74 @@ class RunRecorder {
   };
   struct RangeStats {
     explicit RangeStats(std::size_t capacity) : durations(capacity) {}
-    std::string name;  // as the report shows it: "nvtx:NAME" or "nvtx:DOMAIN:NAME"
-    std::string message;
-    std::string domain;
     DurationAggregate durations;
     std::uint64_t kernels = 0;  // nested ranges' included
     std::uint64_t kernel_ns = 0;
     std::uint64_t self_kernels = 0;
     std::uint64_t self_kernel_ns = 0;
   };
-  struct RangePath {
-    std::uint64_t parent;  // path id, 0: none
-    std::uint64_t range;   // range id
-  };
 
   bool selected(std::uint32_t name_id);
   void attribute_to_ranges(std::uint64_t path, std::uint64_t kernels, std::uint64_t duration_ns);
-  std::vector<RangeSummary> range_rows() const;
+  /// The stats of range `range`, made for every range the registry has named; nullptr for an
+  /// unknown id.
+  RangeStats* range_stats(std::uint64_t range);
+  /// Path `path` of the registry; nullptr for an unknown id.
+  const RangeRegistry::Path* path(std::uint64_t path);
+  void add_finished_range(const FinishedRange& range);
+  /// Takes in the ranges the program's threads have closed since the last time.
+  void take_finished_ranges();
   void add_kernel(const trace::RawKernel& kernel, std::uint32_t name_id);
   void keep_for_timeline(trace::RecordBatch& batch);
-  /// Each kernel's summary row with its name id, largest total first.
-  std::vector<std::pair<std::uint32_t, KernelSummary>> kernel_rows() const;
+  // What report() copies under the lock: each kernel's and range's figures and samples; the
+  // exact medians, the statistics and the order are worked out after.
+  struct KernelFigures {
+    KernelSummary row;  // its median the sketch's when not complete, else set later
+    bool complete = false;
+    std::optional<int> device;
+    std::vector<double> samples;
+  };
+  struct RangeFigures {
+    RangeSummary row;
+    bool complete = false;
+    std::string entry_name;
+    std::vector<double> samples;
+  };
+  struct Figures {
+    std::vector<KernelFigures> kernels;
+    std::vector<RangeFigures> ranges;  // the registry's order, those with an instance or kernel
+    std::uint64_t memcpys = 0;
+    std::uint64_t memsets = 0;
+    std::uint64_t api_calls = 0;
+    std::uint64_t dropped = 0;
+    std::uint64_t outside_capture = 0;
+    std::uint64_t filtered = 0;
+    std::uint64_t folded = 0;
+    std::vector<std::string> warnings;
+  };
+  Figures copy_figures(const std::vector<RangeRegistry::Range>& names) const;
 
   const RunSettings settings_;
   CaptureWindows windows_;
   std::optional<std::regex> filter_;
 
+  // The program threads' side of NVTX ranges, outside mutex_.
+  RangeRegistry registry_;
+  ThreadRangesSet threads_;
+  std::mutex spill_mutex_;  // threads past ThreadRangesSet::kThreads queue here
+  std::vector<FinishedRange> spilled_;
+
+  std::atomic<const std::atomic<std::uint64_t>*> unloads_{nullptr};
+
   mutable std::mutex mutex_;
+  std::uint64_t version_ = 0;             // bumped by whatever changes the report
+  CaptureWindows::Snapshot windows_now_;  // as of the batch being appended
   trace::StringStore names_store_;
   trace::KernelNames names_{names_store_};
   std::vector<std::optional<bool>> selected_;               // by name id
   std::unordered_map<std::uint32_t, KernelStats> kernels_;  // by name id
   std::vector<RangeStats> ranges_;                          // range id - 1
-  std::unordered_map<std::string, std::uint64_t> range_ids_;
-  std::vector<RangePath> paths_;                               // path id - 1
-  std::unordered_map<std::uint64_t, std::uint64_t> path_ids_;  // (parent, range) -> path id
-  std::uint64_t paths_folded_ = 0;
+  std::vector<RangeRegistry::Path> paths_;                  // the registry's, path id - 1
   // Correlation id -> range path of launches made inside NVTX ranges, until their kernel
   // arrives; and, while ranges exist, kernels that arrived before any tag for them (CUPTI
   // delivers buffers in no order), until their tag does. Both forget their oldest first.
@@ -141,6 +196,7 @@ class RunRecorder {
   std::uint64_t kernels_filtered_ = 0;
   std::uint64_t dropped_ = 0;
   std::uint64_t timeline_kept_ = 0;
+  std::atomic<bool> timeline_full_{false};
   std::vector<std::string> warnings_;
   mutable trace::TraceBuilder timeline_;
 };

@@ -60,106 +60,129 @@ std::string sampled_warning(const std::vector<std::string_view>& kernels,
 
 }  // namespace
 
-std::vector<RangeSummary> RunRecorder::range_rows() const {
-  std::vector<RangeSummary> rows;
-  for (const RangeStats& range : ranges_) {
-    if (range.durations.count() == 0 && range.kernels == 0) continue;
-    RangeSummary row;
-    row.name = range.message;
-    row.domain = range.domain;
-    row.instances = range.durations.count();
-    row.total_ns = static_cast<std::uint64_t>(range.durations.total_ns() + 0.5);
-    row.median_ns = range.durations.median_ns();
-    row.kernels = range.kernels;
-    row.kernel_time_ns = range.kernel_ns;
-    row.self_kernels = range.self_kernels;
-    row.self_kernel_time_ns = range.self_kernel_ns;
-    rows.push_back(std::move(row));
-  }
-  return rows;
-}
-
-std::vector<std::pair<std::uint32_t, KernelSummary>> RunRecorder::kernel_rows() const {
+RunRecorder::Figures RunRecorder::copy_figures(
+    const std::vector<RangeRegistry::Range>& names) const {
+  Figures figures;
   double all_ns = 0.0;
   for (const auto& [id, stats] : kernels_)
     all_ns += stats.durations.total_ns();
-  std::vector<std::pair<std::uint32_t, KernelSummary>> rows;
-  rows.reserve(kernels_.size());
+  figures.kernels.reserve(kernels_.size());
   for (const auto& [id, stats] : kernels_) {
     const DurationAggregate& d = stats.durations;
-    KernelSummary row;
+    KernelFigures& kernel = figures.kernels.emplace_back();
+    KernelSummary& row = kernel.row;
     row.name = std::string{names_.demangled(id)};
     row.instances = static_cast<std::size_t>(d.count());
     row.total_ns = static_cast<std::uint64_t>(d.total_ns() + 0.5);
     row.time_percent = all_ns > 0.0 ? 100.0 * d.total_ns() / all_ns : 0.0;
     row.average_ns = d.mean_ns();
-    // While every duration is kept, the exact median comes from the entry's statistics,
-    // outside the lock (report()); the sketch's costs no sort.
-    if (!d.complete()) row.median_ns = d.median_ns();
+    kernel.complete = d.complete();
+    if (!kernel.complete) row.median_ns = d.median_ns();  // the sketch's; the exact one later
     row.min_ns = static_cast<std::uint64_t>(d.min_ns());
     row.max_ns = static_cast<std::uint64_t>(d.max_ns());
     if (d.count() >= 2) row.stddev_ns = d.stddev_ns();
     row.grid = stats.grid;
     row.block = stats.block;
     row.mixed_launch_config = stats.mixed_launch_config;
-    rows.emplace_back(id, std::move(row));
+    if (!stats.mixed_devices && stats.device) kernel.device = static_cast<int>(*stats.device);
+    kernel.samples = d.kept();
   }
-  std::sort(rows.begin(), rows.end(), [](const auto& a, const auto& b) {
-    return a.second.total_ns != b.second.total_ns ? a.second.total_ns > b.second.total_ns
-                                                  : a.second.name < b.second.name;
-  });
-  return rows;
+  for (std::size_t i = 0; i < ranges_.size() && i < names.size(); ++i) {
+    const RangeStats& range = ranges_[i];
+    if (range.durations.count() == 0 && range.kernels == 0) continue;
+    RangeFigures& copy = figures.ranges.emplace_back();
+    RangeSummary& row = copy.row;
+    row.name = names[i].message;
+    row.domain = names[i].domain;
+    row.instances = range.durations.count();
+    row.total_ns = static_cast<std::uint64_t>(range.durations.total_ns() + 0.5);
+    copy.complete = range.durations.complete();
+    if (!copy.complete) row.median_ns = range.durations.median_ns();
+    row.kernels = range.kernels;
+    row.kernel_time_ns = range.kernel_ns;
+    row.self_kernels = range.self_kernels;
+    row.self_kernel_time_ns = range.self_kernel_ns;
+    copy.entry_name = names[i].name;
+    copy.samples = range.durations.kept();
+  }
+  figures.memcpys = memcpys_received_;
+  figures.memsets = memsets_received_;
+  figures.api_calls = api_calls_received_;
+  figures.dropped = dropped_;
+  figures.outside_capture = kernels_outside_capture_;
+  figures.filtered = kernels_filtered_;
+  figures.warnings = warnings_;
+  return figures;
 }
 
-Report RunRecorder::report(bool with_records) const {
-  // Only copies are made under the lock: a program thread closing an NVTX range and the reader
-  // thread wait for it, and the statistics of every name's samples (a sort each) would hold it
-  // for hundreds of milliseconds at every checkpoint of a program with many kernel names.
-  std::unique_lock lock{mutex_};
+Report RunRecorder::report(bool with_records) {
   Report report;
-  const std::vector<std::pair<std::uint32_t, KernelSummary>> rows = kernel_rows();
-
-  if (with_records) {
-    // The timeline's records, attributed to the NVTX ranges: a scope per range path, named
-    // after its innermost range, inside its parent path's scope.
-    trace::ScopeSnapshot scopes;
-    for (const RangeStats& range : ranges_)
-      scopes.names.push_back(range.name);
-    for (std::size_t i = 0; i < paths_.size(); ++i) {
-      scopes.scopes.push_back(
-          {i + 1, paths_[i].parent, static_cast<std::uint32_t>(paths_[i].range - 1), 0});
+  Figures figures;
+  {
+    // Under the lock only what is copied; the statistics and the sorting come after.
+    std::lock_guard lock{mutex_};
+    take_finished_ranges();
+    std::vector<RangeRegistry::Range> names;
+    registry_.copy_new(&names, &paths_);
+    if (with_records) {
+      // The timeline's records, attributed to the NVTX ranges: a scope per range path, named
+      // after its innermost range, inside its parent path's scope.
+      trace::ScopeSnapshot scopes;
+      for (const RangeRegistry::Range& range : names)
+        scopes.names.push_back(range.name);
+      for (std::size_t i = 0; i < paths_.size(); ++i) {
+        scopes.scopes.push_back(
+            {i + 1, paths_[i].parent, static_cast<std::uint32_t>(paths_[i].range - 1), 0});
+      }
+      const Trace trace = timeline_.build(scopes);
+      TraceReportOptions options;
+      options.max_records_per_kind = settings_.timeline_records;
+      options.api_calls = false;  // the timeline keeps them for its launch arrows only
+      attach_trace(report, trace, options);
+    } else {
+      report.trace.emplace();
     }
-    const Trace trace = timeline_.build(scopes);
-    TraceReportOptions options;
-    options.max_records_per_kind = settings_.timeline_records;
-    options.api_calls = false;  // the timeline keeps them for its launch arrows only
-    attach_trace(report, trace, options);
-  } else {
-    report.trace.emplace();
+    figures = copy_figures(names);
   }
+  figures.folded = registry_.folded();
+
+  // Kernels by total time, largest first.
+  for (KernelFigures& kernel : figures.kernels) {
+    if (kernel.complete) kernel.row.median_ns = DurationAggregate::exact_median(kernel.samples);
+  }
+  std::sort(figures.kernels.begin(), figures.kernels.end(), [](const auto& a, const auto& b) {
+    return a.row.total_ns != b.row.total_ns ? a.row.total_ns > b.row.total_ns
+                                            : a.row.name < b.row.name;
+  });
 
   // Entries: kernels by total time, then NVTX ranges; a name both a kernel and a range has
-  // cannot clash, ranges carry the "nvtx:" prefix. Their statistics come after the lock.
+  // cannot clash, ranges carry the "nvtx:" prefix.
+  const StatisticsOptions statistics = entry_statistics();
   std::uint64_t kernels_recorded = 0;
   std::vector<std::string_view> sampled;  // kernels beyond --samples-per-kernel, largest first
-  for (const auto& [id, row] : rows) {
-    const KernelStats& stats = kernels_.at(id);
+  for (const KernelFigures& kernel : figures.kernels) {
     Entry entry;
-    entry.name = row.name;
+    entry.name = kernel.row.name;
     entry.timer = "cupti-kernel";
-    if (!stats.mixed_devices && stats.device) entry.device = static_cast<int>(*stats.device);
-    entry.samples = stats.durations.kept();
-    kernels_recorded += stats.durations.count();
-    if (!stats.durations.complete()) sampled.push_back(row.name);
+    if (kernel.device) entry.device = *kernel.device;
+    entry.samples = kernel.samples;
+    entry.statistics = compute_statistics(entry.samples, statistics);
+    kernels_recorded += kernel.row.instances;
+    if (!kernel.complete) sampled.push_back(kernel.row.name);
     report.entries.push_back(std::move(entry));
   }
   if (!sampled.empty()) report.warnings.push_back(sampled_warning(sampled, settings_));
-  for (const RangeStats& range : ranges_) {
-    if (range.durations.count() == 0) continue;
+  for (RangeFigures& range : figures.ranges) {
+    if (range.complete) {
+      range.row.median_ns =
+          range.row.instances == 0 ? 0.0 : DurationAggregate::exact_median(range.samples);
+    }
+    if (range.row.instances == 0) continue;
     Entry entry;
-    entry.name = range.name;
+    entry.name = range.entry_name;
     entry.timer = "nvtx-range";
-    entry.samples = range.durations.kept();
+    entry.samples = std::move(range.samples);
+    entry.statistics = compute_statistics(entry.samples, statistics);
     report.entries.push_back(std::move(entry));
   }
 
@@ -167,49 +190,38 @@ Report RunRecorder::report(bool with_records) const {
   // and the rest are omitted.
   TraceSection& section = *report.trace;
   section.kernel_summary.clear();  // attach_trace's rows cover the listed records only
-  section.kernel_summary.reserve(rows.size());
-  for (const auto& [id, row] : rows)
-    section.kernel_summary.push_back(row);
+  section.kernel_summary.reserve(figures.kernels.size());
+  for (KernelFigures& kernel : figures.kernels)
+    section.kernel_summary.push_back(std::move(kernel.row));
   section.counts.kernels = kernels_recorded;
-  section.counts.memcpys = memcpys_received_;
-  section.counts.memsets = memsets_received_;
-  section.counts.api_calls = api_calls_received_;
-  section.counts.dropped_records = dropped_;
+  section.counts.memcpys = figures.memcpys;
+  section.counts.memsets = figures.memsets;
+  section.counts.api_calls = figures.api_calls;
+  section.counts.dropped_records = figures.dropped;
   const std::uint64_t listed =
       section.kernels.size() + section.memcpys.size() + section.memsets.size();
-  const std::uint64_t counted = kernels_recorded + memcpys_received_ + memsets_received_;
+  const std::uint64_t counted = kernels_recorded + figures.memcpys + figures.memsets;
   section.omitted_records = counted > listed ? counted - listed : 0;
-  section.range_summary = range_rows();
-  if (paths_folded_ > 0) {
+  for (RangeFigures& range : figures.ranges)
+    section.range_summary.push_back(std::move(range.row));
+  if (figures.folded > 0) {
     report.warnings.push_back(
-        std::to_string(paths_folded_) + " NVTX range openings came after " +
+        std::to_string(figures.folded) + " NVTX range openings came after " +
         std::to_string(kMaxRangePaths) +
         " different nestings of ranges: their kernels count for the range itself only, not for "
         "the ranges around it");
   }
 
-  if (kernels_outside_capture_ > 0) {
-    report.warnings.push_back(std::to_string(kernels_outside_capture_) +
+  if (figures.outside_capture > 0) {
+    report.warnings.push_back(std::to_string(figures.outside_capture) +
                               " kernels ran outside the capture range and are not counted");
   }
-  if (kernels_filtered_ > 0) {
-    report.warnings.push_back(std::to_string(kernels_filtered_) + " kernels did not match " +
+  if (figures.filtered > 0) {
+    report.warnings.push_back(std::to_string(figures.filtered) + " kernels did not match " +
                               "--kernel-filter '" + settings_.kernel_filter + "'");
   }
-  for (const std::string& warning : warnings_)
-    report.warnings.push_back(warning);
-  lock.unlock();
-
-  const StatisticsOptions statistics = entry_statistics();
-  for (Entry& entry : report.entries)
-    entry.statistics = compute_statistics(entry.samples, statistics);
-  // The kernel entries come in the order of the summary's rows.
-  for (std::size_t i = 0; i < rows.size(); ++i) {
-    KernelSummary& row = section.kernel_summary[i];
-    if (report.entries[i].samples.size() == row.instances) {
-      row.median_ns = report.entries[i].statistics.median;
-    }
-  }
+  for (std::string& warning : figures.warnings)
+    report.warnings.push_back(std::move(warning));
   return report;
 }
 

@@ -40,6 +40,7 @@ std::string_view strip_version_suffix(std::string_view name) {
 std::uint32_t KernelNames::intern(const char* name) {
   if (name == nullptr) return intern_text(kUnknownKernel);
   if (auto it = by_pointer_.find(name); it != by_pointer_.end()) {
+    if (trusted_) return it->second;
     const std::string_view known = entries_[it->second].mangled;
     if (std::strncmp(name, known.data(), known.size()) == 0 && name[known.size()] == '\0') {
       return it->second;
@@ -48,6 +49,14 @@ std::uint32_t KernelNames::intern(const char* name) {
   const std::uint32_t id = intern_text(name);
   by_pointer_[name] = id;
   return id;
+}
+
+void KernelNames::trust_pointers(std::uint64_t unloads) {
+  if (trusted_ && unloads == unloads_) return;
+  // Pointers cached before (while not trusted, or before an unload) are read once more.
+  by_pointer_.clear();
+  trusted_ = true;
+  unloads_ = unloads;
 }
 
 std::uint32_t KernelNames::intern_text(std::string_view text) {

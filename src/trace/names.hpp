@@ -24,13 +24,21 @@ std::string_view strip_version_suffix(std::string_view name);
 ///
 /// CUPTI gives every record of one kernel the same name pointer, so the pointer is the cache
 /// key; the text behind a cached pointer is compared on each hit, because a pointer can be
-/// reused for another kernel after its module is unloaded. Not thread-safe.
+/// reused for another kernel after its module is unloaded. A caller that knows when modules are
+/// unloaded says so with trust_pointers(), and a hit then costs no comparison (PyTorch's names
+/// run to thousands of characters). Not thread-safe.
 class KernelNames {
  public:
   explicit KernelNames(StringStore& store) : store_(store) {}
 
   /// The id of `name` (nullptr is the unknown kernel).
   std::uint32_t intern(const char* name);
+
+  /// From now on a pointer seen before is taken for the same name without reading it, while
+  /// `unloads` stays what it is now: the count of module unloads (and context destructions)
+  /// before the records about to be interned were made. A new count forgets every pointer, so
+  /// each is read once more.
+  void trust_pointers(std::uint64_t unloads);
 
   std::string_view demangled(std::uint32_t id) const { return entries_[id].demangled; }
   std::string_view mangled(std::uint32_t id) const { return entries_[id].mangled; }
@@ -49,6 +57,8 @@ class KernelNames {
   std::unordered_map<const char*, std::uint32_t> by_pointer_;
   std::unordered_map<std::string_view, std::uint32_t> by_text_;
   std::size_t demangle_failures_ = 0;
+  bool trusted_ = false;
+  std::uint64_t unloads_ = 0;
 };
 
 }  // namespace kerntime::trace

@@ -63,11 +63,28 @@ struct RecordBatch {
   std::uint64_t unknown_records = 0;    ///< kinds kerntime does not read
   std::uint64_t foreign_tags = 0;       ///< external correlation records of other kinds
   std::uint64_t truncated_buffers = 0;  ///< buffers whose last record was incomplete
+  /// Records counted, not decoded, for a reader with no room left for them (Decode::counts).
+  std::uint64_t counted_api_calls = 0;
+  std::uint64_t counted_memcpys = 0;
+  std::uint64_t counted_memsets = 0;
+  std::uint64_t counted_synchronizations = 0;
 
   bool empty() const {
     return kernels.empty() && api_calls.empty() && scope_tags.empty() && memcpys.empty() &&
            memsets.empty() && synchronizations.empty() && unknown_records == 0 &&
-           foreign_tags == 0 && truncated_buffers == 0;
+           foreign_tags == 0 && truncated_buffers == 0 && counted_api_calls == 0 &&
+           counted_memcpys == 0 && counted_memsets == 0 && counted_synchronizations == 0;
+  }
+  /// Empties the batch for the next buffer; the vectors keep their memory.
+  void clear() {
+    kernels.clear();
+    api_calls.clear();
+    scope_tags.clear();
+    memcpys.clear();
+    memsets.clear();
+    synchronizations.clear();
+    unknown_records = foreign_tags = truncated_buffers = 0;
+    counted_api_calls = counted_memcpys = counted_memsets = counted_synchronizations = 0;
   }
 };
 

@@ -65,6 +65,22 @@ TEST(LaunchWatch, AnExitMissedBeforeTheWatchWasTurnedOnAgainIsForgotten) {
   EXPECT_EQ(watch.launches(), 1u);
 }
 
+// After a module unload or a context's destruction, CUPTI may give a kernel name's memory to
+// another kernel's name: the watch counts both, so that cached names are read again.
+TEST(LaunchWatch, CountsModuleUnloadsAndContextDestructions) {
+  LaunchWatch watch;
+  CUpti_ResourceData resource{};
+  on_cupti_callback(&watch, CUPTI_CB_DOMAIN_RESOURCE, CUPTI_CBID_RESOURCE_MODULE_LOADED, &resource);
+  EXPECT_EQ(watch.unloads.load(), 0u);
+  CUpti_ModuleResourceData module{};
+  resource.resourceDescriptor = &module;
+  on_cupti_callback(&watch, CUPTI_CB_DOMAIN_RESOURCE, CUPTI_CBID_RESOURCE_MODULE_UNLOAD_STARTING,
+                    &resource);
+  on_cupti_callback(&watch, CUPTI_CB_DOMAIN_RESOURCE, CUPTI_CBID_RESOURCE_CONTEXT_DESTROY_STARTING,
+                    &resource);
+  EXPECT_EQ(watch.unloads.load(), 2u);
+}
+
 // A call that returns `error` (the runtime's or the driver's number: they agree for faults).
 void failing_call(LaunchWatch& watch, CUpti_CallbackDomain domain, CUpti_CallbackId id,
                   CUpti_ApiCallbackSite site, std::uint32_t correlation, int error,

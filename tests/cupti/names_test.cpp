@@ -52,5 +52,34 @@ TEST(KernelNames, CachesByPointerButChecksTheText) {
   EXPECT_EQ(names.demangle_failures(), 1u);
 }
 
+// PyTorch's kernel names run to thousands of characters: once the caller knows when modules are
+// unloaded, a pointer seen before is not read again, until the next unload.
+TEST(KernelNames, TrustedPointersAreNotReadAgainUntilAnUnload) {
+  StringStore store;
+  KernelNames names{store};
+  char buffer[32] = "_Z6kernelPfi";
+  const std::uint32_t before_trust = names.intern(buffer);
+  names.trust_pointers(0);
+  std::snprintf(buffer, sizeof(buffer), "%s", "other_kernel");
+  // Pointers cached before the trust are read once more.
+  const std::uint32_t other = names.intern(buffer);
+  EXPECT_NE(other, before_trust);
+  EXPECT_EQ(names.demangled(other), "other_kernel");
+
+  // The text changes behind the pointer, and no unload was counted: not read, the same kernel.
+  std::snprintf(buffer, sizeof(buffer), "%s", "third_kernel");
+  names.trust_pointers(0);
+  EXPECT_EQ(names.intern(buffer), other);
+
+  // An unload: the pointer is read again.
+  names.trust_pointers(1);
+  const std::uint32_t third = names.intern(buffer);
+  EXPECT_NE(third, other);
+  EXPECT_EQ(names.demangled(third), "third_kernel");
+  // Same text at another address: still one entry.
+  const std::string copy = "other_kernel";
+  EXPECT_EQ(names.intern(copy.c_str()), other);
+}
+
 }  // namespace
 }  // namespace kerntime::trace

@@ -154,6 +154,54 @@ TEST(RecordDecoder, ReadsEveryKindKerntimeUses) {
   EXPECT_EQ(batch.truncated_buffers, 0u);
 }
 
+// A reader with no room left for API calls, copies, memsets and synchronizations has them
+// counted, not decoded; kernels and scope tags still come in full.
+TEST(RecordDecoder, CountsOnlyTheKindsAReaderHasNoRoomFor) {
+  Buffer buffer;
+  buffer.add(kernel_record("_Z1kv", 10, 5'000, 7'500));
+  buffer.add(api_record(10, 1'000, 2'000));
+  CUpti_ActivityAPI driver = api_record(11, 3'000, 3'100, 300);
+  driver.kind = CUPTI_ACTIVITY_KIND_DRIVER;
+  buffer.add(driver);
+  buffer.add(scope_record(10, 555));
+  MemcpyRecord copy{};
+  copy.kind = CUPTI_ACTIVITY_KIND_MEMCPY;
+  buffer.add(copy);
+  PeerMemcpyRecord peer{};
+  peer.kind = CUPTI_ACTIVITY_KIND_MEMCPY2;
+  buffer.add(peer);
+  MemsetRecord set{};
+  set.kind = CUPTI_ACTIVITY_KIND_MEMSET;
+  buffer.add(set);
+  SynchronizationRecord sync{};
+  sync.kind = CUPTI_ACTIVITY_KIND_SYNCHRONIZATION;
+  buffer.add(sync);
+  CUpti_ActivityName name{};
+  name.kind = CUPTI_ACTIVITY_KIND_NAME;
+  buffer.add(name);
+
+  FakeCupti fake;
+  trace::RecordBatch batch;
+  EXPECT_TRUE(decode_buffer(fake, buffer.data(), buffer.size(), batch, Decode::counts));
+  ASSERT_EQ(batch.kernels.size(), 1u);
+  EXPECT_STREQ(batch.kernels[0].name, "_Z1kv");
+  ASSERT_EQ(batch.scope_tags.size(), 1u);
+  EXPECT_EQ(batch.scope_tags[0].scope_id, 555u);
+  EXPECT_TRUE(batch.api_calls.empty());
+  EXPECT_TRUE(batch.memcpys.empty());
+  EXPECT_TRUE(batch.memsets.empty());
+  EXPECT_TRUE(batch.synchronizations.empty());
+  EXPECT_EQ(batch.counted_api_calls, 2u);
+  EXPECT_EQ(batch.counted_memcpys, 2u);
+  EXPECT_EQ(batch.counted_memsets, 1u);
+  EXPECT_EQ(batch.counted_synchronizations, 1u);
+  EXPECT_EQ(batch.unknown_records, 1u);
+
+  batch.clear();
+  EXPECT_TRUE(batch.empty());
+  EXPECT_GT(batch.kernels.capacity(), 0u);  // kept for the next buffer
+}
+
 TEST(RecordDecoder, StopsAtAnIncompleteRecordAndKeepsTheOnesBefore) {
   Buffer buffer;
   buffer.add(api_record(1, 100, 200));

@@ -100,6 +100,27 @@ TEST(LaunchSlots, ALongNameIsCutToItsSlotAndSaysSo) {
   EXPECT_FALSE(slots.last()->name_truncated);
 }
 
+// The name is copied a word at a time and its tail alone: every length reads back byte for byte,
+// a shorter name after a longer one included.
+TEST(LaunchSlots, NamesOfEveryLengthReadBackExactly) {
+  LaunchSlots slots;
+  // All alive at once: a pointer seen before is taken for the same kernel.
+  std::vector<std::string> names;
+  for (std::size_t length = LaunchSlots::kNameBytes - 1; length >= 1; --length) {
+    std::string name;
+    for (std::size_t i = 0; i < length; ++i)
+      name += static_cast<char>('!' + (i * 7 + length) % 90);
+    names.push_back(std::move(name));
+  }
+  std::uint32_t correlation = 0;
+  for (const std::string& name : names) {
+    slots.publish(name.c_str(), false, 0, 1, nullptr, false, ++correlation);
+    const LastLaunch last = *slots.last();
+    ASSERT_EQ(last.kernel, name) << "length " << name.size();
+    EXPECT_FALSE(last.name_truncated);
+  }
+}
+
 // Every read while threads publish is one launch, never a mix of two: the name, the stream and
 // the correlation id a writer stored together are read together.
 TEST(LaunchSlots, ReadsAreConsistentWhileThreadsPublishAndTheNewestLaunchWins) {

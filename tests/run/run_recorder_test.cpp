@@ -4,6 +4,8 @@
 #include "inject/run_recorder.hpp"
 
 #include <algorithm>
+#include <atomic>
+#include <cstdio>
 #include <map>
 #include <random>
 #include <string>
@@ -17,6 +19,8 @@
 #include "inject/capture_windows.hpp"
 #include "inject/kernel_aggregate.hpp"
 #include "inject/run_settings.hpp"
+#include "recorded_run.hpp"
+#include "support/golden.hpp"
 
 namespace kerntime::inject {
 namespace {
@@ -365,6 +369,63 @@ TEST(RunRecorder, KnowsEachContextsDeviceFromItsKernels) {
   EXPECT_EQ(recorder.device_of_context(6), -1);
 }
 
+// With the unload count CUPTI keeps, the recorder reads a kernel's name once per pointer, not on
+// every record; after an unload it reads each pointer again.
+TEST(RunRecorder, AKernelNamePointerIsReadOncePerUnloadCount) {
+  RunRecorder recorder(settings());
+  std::atomic<std::uint64_t> unloads{0};
+  recorder.trust_name_pointers(&unloads);
+  char name[16] = "first";
+  const auto one_kernel = [&](std::uint64_t start) {
+    trace::RecordBatch records;
+    records.kernels.push_back(kernel(name, start, 10));
+    recorder.append(std::move(records));
+  };
+  one_kernel(100);
+  std::snprintf(name, sizeof(name), "%s", "second");  // not read: the same pointer
+  one_kernel(200);
+  unloads.store(1);
+  one_kernel(300);  // read again
+  const Report report = recorder.report(false);
+  ASSERT_NE(row(report, "first"), nullptr);
+  EXPECT_EQ(row(report, "first")->instances, 2u);
+  ASSERT_NE(row(report, "second"), nullptr);
+  EXPECT_EQ(row(report, "second")->instances, 1u);
+}
+
+// Once the timeline lists all it may, the reader only counts API calls, copies and memsets
+// (RecordBatch::counted_*), and the recorder leaves the batch's memory to the reader.
+TEST(RunRecorder, OnceTheTimelineIsFullOtherRecordsAreCountedAndTheBatchKeepsItsMemory) {
+  RunSettings s = settings();
+  s.timeline_records = 2;
+  RunRecorder recorder(s);
+  EXPECT_FALSE(recorder.timeline_full());
+  trace::RecordBatch first;
+  first.kernels = {kernel("k", 100, 10, 1), kernel("k", 200, 10, 2), kernel("k", 300, 10, 3)};
+  first.api_calls.resize(2);
+  first.memcpys.resize(1);
+  recorder.append(std::move(first));
+  EXPECT_TRUE(recorder.timeline_full());
+
+  trace::RecordBatch second;
+  second.kernels = {kernel("k", 400, 10, 4), kernel("k", 500, 10, 5)};
+  second.counted_api_calls = 5;
+  second.counted_memcpys = 2;
+  second.counted_memsets = 1;
+  second.unknown_records = 1;
+  const trace::RawKernel* memory = second.kernels.data();
+  recorder.append(std::move(second));
+  EXPECT_EQ(second.kernels.data(), memory);  // NOLINT(bugprone-use-after-move): left to reuse
+
+  const Report report = recorder.report();
+  EXPECT_EQ(report.trace->counts.kernels, 5u);
+  EXPECT_EQ(report.trace->counts.api_calls, 7u);
+  EXPECT_EQ(report.trace->counts.memcpys, 3u);
+  EXPECT_EQ(report.trace->counts.memsets, 1u);
+  EXPECT_EQ(report.trace->kernels.size(), 2u);
+  EXPECT_EQ(report.trace->kernel_summary.at(0).instances, 5u);
+}
+
 // A fault or an in-flight launch names the NVTX ranges open when it was launched.
 TEST(RunRecorder, NamesTheRangesOfAPathOutermostFirst) {
   RunRecorder recorder(settings());
@@ -376,6 +437,58 @@ TEST(RunRecorder, NamesTheRangesOfAPathOutermostFirst) {
   EXPECT_EQ(recorder.range_path_text(999), "");
   EXPECT_EQ(recorder.range_path_text(in_outer), "range \"outer\"");
   EXPECT_EQ(recorder.range_path_text(load_in_outer), "ranges \"outer\" > \"io:load\"");
+}
+
+// The golden file was written by the recorder before it took ranges through the threads'
+// queues, copied its figures for a report under a short lock, skipped decoding what its
+// timeline has no room for and trusted name pointers: those change what the report costs, not
+// what it says.
+TEST(RunRecorder, TheReportOfARecordedRunMatchesItsGoldenFile) {
+  RunRecorder recorder(testing::recorded_run_settings());
+  testing::record_a_run(recorder);
+  const std::string checkpoint = to_json(recorder.report(false));
+  const std::string final_report = to_json(recorder.report(true));
+  testing::expect_golden(KERNTIME_TEST_DATA_DIR, "recorder_report.json",
+                         checkpoint + "\n" + final_report + "\n");
+}
+
+// A checkpoint is written only when its version moved: every change of what the report says
+// moves it, and nothing else does.
+TEST(RunRecorder, ItsVersionMovesWithWhatTheReportSaysAndOnlyThen) {
+  RunRecorder recorder(settings());
+  std::uint64_t version = recorder.version();
+  const auto moved = [&] {
+    const std::uint64_t now = recorder.version();
+    const bool changed = now != version;
+    version = now;
+    return changed;
+  };
+  EXPECT_FALSE(moved());
+  const std::uint64_t step = recorder.range_id("", "step");  // named: no row yet
+  EXPECT_EQ(recorder.range_path(0, step), 1u);
+  EXPECT_FALSE(moved());
+  recorder.add_range(step, 100, 200);
+  EXPECT_TRUE(moved());  // taken in by version() itself
+  recorder.append(trace::RecordBatch{});
+  EXPECT_FALSE(moved());
+  trace::RecordBatch records;
+  records.kernels.push_back(kernel("k", 100, 10));
+  recorder.append(std::move(records));
+  EXPECT_TRUE(moved());
+  trace::RecordBatch counted;
+  counted.counted_api_calls = 1;
+  recorder.append(std::move(counted));
+  EXPECT_TRUE(moved());
+  recorder.add_dropped(0);
+  EXPECT_FALSE(moved());
+  recorder.add_dropped(2);
+  EXPECT_TRUE(moved());
+  recorder.add_warning("w");
+  EXPECT_TRUE(moved());
+  recorder.add_warning("w");
+  EXPECT_FALSE(moved());
+  (void)recorder.report(false);
+  EXPECT_FALSE(moved());
 }
 
 TEST(CaptureWindows, NestedOpeningsKeepOneWindowAndBoundsClipIt) {
@@ -394,6 +507,30 @@ TEST(CaptureWindows, NestedOpeningsKeepOneWindowAndBoundsClipIt) {
   EXPECT_TRUE(windows.contains(15));
   EXPECT_FALSE(windows.contains(38));
   EXPECT_EQ(windows.opened(), 1u);
+}
+
+// The recorder tests a batch's kernels against the windows as they were when the batch came:
+// a snapshot answers as the windows did then, and follows them once refreshed.
+TEST(CaptureWindows, ASnapshotAnswersAsTheWindowsDidWhenItWasTaken) {
+  CaptureWindows windows(false);
+  windows.bound(5, std::nullopt);
+  CaptureWindows::Snapshot snapshot;
+  windows.refresh(snapshot);
+  EXPECT_FALSE(snapshot.contains(10));
+  windows.open(10);
+  EXPECT_FALSE(snapshot.contains(12));
+  windows.refresh(snapshot);
+  EXPECT_TRUE(snapshot.contains(12));
+  windows.close(20);
+  EXPECT_TRUE(snapshot.contains(25));  // still open as of the snapshot
+  windows.refresh(snapshot);
+  EXPECT_FALSE(snapshot.contains(25));
+  EXPECT_TRUE(snapshot.contains(15));
+  windows.bound(16, 100);
+  windows.refresh(snapshot);
+  EXPECT_FALSE(snapshot.contains(15));
+  for (const std::uint64_t t : {4, 10, 19, 20, 99})
+    EXPECT_EQ(snapshot.contains(t), windows.contains(t)) << t;
 }
 
 TEST(RunSettings, OnlyCallsThatEnqueueWorkKeepTheirApiRecords) {
