@@ -156,7 +156,9 @@ void AtomicFileWriter::commit() {
     if (::fstat(fd_, &made) == 0 &&
         (made.st_uid != replaced_uid_ || made.st_gid != replaced_gid_) &&
         ::fchown(fd_, replaced_uid_, replaced_gid_) != 0) {
-      (void)::fchown(fd_, static_cast<uid_t>(-1), replaced_gid_);  // the group, at least
+      // The group, at least; a refusal leaves the writer's own (warn_unused_result: a cast
+      // to void does not silence GCC).
+      if (::fchown(fd_, static_cast<uid_t>(-1), replaced_gid_) != 0) errno = 0;
     }
   }
   const mode_t mode = replaces_file_ ? replaced_mode_ : 0666 & ~current_umask();
