@@ -40,6 +40,9 @@ struct Worker {
   std::atomic<bool> fatal{false};
   std::atomic<int> stage{0};
   std::atomic<bool> leaving{false};  // a leave was handed over
+  // A terminating signal's handler let its thread go before the report was written: the worker
+  // ends the process with that signal once it is.
+  std::atomic<bool> ends_process{false};
   std::atomic<std::uint64_t> snapshots_asked{0};
   std::atomic<std::uint64_t> snapshots_done{0};
   std::atomic<int> snapshot_signal{0};
@@ -100,13 +103,38 @@ void end_with(int signal) {
   raise(signal);  // blocked while this handler runs: delivered when it returns
 }
 
+// The worker blocks the terminating signals, so raise() would wait forever: the signal goes to
+// the process, to a thread that takes it. A process where every thread blocks it exits with the
+// status a shell gives a signal's death.
+void end_process_from_worker(int signal) {
+  struct sigaction fallback {};
+  fallback.sa_handler = SIG_DFL;
+  sigemptyset(&fallback.sa_mask);
+  sigaction(signal, &fallback, nullptr);
+  kill(getpid(), signal);
+  timespec pause{1, 0};
+  nanosleep(&pause, nullptr);
+  _exit(128 + signal);
+}
+
 void on_terminating_signal(int signal) {
   const int saved_errno = errno;
   if (Worker* worker = worker_for_handler()) {
     hand_over(*worker, signal, false, 't');
     // Waiting here, instead of returning, keeps the program's interrupted call (a sleep, a
     // read) from carrying on as if nothing happened.
-    wait_for_stage(*worker, kDone, worker->fatal.load() ? worker->limits.crash_final_ms : -1);
+    const bool fatal = worker->fatal.load();
+    if (!wait_for_stage(*worker, kDone,
+                        fatal ? worker->limits.crash_final_ms : worker->limits.terminate_hold_ms) &&
+        !fatal) {
+      // The interrupted call may be a CUDA call holding the lock that the report's final
+      // synchronization or flush waits for: it goes on, and the worker ends the process.
+      worker->ends_process.store(true);
+      if (worker->stage.load() < kDone) {
+        errno = saved_errno;
+        return;
+      }
+    }
   }
   end_with(signal);
   errno = saved_errno;
@@ -247,6 +275,9 @@ void work(Worker* worker) {
   }
   worker->running.store(false);
   worker->stage.store(kDone);
+  if (worker->ends_process.load() && worker->signal.load() > 0) {
+    end_process_from_worker(worker->signal.load());
+  }
 }
 
 void install_handlers(Worker& worker) {

@@ -44,6 +44,10 @@ struct WorkerLimits {
   int tick_ms = 100;
   int crash_report_ms = 5'000;  ///< how long a fatal signal waits for each report
   int crash_final_ms = 10'000;
+  /// How long a terminating signal's handler holds the thread it interrupted while the final
+  /// report is written. Past it the interrupted call goes on (it may hold a lock the report
+  /// needs: a CUDA call's), and the worker ends the process with the signal when done.
+  int terminate_hold_ms = 5'000;
 };
 
 /// Starts the worker (with the terminating signals blocked on it) and installs the handlers.

@@ -11,6 +11,7 @@
 #include <fcntl.h>
 #include <fstream>
 #include <functional>
+#include <mutex>
 #include <sstream>
 #include <string>
 #include <sys/wait.h>
@@ -190,6 +191,52 @@ TEST_F(SignalWorker, SigtermHasTheFinalReportWrittenThenEndsTheProcessWithIt) {
   kill(child, SIGTERM);
   int status = 0;
   waitpid(child, &status, 0);
+  EXPECT_TRUE(ended_by(status, SIGTERM)) << status;
+  EXPECT_EQ(lines(), "terminate 15\n");
+}
+
+// The thread SIGTERM interrupts may hold a lock the final report needs (a CUDA call's, whose
+// lock the report's synchronization waits for). The handler lets it go after its hold, the call
+// finishes and unlocks, and the worker writes the report and ends the process with the signal.
+TEST_F(SignalWorker, SigtermInsideACallHoldingALockTheReportNeedsStillEndsWithTheReport) {
+  int ready[2];
+  ASSERT_EQ(pipe(ready), 0);
+  std::fflush(nullptr);
+  const pid_t child = fork();
+  if (child == 0) {
+    close(ready[0]);
+    static std::mutex driver_lock;  // stands for the CUDA driver's
+    WorkerJobs jobs = writing_jobs();
+    const std::string path = path_;
+    jobs.terminate = [path](int signal) {
+      std::lock_guard lock{driver_lock};
+      append(path, "terminate " + std::to_string(signal));
+    };
+    WorkerLimits limits;
+    limits.terminate_hold_ms = 300;
+    if (!start_report_worker(std::move(jobs), limits)) _exit(3);
+    {
+      std::lock_guard lock{driver_lock};  // the "call", interrupted by the signal
+      if (write(ready[1], "r", 1) != 1) _exit(4);
+      pause();
+    }
+    for (;;)
+      pause();
+  }
+  close(ready[1]);
+  char byte = 0;
+  ASSERT_EQ(read(ready[0], &byte, 1), 1);
+  kill(child, SIGTERM);
+  int status = 0;
+  const auto begin = std::chrono::steady_clock::now();
+  while (waitpid(child, &status, WNOHANG) == 0) {
+    if (std::chrono::steady_clock::now() - begin > std::chrono::seconds(20)) {
+      kill(child, SIGKILL);
+      waitpid(child, &status, 0);
+      FAIL() << "the process hung: its handler waited for a report that waited for it";
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
   EXPECT_TRUE(ended_by(status, SIGTERM)) << status;
   EXPECT_EQ(lines(), "terminate 15\n");
 }

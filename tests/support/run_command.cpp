@@ -49,4 +49,15 @@ int line_count(const std::string& text) {
   return lines;
 }
 
+bool prints_warning(const std::string& err, const std::string& warning) {
+  const auto squeezed = [](const std::string& text) {
+    std::string out;
+    for (const char c : text) {
+      if (c != ' ' && c != '\n') out += c;
+    }
+    return out;
+  };
+  return squeezed(err).find(squeezed("warning: " + warning)) != std::string::npos;
+}
+
 }  // namespace kerntime::testing

@@ -78,20 +78,24 @@ std::map<std::string, int> counts(const std::vector<Line>& lines) {
   return result;
 }
 
-// The lines of the one process, every one with real timestamps and its own correlation id.
-const std::vector<Line>& only_process(const Output& out) {
+// The lines of the one process, every one with real timestamps. A launch's correlation id is
+// on its kernels only: one kernel per launch, or each kernel of a graph (`kernels_per_launch`).
+const std::vector<Line>& only_process(const Output& out, int kernels_per_launch = 1) {
   static const std::vector<Line> none;
   EXPECT_EQ(out.per_pid.size(), 1u) << out.result.err;
   if (out.per_pid.empty()) return none;
   const std::vector<Line>& lines = out.per_pid.begin()->second;
-  std::set<std::uint32_t> correlations;
+  std::map<std::uint32_t, int> kernels_of_correlation;
   for (const Line& line : lines) {
     EXPECT_GT(line.start, 0u) << line.name;
     EXPECT_GT(line.end, line.start) << line.name;
     EXPECT_EQ(line.device, 0u);
-    correlations.insert(line.correlation);
+    ++kernels_of_correlation[line.correlation];
   }
-  EXPECT_EQ(correlations.size(), lines.size()) << "correlation ids repeat";
+  for (const auto& [correlation, kernels] : kernels_of_correlation)
+    EXPECT_EQ(kernels, kernels_per_launch) << "correlation id " << correlation;
+  EXPECT_EQ(kernels_of_correlation.size() * static_cast<std::size_t>(kernels_per_launch),
+            lines.size());
   return lines;
 }
 
@@ -117,7 +121,7 @@ TEST_F(ReferenceReaderGpu, DriverApiLaunchesKeepTheirUnmangledName) {
 TEST_F(ReferenceReaderGpu, GraphReplaysGiveEachKernelWithTheGraphsId) {
   const Output out = run("graph", 200);
   ASSERT_EQ(out.result.exit_status, 0) << out.result.err;
-  const std::vector<Line>& lines = only_process(out);
+  const std::vector<Line>& lines = only_process(out, 3);  // alpha, beta, beta per replay
   EXPECT_EQ(counts(lines), (std::map<std::string, int>{{kAlpha, 200}, {kBeta, 400}}));
   std::set<std::uint32_t> graphs;
   for (const Line& line : lines)
