@@ -100,10 +100,8 @@ class CuptiApi {
   }
   /// Counts module unloads and context destructions (CUPTI's resource callbacks), after which
   /// CUPTI may give a kernel name's memory to another kernel's name: while the count stays the
-  /// same, a name pointer seen before names the same kernel. Completed records still buffered
-  /// are delivered (flushed) before each unload, while their names hold, and the count moves
-  /// after them. The count lives as long as this object; nullptr when it cannot be kept. Needs
-  /// the subscription.
+  /// same, a name pointer seen before names the same kernel. The count lives as long as this
+  /// object; nullptr when it cannot be kept. Needs the subscription.
   virtual const std::atomic<std::uint64_t>* watch_unloads() { return nullptr; }
   /// Launches counted while watching, since the subscription: kernel and graph launches that
   /// returned success, not captured into a graph.

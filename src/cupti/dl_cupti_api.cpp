@@ -156,9 +156,7 @@ class DlCuptiApi final : public CuptiApi {
                                                 CUPTI_CBID_RESOURCE_MODULE_UNLOAD_STARTING);
     const CUptiResult context = enable_callback_(1, subscriber_, CUPTI_CB_DOMAIN_RESOURCE,
                                                  CUPTI_CBID_RESOURCE_CONTEXT_DESTROY_STARTING);
-    if (module != CUPTI_SUCCESS || context != CUPTI_SUCCESS) return nullptr;
-    watch_.flush_before_unload.store(flush_all_, std::memory_order_release);
-    return &watch_.unloads;
+    return module == CUPTI_SUCCESS && context == CUPTI_SUCCESS ? &watch_.unloads : nullptr;
   }
   CUptiResult watch_profiler_api(ProfilerApiHandler handler, void* context) override {
     if (enable_callback_ == nullptr || subscriber_ == nullptr) return CUPTI_ERROR_NOT_SUPPORTED;

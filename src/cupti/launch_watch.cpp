@@ -401,12 +401,6 @@ void CUPTIAPI on_cupti_callback(void* userdata, CUpti_CallbackDomain domain,
       remember_context(watch, static_cast<const CUpti_ResourceData*>(data)->context);
     } else if (callback_id == CUPTI_CBID_RESOURCE_MODULE_UNLOAD_STARTING ||
                callback_id == CUPTI_CBID_RESOURCE_CONTEXT_DESTROY_STARTING) {
-      // CUPTI frees a kernel's name with its module and may give the memory to the next
-      // module's kernel, so records still buffered would read the new name. They are delivered
-      // first (completed ones; a program that unloads a module with kernels running has no
-      // claim to their names), and the count moves after them: the batch they arrive in still
-      // trusts the names cached before.
-      if (auto flush = watch.flush_before_unload.load(std::memory_order_acquire)) flush(0);
       watch.unloads.fetch_add(1, std::memory_order_acq_rel);
     }
     return;

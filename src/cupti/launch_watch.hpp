@@ -41,9 +41,6 @@ struct LaunchWatch {
   std::atomic<std::size_t> context_slots{0};
   /// Modules unloaded and contexts destroyed (CuptiApi::watch_unloads).
   std::atomic<std::uint64_t> unloads{0};
-  /// cuptiActivityFlushAll while unloads are watched: records of a module's kernels still in
-  /// CUPTI's buffers are delivered before the unload, while their names' memory is theirs.
-  std::atomic<CUptiResult (*)(std::uint32_t)> flush_before_unload{nullptr};
   /// cuptiGetDeviceId, resolved with the rest of CUPTI; nullptr: devices stay unknown.
   CUptiResult (*device_of_context)(CUcontext, std::uint32_t*) = nullptr;
 

@@ -56,6 +56,13 @@ void add_end_warnings(Report& report, const ProcessEnd& end) {
     report.warnings.push_back("the process was stopped by " + signal_text(end.signal) +
                               "; what it recorded up to then is here");
   }
+  if (end.final_overdue_ms > 0 && end.kind == ReportKind::crash) {
+    report.warnings.push_back(
+        "the report after the signal was not done " + std::to_string(end.final_overdue_ms / 1000) +
+        " s later (a CUDA or CUPTI call did not return: a kernel that never ends, or a lock "
+        "inside CUPTI): this report was written from memory, without the records CUPTI still "
+        "held");
+  }
 }
 
 }  // namespace kerntime::inject

@@ -30,6 +30,9 @@ struct ProcessEnd {
   /// Final reports of a running session: launches against kernel records.
   std::optional<RecordAccount> records;
   std::string other_client;  ///< who may have taken records (cupti/other_client.hpp)
+  /// A crash report written because the final report after a terminating signal was not done
+  /// this long after it; 0: not that.
+  int final_overdue_ms = 0;
 };
 
 /// Adds what `end` means for the reader to `report`'s warnings (its trace section's counts say

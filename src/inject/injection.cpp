@@ -74,6 +74,8 @@ struct Injection {
   std::uint32_t newest_before_final_flush = 0;
   std::atomic<pid_t> final_flush_thread{0};
   bool final_flush_failed = false;
+  // The final report after a terminating signal was not done this long after it.
+  std::atomic<int> final_overdue_ms{0};
   std::string problem;  // why nothing is recorded
   pid_t pid = 0;
   std::string path;  // this process's report
@@ -137,6 +139,7 @@ void write_report(Injection& in, ReportKind kind, int sent_signal = 0) {
     end.signal = received_signal() != 0 ? received_signal() : sent_signal;
     end.fatal = received_fatal_signal();
     end.launch_sites_watched = in.watching_launch_sites;
+    if (kind == ReportKind::crash) end.final_overdue_ms = in.final_overdue_ms.load();
     if (end.fatal && kind != ReportKind::checkpoint) {
       end.last_launch = in.launches.last();
       if (end.last_launch) {
@@ -306,6 +309,14 @@ void start_worker(Injection& in) {
   jobs.leave = [] { finish(); };
   jobs.snapshot = [](int signal) { snapshot(signal); };
   WorkerLimits limits;
+  jobs.terminate_overdue = [&in, limit = limits.terminate_final_ms](int signal) {
+    in.final_overdue_ms.store(limit);
+    say(std::string{"the report after "} + signal_name(signal) + " was not done after " +
+        std::to_string(limit / 1000) +
+        " s (a CUDA or CUPTI call did not return): the report is written from memory, and the "
+        "process ends");
+    write_report(in, ReportKind::crash);
+  };
   limits.checkpoint_interval_ms = in.settings.checkpoint_interval_ms;
   if (!start_report_worker(std::move(jobs), limits)) {
     say("no worker thread: no checkpoints, and a signal ends the process without a report");

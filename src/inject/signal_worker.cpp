@@ -214,6 +214,35 @@ void run_quietly(const Job& job) {
   }
 }
 
+// A terminating signal asked the process to end, and its final report may wait forever (a
+// synchronization with a kernel that never ends, or a lock inside CUPTI): past
+// terminate_final_ms a report is written from memory, and the process ends with the signal.
+void watch_final_report(Worker* worker, int signal) {
+  if (wait_for_stage(*worker, kDone, worker->limits.terminate_final_ms)) return;
+  if (worker->jobs.terminate_overdue) {
+    // On a thread of its own: the worker may hold nothing it needs, but it must not block this
+    // watch, which ends the process whatever happens.
+    auto* written = new std::atomic<bool>{false};  // leaked: the thread may outlive the wait
+    try {
+      std::thread{[worker, signal, written] {
+        run_job(worker->jobs.terminate_overdue, signal);
+        written->store(true);
+      }}.detach();
+      timespec start{};
+      clock_gettime(CLOCK_MONOTONIC, &start);
+      while (!written->load() && elapsed_ms(start) <= worker->limits.crash_report_ms &&
+             worker->stage.load() < kDone) {
+        timespec pause{0, 2'000'000};
+        nanosleep(&pause, nullptr);
+      }
+    } catch (const std::exception&) {
+      // No thread: the process ends without the report from memory.
+    }
+  }
+  if (worker->stage.load() >= kDone) return;  // the worker or the handler ends the process
+  end_process_from_worker(signal);
+}
+
 void work(Worker* worker) {
   worker->worker_thread.store(current_thread());
   const std::int64_t interval = static_cast<std::int64_t>(
@@ -248,6 +277,11 @@ void work(Worker* worker) {
     if (ready < 0 || read(worker->wake[0], &job, 1) != 1 || job == 'q') break;
     const int signal = worker->signal.load();
     if (job == 't') {
+      try {
+        std::thread{&watch_final_report, worker, signal}.detach();
+      } catch (const std::exception&) {
+        // Without the watch, the report is waited for as long as it takes.
+      }
       run_job(worker->jobs.terminate, signal);
       break;
     }

@@ -28,6 +28,10 @@ struct WorkerJobs {
   std::function<bool()> tick;
   /// A terminating signal: the final report.
   std::function<void(int signal)> terminate;
+  /// The final report after a terminating signal is not done after terminate_final_ms (a CUDA
+  /// or CUPTI call that never returns): a report from memory, with no CUDA or CUPTI call, on
+  /// another thread; the process then ends with the signal.
+  std::function<void(int signal)> terminate_overdue;
   /// A fatal signal, first: a report from memory, with no CUDA or CUPTI call.
   std::function<void(int signal)> crash_report;
   /// Then: the final report, which may call CUDA and CUPTI (and may never return).
@@ -48,6 +52,9 @@ struct WorkerLimits {
   /// report is written. Past it the interrupted call goes on (it may hold a lock the report
   /// needs: a CUDA call's), and the worker ends the process with the signal when done.
   int terminate_hold_ms = 5'000;
+  /// How long the final report after a terminating signal may take before the process ends
+  /// without it (terminate_overdue writes one from memory, within crash_report_ms).
+  int terminate_final_ms = 30'000;
 };
 
 /// Starts the worker (with the terminating signals blocked on it) and installs the handlers.

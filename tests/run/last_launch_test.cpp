@@ -396,6 +396,22 @@ TEST(EndOfProcess, ACrashWithoutALaunchOrWithoutTheWatchSaysWhich) {
   EXPECT_TRUE(contains(unwatched.warnings, "--no-last-launch"));
 }
 
+TEST(EndOfProcess, AReportFromMemoryAfterAnOverdueFinalOneSaysWhy) {
+  ProcessEnd end;
+  end.kind = ReportKind::crash;
+  end.signal = 15;
+  end.final_overdue_ms = 30'000;
+  Report report = report_with_counts(5, 0);
+  add_end_warnings(report, end);
+  ASSERT_EQ(report.warnings.size(), 2u);
+  EXPECT_EQ(report.warnings[0],
+            "the process was stopped by signal 15 (SIGTERM); what it recorded up to then is here");
+  EXPECT_EQ(report.warnings[1],
+            "the report after the signal was not done 30 s later (a CUDA or CUPTI call did not "
+            "return: a kernel that never ends, or a lock inside CUPTI): this report was written "
+            "from memory, without the records CUPTI still held");
+}
+
 TEST(EndOfProcess, CheckpointsTerminatingSignalsAndCleanExits) {
   ProcessEnd checkpoint;
   checkpoint.kind = ReportKind::checkpoint;

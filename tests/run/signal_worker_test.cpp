@@ -241,6 +241,52 @@ TEST_F(SignalWorker, SigtermInsideACallHoldingALockTheReportNeedsStillEndsWithTh
   EXPECT_EQ(lines(), "terminate 15\n");
 }
 
+// A final report that never ends (a synchronization with a kernel that never ends, a lock
+// inside CUPTI) must not keep a process that SIGTERM asked to end alive: past
+// terminate_final_ms a report is written from memory and the signal ends the process.
+TEST_F(SignalWorker, SigtermWhoseFinalReportNeverEndsStillEndsTheProcessWithAReportFromMemory) {
+  int ready[2];
+  ASSERT_EQ(pipe(ready), 0);
+  std::fflush(nullptr);
+  const pid_t child = fork();
+  if (child == 0) {
+    close(ready[0]);
+    WorkerJobs jobs = writing_jobs();
+    const std::string path = path_;
+    jobs.terminate = [path](int signal) {
+      append(path, "terminate " + std::to_string(signal));
+      for (;;)
+        pause();  // a flush that never returns
+    };
+    jobs.terminate_overdue = [path](int signal) {
+      append(path, "overdue " + std::to_string(signal));
+    };
+    WorkerLimits limits;
+    limits.terminate_hold_ms = 200;
+    limits.terminate_final_ms = 500;
+    if (!start_report_worker(std::move(jobs), limits)) _exit(3);
+    if (write(ready[1], "r", 1) != 1) _exit(4);
+    for (;;)
+      pause();
+  }
+  close(ready[1]);
+  char byte = 0;
+  ASSERT_EQ(read(ready[0], &byte, 1), 1);
+  kill(child, SIGTERM);
+  int status = 0;
+  const auto begin = std::chrono::steady_clock::now();
+  while (waitpid(child, &status, WNOHANG) == 0) {
+    if (std::chrono::steady_clock::now() - begin > std::chrono::seconds(20)) {
+      kill(child, SIGKILL);
+      waitpid(child, &status, 0);
+      FAIL() << "the process hung: its final report never ended, and nothing ended it";
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  EXPECT_TRUE(ended_by(status, SIGTERM)) << status;
+  EXPECT_EQ(lines(), "terminate 15\noverdue 15\n");
+}
+
 TEST_F(SignalWorker, AChildMadeByForkAloneDoesNotWakeItsParentsWorker) {
   const int status = in_child([&] {
     if (!start_report_worker(writing_jobs(), {})) _exit(3);
