@@ -102,7 +102,14 @@ class CuptiApi {
   /// CUPTI may give a kernel name's memory to another kernel's name: while the count stays the
   /// same, a name pointer seen before names the same kernel. The count lives as long as this
   /// object; nullptr when it cannot be kept. Needs the subscription.
-  virtual const std::atomic<std::uint64_t>* watch_unloads() { return nullptr; }
+  /// `handler` (nullptr: none) is called first, on the unloading thread inside CUPTI's
+  /// callback, while the names of the module's kernels are still readable; it must not call
+  /// CUPTI.
+  using UnloadHandler = void (*)(void* context);
+  virtual const std::atomic<std::uint64_t>* watch_unloads(UnloadHandler /*handler*/,
+                                                          void* /*context*/) {
+    return nullptr;
+  }
   /// Launches counted while watching, since the subscription: kernel and graph launches that
   /// returned success, not captured into a graph.
   virtual std::uint64_t launches_seen() = 0;

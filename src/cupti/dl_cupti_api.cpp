@@ -149,14 +149,16 @@ class DlCuptiApi final : public CuptiApi {
     }
     return any || handler == nullptr ? CUPTI_SUCCESS : CUPTI_ERROR_NOT_SUPPORTED;
   }
-  const std::atomic<std::uint64_t>* watch_unloads() override {
+  const std::atomic<std::uint64_t>* watch_unloads(UnloadHandler handler, void* context) override {
     std::lock_guard lock{callbacks_mutex_};
     if (enable_callback_ == nullptr || subscriber_ == nullptr) return nullptr;
+    watch_.unload_context.store(context);
+    watch_.unload_handler.store(handler);
     const CUptiResult module = enable_callback_(1, subscriber_, CUPTI_CB_DOMAIN_RESOURCE,
                                                 CUPTI_CBID_RESOURCE_MODULE_UNLOAD_STARTING);
-    const CUptiResult context = enable_callback_(1, subscriber_, CUPTI_CB_DOMAIN_RESOURCE,
-                                                 CUPTI_CBID_RESOURCE_CONTEXT_DESTROY_STARTING);
-    return module == CUPTI_SUCCESS && context == CUPTI_SUCCESS ? &watch_.unloads : nullptr;
+    const CUptiResult contexts = enable_callback_(1, subscriber_, CUPTI_CB_DOMAIN_RESOURCE,
+                                                  CUPTI_CBID_RESOURCE_CONTEXT_DESTROY_STARTING);
+    return module == CUPTI_SUCCESS && contexts == CUPTI_SUCCESS ? &watch_.unloads : nullptr;
   }
   CUptiResult watch_profiler_api(ProfilerApiHandler handler, void* context) override {
     if (enable_callback_ == nullptr || subscriber_ == nullptr) return CUPTI_ERROR_NOT_SUPPORTED;

@@ -401,6 +401,9 @@ void CUPTIAPI on_cupti_callback(void* userdata, CUpti_CallbackDomain domain,
       remember_context(watch, static_cast<const CUpti_ResourceData*>(data)->context);
     } else if (callback_id == CUPTI_CBID_RESOURCE_MODULE_UNLOAD_STARTING ||
                callback_id == CUPTI_CBID_RESOURCE_CONTEXT_DESTROY_STARTING) {
+      if (const CuptiApi::UnloadHandler handler = watch.unload_handler.load()) {
+        handler(watch.unload_context.load());
+      }
       watch.unloads.fetch_add(1, std::memory_order_acq_rel);
     }
     return;

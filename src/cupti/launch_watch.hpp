@@ -41,6 +41,8 @@ struct LaunchWatch {
   std::atomic<std::size_t> context_slots{0};
   /// Modules unloaded and contexts destroyed (CuptiApi::watch_unloads).
   std::atomic<std::uint64_t> unloads{0};
+  std::atomic<CuptiApi::UnloadHandler> unload_handler{nullptr};
+  std::atomic<void*> unload_context{nullptr};
   /// cuptiGetDeviceId, resolved with the rest of CUPTI; nullptr: devices stay unknown.
   CUptiResult (*device_of_context)(CUcontext, std::uint32_t*) = nullptr;
 

@@ -38,6 +38,7 @@
 #include "inject/end_of_process.hpp"
 #include "inject/fault_report.hpp"
 #include "inject/last_launch.hpp"
+#include "inject/launch_names.hpp"
 #include "inject/nvtx_hooks.hpp"
 #include "inject/run_recorder.hpp"
 #include "inject/run_settings.hpp"
@@ -66,6 +67,7 @@ struct Injection {
   std::unique_ptr<RecorderSink> sink;
   std::unique_ptr<cupti::ActivitySession> session;  // started at cuInit
   LaunchSlots launches;                             // the last launches of each thread
+  LaunchNames launch_names;  // names at launch, for records delivered after an unload
   bool watching_launch_sites = false;
   FaultWatch faults;  // the first GPU fault, and the synchronizations before it
   // When the final synchronization began: the launches counted, the newest launch's
@@ -226,9 +228,14 @@ void on_exit_handler() {
 }
 
 void on_launch_site(const cupti::CuptiApi::LaunchSite& site, void* context) {
-  static_cast<LaunchSlots*>(context)->publish(site.kernel_name, site.graph, site.device,
-                                              site.context_id, site.stream, site.per_thread_stream,
-                                              site.correlation_id, open_range_path());
+  Injection& in = *static_cast<Injection*>(context);
+  in.launches.publish(site.kernel_name, site.graph, site.device, site.context_id, site.stream,
+                      site.per_thread_stream, site.correlation_id, open_range_path());
+  in.launch_names.note(site.correlation_id, site.kernel_name);
+}
+
+void keep_names_before_unload(void* context) {
+  static_cast<LaunchNames*>(context)->keep_before_unload();
 }
 
 // Inside the call, on the program's thread: successful synchronizations mark what had finished;
@@ -469,14 +476,17 @@ extern "C" __attribute__((visibility("default"))) int InitializeInjection(void) 
       in->problem = "--capture-range=cudaProfilerApi: CUPTI could not watch cudaProfilerStart";
       say(in->problem);
     }
-    in->watching_launch_sites =
-        in->settings.last_launch &&
-        in->api->watch_launch_sites(&on_launch_site, &in->launches) == CUPTI_SUCCESS;
+    in->watching_launch_sites = in->settings.last_launch &&
+                                in->api->watch_launch_sites(&on_launch_site, in) == CUPTI_SUCCESS;
     // The fault watch names kernels from the slots: it runs with them (--no-last-launch turns
     // both off; the end-of-process synchronization still reports a fault then).
     if (in->watching_launch_sites) in->api->watch_api_results(&on_api_result, nullptr);
-    if (const std::atomic<std::uint64_t>* unloads = in->api->watch_unloads()) {
+    // Without the launch sites no names are noted, and records delivered after their module's
+    // unload keep what CUPTI's pointer reads then.
+    if (const std::atomic<std::uint64_t>* unloads = in->api->watch_unloads(
+            in->watching_launch_sites ? &keep_names_before_unload : nullptr, &in->launch_names)) {
       in->recorder->trust_name_pointers(unloads);
+      if (in->watching_launch_sites) in->recorder->restore_names_from(&in->launch_names);
     }
     if (!in->settings.all_api_calls) mute_calls_that_enqueue_nothing(*in->api);
   }

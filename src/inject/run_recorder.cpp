@@ -55,6 +55,10 @@ void RunRecorder::trust_name_pointers(const std::atomic<std::uint64_t>* unloads)
   unloads_.store(unloads, std::memory_order_release);
 }
 
+void RunRecorder::restore_names_from(const LaunchNames* names) {
+  launch_names_.store(names, std::memory_order_release);
+}
+
 void RunRecorder::append(trace::RecordBatch&& batch) {
   std::lock_guard lock{mutex_};
   take_finished_ranges();
@@ -63,6 +67,10 @@ void RunRecorder::append(trace::RecordBatch&& batch) {
   // batch came before that kernel's launch, so before now.
   if (const std::atomic<std::uint64_t>* unloads = unloads_.load(std::memory_order_acquire)) {
     names_.trust_pointers(unloads->load(std::memory_order_acquire));
+  }
+  // After the count was read: a name kept by an unload after it is not missed.
+  if (const LaunchNames* launch_names = launch_names_.load(std::memory_order_acquire)) {
+    launch_names->restore_names(batch.kernels);
   }
   windows_.refresh(windows_now_);  // one lock per batch, not per kernel
   kernels_received_ += batch.kernels.size();

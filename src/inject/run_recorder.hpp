@@ -18,6 +18,7 @@
 
 #include "inject/capture_windows.hpp"
 #include "inject/kernel_aggregate.hpp"
+#include "inject/launch_names.hpp"
 #include "inject/range_registry.hpp"
 #include "inject/recent_map.hpp"
 #include "inject/run_settings.hpp"
@@ -56,6 +57,9 @@ class RunRecorder {
   /// it, while `unloads` (CuptiApi::watch_unloads, which must outlive the recorder) stays the
   /// same: PyTorch's names run to thousands of characters, and were compared on every record.
   void trust_name_pointers(const std::atomic<std::uint64_t>* unloads);
+  /// Kernels launched before the latest module unload take the names `names` kept at their
+  /// launch (which must outlive the recorder): CUPTI's pointer may name another kernel by then.
+  void restore_names_from(const LaunchNames* names);
   /// True once the timeline lists all it may: API, copy and memset records are then only
   /// counted, so a reader need not decode them (ActivitySession::RecordSink::counts_only).
   bool timeline_full() const { return timeline_full_.load(std::memory_order_relaxed); }
@@ -167,6 +171,7 @@ class RunRecorder {
   std::vector<FinishedRange> spilled_;
 
   std::atomic<const std::atomic<std::uint64_t>*> unloads_{nullptr};
+  std::atomic<const LaunchNames*> launch_names_{nullptr};
 
   mutable std::mutex mutex_;
   std::uint64_t version_ = 0;             // bumped by whatever changes the report

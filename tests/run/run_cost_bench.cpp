@@ -14,6 +14,7 @@
 #include <cstdio>
 #include <cstring>
 #include <functional>
+#include <memory>
 #include <string>
 #include <thread>
 #include <vector>
@@ -26,6 +27,7 @@
 #include "cupti/launch_watch.hpp"
 #include "fake_nvtx.hpp"
 #include "inject/last_launch.hpp"
+#include "inject/launch_names.hpp"
 #include "inject/nvtx_hooks.hpp"
 #include "inject/run_recorder.hpp"
 
@@ -64,19 +66,25 @@ std::vector<std::string> long_names(std::size_t count) {
 
 // ---- launch: the callback of one <<<>>> launch, as CUDA 13 makes it ----
 
+// What injection.cpp's launch-site handler does.
+struct Sites {
+  LaunchSlots slots;
+  LaunchNames names;
+};
 void on_site(const cupti::CuptiApi::LaunchSite& site, void* context) {
-  static_cast<LaunchSlots*>(context)->publish(site.kernel_name, site.graph, site.device,
-                                              site.context_id, site.stream, site.per_thread_stream,
-                                              site.correlation_id, open_range_path());
+  Sites& sites = *static_cast<Sites*>(context);
+  sites.slots.publish(site.kernel_name, site.graph, site.device, site.context_id, site.stream,
+                      site.per_thread_stream, site.correlation_id, open_range_path());
+  sites.names.note(site.correlation_id, site.kernel_name);
 }
 void on_result(const cupti::CuptiApi::ApiResult&, void*) {}
 
 void bench_launch() {
   const std::vector<std::string> names = long_names(64);
   cupti::LaunchWatch watch;
-  LaunchSlots slots;
+  auto sites = std::make_unique<Sites>();
   watch.site_handler.store(&on_site);
-  watch.site_context.store(&slots);
+  watch.site_context.store(sites.get());
   watch.result_handler.store(&on_result);
   const void* context = reinterpret_cast<const void*>(0x1000);
   watch.contexts[0].store(context);

@@ -393,6 +393,42 @@ TEST(RunRecorder, AKernelNamePointerIsReadOncePerUnloadCount) {
   EXPECT_EQ(row(report, "second")->instances, 1u);
 }
 
+// CUPTI reuses a freed name's memory, at the same address, for the next module's kernel: the
+// records of kernels launched before an unload and delivered after it count under the names
+// kept at their launch, in the summary and on the timeline.
+TEST(RunRecorder, KernelsDeliveredAfterTheirModulesUnloadKeepTheirNames) {
+  RunRecorder recorder(settings());
+  std::atomic<std::uint64_t> unloads{0};
+  LaunchNames names;
+  recorder.trust_name_pointers(&unloads);
+  recorder.restore_names_from(&names);
+  char memory[16] = "kernel_a";
+  names.note(1, memory);
+  names.note(2, memory);
+  names.keep_before_unload();
+  unloads.store(1);
+  std::snprintf(memory, sizeof(memory), "%s", "kernel_b");
+  names.note(3, memory);
+  names.keep_before_unload();
+  unloads.store(2);
+  std::snprintf(memory, sizeof(memory), "%s", "kernel_a");
+  names.note(4, memory);
+  trace::RecordBatch records;  // one batch, after both unloads
+  records.kernels = {kernel(memory, 100, 10, 1), kernel(memory, 200, 10, 2),
+                     kernel(memory, 300, 10, 3), kernel(memory, 400, 10, 4)};
+  recorder.append(std::move(records));
+  const Report report = recorder.report(true);
+  ASSERT_NE(row(report, "kernel_a"), nullptr);
+  EXPECT_EQ(row(report, "kernel_a")->instances, 3u);
+  ASSERT_NE(row(report, "kernel_b"), nullptr);
+  EXPECT_EQ(row(report, "kernel_b")->instances, 1u);
+  ASSERT_TRUE(report.trace.has_value());
+  std::size_t b_on_timeline = 0;
+  for (const auto& k : report.trace->kernels)
+    b_on_timeline += k.name == "kernel_b" ? 1 : 0;
+  EXPECT_EQ(b_on_timeline, 1u);
+}
+
 // Once the timeline lists all it may, the reader only counts API calls, copies and memsets
 // (RecordBatch::counted_*), and the recorder leaves the batch's memory to the reader.
 TEST(RunRecorder, OnceTheTimelineIsFullOtherRecordsAreCountedAndTheBatchKeepsItsMemory) {
