@@ -216,9 +216,13 @@ TEST_F(SignalWorker, SigtermInsideACallHoldingALockTheReportNeedsStillEndsWithTh
     limits.terminate_hold_ms = 300;
     if (!start_report_worker(std::move(jobs), limits)) _exit(3);
     {
-      std::lock_guard lock{driver_lock};  // the "call", interrupted by the signal
+      // The "call", which the signal interrupts: it holds the lock for a second, whether the
+      // signal comes while it waits or before (the parent kills as soon as it reads "r").
+      std::lock_guard lock{driver_lock};
       if (write(ready[1], "r", 1) != 1) _exit(4);
-      pause();
+      const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(1);
+      while (std::chrono::steady_clock::now() < until)
+        std::this_thread::sleep_for(std::chrono::milliseconds(10));
     }
     for (;;)
       pause();
