@@ -158,6 +158,7 @@ void write_report(Injection& in, ReportKind kind, int sent_signal = 0) {
       account.launches = in.api->launches_seen();
       account.kernel_records = in.recorder->kernels_received();
       account.dropped_records = report.trace ? report.trace->counts.dropped_records : 0;
+      account.untimed_records = report.trace ? report.trace->counts.zero_timestamp_records : 0;
       account.crashed = end.fatal;
       account.gpu_fault = in.faults.claimed() || in.final_flush_failed;
       account.launches_before_final_flush = in.launches_before_final_flush;

@@ -5,9 +5,33 @@
 
 namespace kerntime::inject {
 
+namespace {
+
+// Every launch has its record, but those of kernels launched after the final synchronization
+// began may come without timestamps, when CUPTI flushes while they run: in flight too, and
+// named the same way.
+std::string untimed_in_flight(const RecordAccount& account) {
+  if (account.untimed_records == 0 || account.gpu_fault || account.crashed ||
+      !account.launches_before_final_flush ||
+      account.launches <= *account.launches_before_final_flush) {
+    return {};
+  }
+  const std::uint64_t late = account.launches - *account.launches_before_final_flush;
+  return "CUPTI saw " + std::to_string(account.launches) + " kernel launch" +
+         (account.launches == 1 ? "" : "es") + " and delivered a record of each, " +
+         std::to_string(account.untimed_records) + " without timestamps: " + std::to_string(late) +
+         " " + (late == 1 ? "was" : "were") +
+         " launched after kerntime's final synchronization began (by a thread still running at "
+         "exit or after the signal), so " +
+         (late == 1 ? "it was" : "they were") + " still in flight when the last records were read" +
+         (account.in_flight.empty() ? "" : "; " + account.in_flight);
+}
+
+}  // namespace
+
 std::string missing_records_warning(const RecordAccount& account, const std::string& other_client) {
   const std::uint64_t delivered = account.kernel_records + account.dropped_records;
-  if (delivered >= account.launches) return {};
+  if (delivered >= account.launches) return untimed_in_flight(account);
   const std::string seen =
       "CUPTI saw " + std::to_string(account.launches) + " kernel launch" +
       (account.launches == 1 ? "" : "es") + " but delivered " +

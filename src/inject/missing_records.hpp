@@ -35,6 +35,9 @@ struct RecordAccount {
   bool gpu_fault = false;  ///< the GPU faulted: work after the fault never finished
   /// The launches made after the final synchronization began, in words ("" when not known).
   std::string in_flight;
+  /// Records CUPTI delivered without timestamps (TraceLosses::zero_timestamp_records): work
+  /// still running when the last records were read, when every launch has its record.
+  std::uint64_t untimed_records = 0;
 };
 
 /// The warning when the records do not cover the launches (a graph launch runs one kernel or

@@ -292,6 +292,23 @@ TEST(MissingRecords, LaunchesAfterTheFinalSynchronizationAreInFlightNotAnotherCl
                       "(by a thread still running at exit or after the signal), so it was still in "
                       "flight when the last records were read"),
             std::string::npos);
+  // Every record came, but those of the kernels still running without timestamps: the same
+  // launches are in flight, and named.
+  RecordAccount untimed = counts(11864, 11864, 0, false);
+  untimed.launches_before_final_flush = 11800;
+  untimed.untimed_records = 2020;
+  untimed.in_flight = "the last one launched: K on device 0";
+  EXPECT_EQ(missing_records_warning(untimed, "x"),
+            "CUPTI saw 11864 kernel launches and delivered a record of each, 2020 without "
+            "timestamps: 64 were launched after kerntime's final synchronization began (by a "
+            "thread still running at exit or after the signal), so they were still in flight "
+            "when the last records were read; the last one launched: K on device 0");
+  untimed.launches_before_final_flush = 11864;  // none after: the timestamps went otherwise
+  EXPECT_EQ(missing_records_warning(untimed, "x"), "");
+  untimed.launches_before_final_flush = 11800;
+  untimed.untimed_records = 0;
+  EXPECT_EQ(missing_records_warning(untimed, "x"), "");
+
   // Short of launches made before the synchronization: records of finished work went elsewhere.
   RecordAccount taken = counts(200, 80, 0, false);
   taken.launches_before_final_flush = 190;
