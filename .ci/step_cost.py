@@ -128,6 +128,9 @@ def main(argv):
                       f"{done.stderr.strip()[-600:]}", file=sys.stderr)
                 return 1
             samples[arm].append(json.loads(lines[-1])["step_ms_median"])
+        # Each round as it ends: a run cut short by a time limit still leaves its figures.
+        print(f"round {i + 1}: " + ", ".join(f"{arm} {samples[arm][-1]:.3f} ms" for arm in arms),
+              flush=True)
     print(f"torch_step.py block, {steps} steps a process, {rounds} rounds, CPUs "
           f"{cpus if pin else 'not pinned'}; median step time per process, ms:")
     width = max(9, *map(len, arms))

@@ -102,6 +102,9 @@ class WholeScript(unittest.TestCase):
             self.assertEqual(len([f for f in os.listdir(os.path.join(d, "out"))
                                   if f.startswith("cost-reader-")]), 9)
             self.assertIn("  reader    median  3.640  " + " ".join(["3.640"] * 9), text)
+            # Each round is printed as it ends, before the summary.
+            self.assertLess(text.index("round 9: "), text.index("  reader    median"), text)
+            self.assertIn("reader 3.640 ms", text.splitlines()[0])
             self.assertIn("the step: about 120 kernels (the reader's count over the 10 + 5 steps "
                           "of round 1), 3.500 ms bare: a launch-bound step as the target "
                           "defines it", text)
