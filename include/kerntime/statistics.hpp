@@ -69,4 +69,8 @@ KERNTIME_API Statistics compute_statistics(const std::vector<double>& samples,
 /// Throws kerntime::Error when `sorted` is empty or q is outside [0, 1].
 KERNTIME_API double quantile_sorted(const std::vector<double>& sorted, double q);
 
+/// The median of `values` in any order, as quantile_sorted(sorted, 0.5) gives it (the middle
+/// two interpolated for an even count); 0 for none. The one median every part of kerntime uses.
+KERNTIME_API double median(std::vector<double> values);
+
 }  // namespace kerntime

@@ -16,11 +16,6 @@ namespace {
 constexpr std::size_t kWarmup = 5;
 constexpr std::size_t kSamples = 101;
 
-double median(std::vector<double> values) {
-  std::sort(values.begin(), values.end());
-  return quantile_sorted(values, 0.5);
-}
-
 }  // namespace
 
 Calibration calibrate(DeviceResources& resources, Tracer* tracer) {

@@ -25,13 +25,6 @@
 namespace kerntime::detail {
 namespace {
 
-// The one median of the stats layer (type 7 quantile), so a comparison and a report agree.
-double median_of(std::vector<double> values) {
-  if (values.empty()) return 0.0;
-  std::sort(values.begin(), values.end());
-  return quantile_sorted(values, 0.5);
-}
-
 bool all_positive(const std::vector<double>& samples) {
   return std::all_of(samples.begin(), samples.end(), [](double v) { return v > 0.0; });
 }
@@ -64,7 +57,7 @@ Runs scaled_runs(const Entry& entry, double to_ns) {
 }  // namespace
 
 SampleSummary summarize_side(const Entry& entry) {
-  SampleSummary summary{entry.samples.size(), median_of(entry.samples), entry.unit, entry.timer,
+  SampleSummary summary{entry.samples.size(), median(entry.samples), entry.unit, entry.timer,
                         entry.run_count()};
   if (entry.measurement && entry.unit == "ns" && !entry.samples.empty()) {
     summary.throughput = compute_throughput(entry.measurement->work, summary.median,

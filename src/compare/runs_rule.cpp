@@ -22,6 +22,7 @@
 #include <fmt/format.h>
 
 #include <kerntime/error.hpp>
+#include <kerntime/statistics.hpp>
 
 #include "compare/rank_test.hpp"
 #include "compare/shift_interval.hpp"
@@ -36,11 +37,6 @@ constexpr double kMedianEfficiency = 1.2533141373155003;
 // The MAD of normal data times this is its standard deviation.
 constexpr double kMadToSigma = 1.482602218505602;
 
-double median_sorted(const std::vector<double>& sorted) {
-  const std::size_t half = sorted.size() / 2;
-  return sorted.size() % 2 == 1 ? sorted[half] : (sorted[half - 1] + sorted[half]) / 2.0;
-}
-
 // One run reduced to what the rule needs.
 struct RunSummary {
   double median = 0.0;      // ns
@@ -54,16 +50,14 @@ RunSummary summarize_run(const std::vector<double>& samples, double resolution_n
   logs.reserve(samples.size());
   for (double v : samples)
     logs.push_back(std::log(v));
-  std::sort(logs.begin(), logs.end());
   RunSummary run;
-  run.log_median = median_sorted(logs);
+  run.log_median = median(logs);
   run.median = std::exp(run.log_median);
   std::vector<double> deviations;
   deviations.reserve(logs.size());
   for (double v : logs)
     deviations.push_back(std::fabs(v - run.log_median));
-  std::sort(deviations.begin(), deviations.end());
-  const double sigma = kMadToSigma * median_sorted(deviations);
+  const double sigma = kMadToSigma * median(deviations);
   const double se = kMedianEfficiency * sigma / std::sqrt(static_cast<double>(logs.size()));
   // Rounding to a quantum q errs by up to q / 2, uniformly: variance q^2 / 12, relative here.
   const double quantum = resolution_ns / run.median;
@@ -154,8 +148,8 @@ RunsComparison compare_one_run_each(const std::vector<double>& baseline,
     b.push_back(std::log(v));
   std::sort(a.begin(), a.end());
   std::sort(b.begin(), b.end());
-  const double median_a = std::exp(median_sorted(a));
-  result.ratio = std::exp(median_sorted(b)) / median_a;
+  const double median_a = std::exp(median(a));
+  result.ratio = std::exp(median(b)) / median_a;
   const double allowance =
       std::max(options.one_run_shift_ns / median_a, options.one_run_shift_fraction);
   result.run_sd = allowance;

@@ -37,12 +37,7 @@ void DurationAggregate::add(double duration_ns) {
 double DurationAggregate::median_ns() const {
   if (summary_.empty()) return 0.0;
   if (!complete()) return summary_.quantile(0.5);
-  return exact_median(kept_);
-}
-
-double DurationAggregate::exact_median(std::vector<double> kept) {
-  std::sort(kept.begin(), kept.end());
-  return quantile_sorted(kept, 0.5);
+  return median(kept_);
 }
 
 double DurationAggregate::stddev_ns() const {

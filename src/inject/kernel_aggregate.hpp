@@ -36,8 +36,6 @@ class DurationAggregate {
   bool complete() const { return count() == kept_.size(); }
   /// The exact median while every duration is kept, else the sketch's (within 0.5 %).
   double median_ns() const;
-  /// The median median_ns() gives for `kept` when every duration is kept (not empty).
-  static double exact_median(std::vector<double> kept);
 
  private:
   std::uint64_t next_random();

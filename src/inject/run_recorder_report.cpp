@@ -148,7 +148,7 @@ Report RunRecorder::report(bool with_records) {
 
   // Kernels by total time, largest first.
   for (KernelFigures& kernel : figures.kernels) {
-    if (kernel.complete) kernel.row.median_ns = DurationAggregate::exact_median(kernel.samples);
+    if (kernel.complete) kernel.row.median_ns = median(kernel.samples);
   }
   std::sort(figures.kernels.begin(), figures.kernels.end(), [](const auto& a, const auto& b) {
     return a.row.total_ns != b.row.total_ns ? a.row.total_ns > b.row.total_ns
@@ -174,8 +174,7 @@ Report RunRecorder::report(bool with_records) {
   if (!sampled.empty()) report.warnings.push_back(sampled_warning(sampled, settings_));
   for (RangeFigures& range : figures.ranges) {
     if (range.complete) {
-      range.row.median_ns =
-          range.row.instances == 0 ? 0.0 : DurationAggregate::exact_median(range.samples);
+      range.row.median_ns = range.row.instances == 0 ? 0.0 : median(range.samples);
     }
     if (range.row.instances == 0) continue;
     Entry entry;

@@ -9,6 +9,7 @@
 
 #include <kerntime/error.hpp>
 #include <kerntime/report_json.hpp>
+#include <kerntime/statistics.hpp>
 #include <kerntime/throughput.hpp>
 
 #include "io/json_text.hpp"
@@ -103,12 +104,6 @@ Measurement measurement_from(const Json& json) {
   return m;
 }
 
-double median_of(std::vector<double> values) {
-  std::sort(values.begin(), values.end());
-  const std::size_t n = values.size();
-  return n % 2 == 1 ? values[n / 2] : 0.5 * (values[n / 2 - 1] + values[n / 2]);
-}
-
 double peak_of(const Report& report, int device) {
   for (const DeviceInfo& d : report.environment.devices) {
     if (d.index == device) return peak_bandwidth_gb_per_s(d);
@@ -179,9 +174,8 @@ std::vector<Measurement> combine_measurements(
         m.stop_detail = part->stop_detail;
       }
     }
-    m.host_overhead_ns = median_of(overheads);
-    m.median_sm_clock_mhz =
-        clocks.empty() ? std::nullopt : std::optional<double>{median_of(clocks)};
+    m.host_overhead_ns = median(overheads);
+    m.median_sm_clock_mhz = clocks.empty() ? std::nullopt : std::optional<double>{median(clocks)};
     if (const Entry* headline = merged.find(m.name)) {
       m.headline_ns = headline->samples;
       m.headline = headline->statistics;

@@ -313,4 +313,8 @@ Statistics compute_statistics(const std::vector<double>& samples,
   return stats;
 }
 
+double median(std::vector<double> values) {
+  return values.empty() ? 0.0 : median_in_place(values);
+}
+
 }  // namespace kerntime

@@ -453,3 +453,30 @@ TEST(Statistics, WithoutTheMedianIntervalTheBootstrapIsSkipped) {
 
 }  // namespace
 }  // namespace kerntime
+
+namespace kerntime {
+namespace {
+
+// The one median: any order in, quantile_sorted(sorted, 0.5) out, bit for bit.
+TEST(Median, IsTheTypeSevenMedianOfAnyOrder) {
+  EXPECT_EQ(median({}), 0.0);
+  EXPECT_EQ(median({7.0}), 7.0);
+  EXPECT_EQ(median({3.0, 1.0, 2.0}), 2.0);
+  EXPECT_EQ(median({4.0, 1.0, 3.0, 2.0}), 2.5);
+  std::vector<double> values;
+  std::uint64_t state = 12345;
+  for (int i = 0; i < 1000; ++i) {
+    state = state * 6364136223846793005ULL + 1442695040888963407ULL;
+    values.push_back(static_cast<double>(state >> 11) * 1e-9);
+  }
+  std::vector<double> sorted = values;
+  std::sort(sorted.begin(), sorted.end());
+  EXPECT_EQ(median(values), quantile_sorted(sorted, 0.5));
+  values.pop_back();
+  sorted = values;
+  std::sort(sorted.begin(), sorted.end());
+  EXPECT_EQ(median(values), quantile_sorted(sorted, 0.5));
+}
+
+}  // namespace
+}  // namespace kerntime
