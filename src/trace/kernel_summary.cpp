@@ -1,14 +1,14 @@
 // SPDX-License-Identifier: Apache-2.0
-// The per-kernel summary: the figures of `nsys stats` cuda_gpu_kern_gb_sum. The median is the
-// stats layer's (quantile_sorted), so it is the same figure a report's statistics give; the rest
-// is one pass over the sorted durations (no bootstrap), so a million kernels summarize quickly.
+// The per-kernel summary: the figures of `nsys stats` cuda_gpu_kern_gb_sum, from the one value
+// summary every nsys-style row uses (trace/value_summary.hpp): no bootstrap, so a million
+// kernels summarize quickly.
 #include <algorithm>
-#include <cmath>
 #include <map>
 #include <tuple>
 
-#include <kerntime/statistics.hpp>
 #include <kerntime/trace.hpp>
+
+#include "trace/value_summary.hpp"
 
 namespace kerntime {
 namespace {
@@ -23,29 +23,20 @@ struct Group {
 };
 
 KernelSummary summarize(const Group& group) {
-  std::vector<double> sorted(group.durations.begin(), group.durations.end());
-  std::sort(sorted.begin(), sorted.end());
+  std::vector<std::uint64_t> durations = group.durations;
+  const ValueSummary figures = trace::summarize_values(durations);
   KernelSummary row;
   row.name = std::string{group.first->name};
-  row.instances = sorted.size();
+  row.instances = figures.count;
   row.grid = group.first->grid;
   row.block = group.first->block;
   row.mixed_launch_config = group.mixed;
-  row.min_ns = *std::min_element(group.durations.begin(), group.durations.end());
-  row.max_ns = *std::max_element(group.durations.begin(), group.durations.end());
-  for (const std::uint64_t d : group.durations)
-    row.total_ns += d;
-  const double n = static_cast<double>(sorted.size());
-  row.average_ns = static_cast<double>(row.total_ns) / n;
-  row.median_ns = quantile_sorted(sorted, 0.5);
-  if (sorted.size() >= 2) {
-    double squares = 0.0;
-    for (const double d : sorted) {
-      const double delta = d - row.average_ns;
-      squares += delta * delta;
-    }
-    row.stddev_ns = std::sqrt(squares / (n - 1.0));
-  }
+  row.min_ns = figures.min;
+  row.max_ns = figures.max;
+  row.total_ns = figures.total;
+  row.average_ns = figures.average;
+  row.median_ns = figures.median;
+  row.stddev_ns = figures.stddev;
   return row;
 }
 
