@@ -58,7 +58,8 @@ double unit_to_ns(const JsonReader& r, const Json& run, const std::string& path)
   if (name == "us") return 1e3;
   if (name == "ms") return 1e6;
   if (name == "s") return 1e9;
-  r.fail(path + ".time_unit", "expected \"ns\", \"us\", \"ms\" or \"s\", got " + json_quoted(name));
+  r.fail(path + ".time_unit",
+         "expected \"ns\", \"us\", \"ms\" or \"s\", got " + io::json_string(name));
 }
 
 class Reader : public JsonReader {
@@ -109,7 +110,7 @@ class Reader : public JsonReader {
       try {
         e.statistics = compute_statistics(e.samples, options.statistics);
       } catch (const Error& error) {
-        fail("benchmarks (" + json_quoted(e.name) + ")", error.what());
+        fail("benchmarks (" + io::json_string(e.name) + ")", error.what());
       }
       report.entries.push_back(std::move(e));
     }
@@ -133,7 +134,8 @@ class Reader : public JsonReader {
       if (!member(run, "run_type")) type = "aggregate";  // files before run_type
     }
     if (type != "iteration" && type != "aggregate") {
-      fail(path + ".run_type", "expected \"iteration\" or \"aggregate\", got " + json_quoted(type));
+      fail(path + ".run_type",
+           "expected \"iteration\" or \"aggregate\", got " + io::json_string(type));
     }
     std::string run_name = name;
     if (const Json* v = member(run, "run_name")) {
@@ -212,7 +214,7 @@ class Reader : public JsonReader {
         const auto parsed = parse_cuda_version(*value);
         if (!parsed) {
           fail(std::string{"context."} + key,
-               "expected a CUDA version like \"13.0\", got " + json_quoted(*value));
+               "expected a CUDA version like \"13.0\", got " + io::json_string(*value));
         }
         field = *parsed;
       }
@@ -231,7 +233,7 @@ class Reader : public JsonReader {
         const auto parsed = parse_cuda_version(*capability);
         if (!parsed) {
           fail("context." + key + "_compute_capability",
-               "expected a compute capability like \"9.0\", got " + json_quoted(*capability));
+               "expected a compute capability like \"9.0\", got " + io::json_string(*capability));
         }
         device.compute_capability_major = *parsed / 1000;
         device.compute_capability_minor = (*parsed % 1000) / 10;

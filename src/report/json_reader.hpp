@@ -13,13 +13,11 @@
 
 #include <kerntime/error.hpp>
 
+#include "io/json_text.hpp"
+
 namespace kerntime::report_detail {
 
 using Json = nlohmann::json;
-
-inline std::string json_quoted(const std::string& text) {
-  return Json(text).dump(-1, ' ', false, Json::error_handler_t::replace);
-}
 
 // How a wrong value appears in a message: scalars as JSON text, containers by kind only.
 inline std::string describe(const Json& value) {
@@ -27,7 +25,7 @@ inline std::string describe(const Json& value) {
   if (value.is_array()) return "an array";
   if (value.is_string()) {
     const std::string& text = value.get_ref<const std::string&>();
-    return text.size() <= 40 ? json_quoted(text) : json_quoted(text.substr(0, 37)) + "...";
+    return text.size() <= 40 ? io::json_string(text) : io::json_string(text.substr(0, 37)) + "...";
   }
   return value.dump();
 }

@@ -187,7 +187,7 @@ class Reader : public JsonReader {
       if (!samples(summaries, mode, e.name, e.samples)) continue;
       if (!names_.emplace(e.name, path).second) {
         fail(path,
-             "gives the entry " + json_quoted(e.name) + " again (also " + names_[e.name] + ")");
+             "gives the entry " + io::json_string(e.name) + " again (also " + names_[e.name] + ")");
       }
       try {
         e.statistics = compute_statistics(e.samples, options_.statistics);
@@ -359,10 +359,11 @@ class Reader : public JsonReader {
   void refuse(const std::string& name, const std::string& entry, const std::string& why) {
     if (counts_.refused_files++ > 0) return;
     constexpr std::size_t kShown = 100;
-    const std::string quoted =
-        name.size() <= kShown ? json_quoted(name) : json_quoted(name.substr(0, kShown)) + "...";
+    const std::string quoted = name.size() <= kShown
+                                   ? io::json_string(name)
+                                   : io::json_string(name.substr(0, kShown)) + "...";
     counts_.first_refused =
-        "NVBench sample file " + quoted + " of entry " + json_quoted(entry) + " " + why;
+        "NVBench sample file " + quoted + " of entry " + io::json_string(entry) + " " + why;
   }
 
   void warn(Report& report) const {

@@ -27,11 +27,6 @@ using Json = nlohmann::ordered_json;
   throw Error("cannot write report: " + path + ": " + why);
 }
 
-// JSON-quoted for messages, under the one JSON string policy (io/json_text.hpp).
-std::string json_quoted(const std::string& text) {
-  return io::json_string(text);
-}
-
 // nlohmann writes NaN and infinity as null; the format promises finite numbers only.
 double finite(double value, const std::string& path) {
   if (!std::isfinite(value)) fail(path, "expected a finite number, got " + std::to_string(value));
@@ -106,7 +101,7 @@ Json entry_json(const Entry& entry, const std::string& path) {
   if (entry.name.empty()) fail(path + ".name", "empty; every entry needs a name");
   if (entry.unit != "ns") {
     fail(path + ".unit",
-         "unsupported unit " + json_quoted(entry.unit) + "; kerntime reports use \"ns\"");
+         "unsupported unit " + io::json_string(entry.unit) + "; kerntime reports use \"ns\"");
   }
   Json json{{"name", entry.name}, {"unit", entry.unit}};
   if (!entry.timer.empty()) json["timer"] = entry.timer;
@@ -178,7 +173,7 @@ std::string to_json(const Report& report) {
     // would both become the same name with U+FFFD, which the reader rejects.
     const auto [it, inserted] = first_index.emplace(io::valid_utf8(entry.name), i);
     if (!inserted) {
-      fail(path + ".name", "duplicate name " + json_quoted(entry.name) + " (also entries[" +
+      fail(path + ".name", "duplicate name " + io::json_string(entry.name) + " (also entries[" +
                                std::to_string(it->second) + "])");
     }
     out += i == 0 ? "\n    " : ",\n    ";

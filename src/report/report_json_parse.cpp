@@ -32,7 +32,6 @@ namespace {
 using report_detail::describe;
 using report_detail::index_path;
 using report_detail::Json;
-using report_detail::json_quoted;
 using report_detail::member;
 
 // What the parse callback collects while the file is read: the entries so far, up to the
@@ -99,7 +98,7 @@ class Reader : public report_detail::JsonReader {
       Entry parsed = entry(value, path, samples);
       const auto [it, inserted] = list.first_index.emplace(parsed.name, index);
       if (!inserted) {
-        fail(path + ".name", "duplicate name " + json_quoted(parsed.name) + " (also " +
+        fail(path + ".name", "duplicate name " + io::json_string(parsed.name) + " (also " +
                                  index_path("entries", it->second) + ")");
       }
       list.entries.push_back(std::move(parsed));
@@ -130,16 +129,16 @@ class Reader : public report_detail::JsonReader {
   void check_schema(const Json& root) const {
     const std::string expected = kReportSchema;
     const Json* schema = member(root, "schema");
-    if (schema == nullptr) fail("schema", "missing; expected " + json_quoted(expected));
+    if (schema == nullptr) fail("schema", "missing; expected " + io::json_string(expected));
     const std::string value = string(*schema, "schema");
     if (value == expected) return;
     const std::string family = "kerntime-report/";
     if (value.compare(0, family.size(), family) == 0) {
-      fail("schema", "unsupported version " + json_quoted(value) + "; this kerntime (" + kVersion +
-                         ") reads " + json_quoted(expected) + " only");
+      fail("schema", "unsupported version " + io::json_string(value) + "; this kerntime (" +
+                         kVersion + ") reads " + io::json_string(expected) + " only");
     }
-    fail("schema",
-         json_quoted(value) + " is not a kerntime report; expected " + json_quoted(expected));
+    fail("schema", io::json_string(value) + " is not a kerntime report; expected " +
+                       io::json_string(expected));
   }
 
   // "driver_version": "13.0" is for people, "driver_version_raw": 13000 for programs; either
@@ -153,11 +152,12 @@ class Reader : public report_detail::JsonReader {
       const std::string path = "environment." + key;
       const std::string value = string(*text, path);
       const auto parsed = report_detail::parse_cuda_version(value);
-      if (!parsed) fail(path, "expected a CUDA version like \"13.0\", got " + json_quoted(value));
+      if (!parsed)
+        fail(path, "expected a CUDA version like \"13.0\", got " + io::json_string(value));
       if (raw == nullptr) return *parsed;
       if (*parsed != version - version % 10) {
         fail(path,
-             json_quoted(value) + " disagrees with " + raw_key + " " + std::to_string(version));
+             io::json_string(value) + " disagrees with " + raw_key + " " + std::to_string(version));
       }
     }
     return version;
@@ -216,7 +216,7 @@ class Reader : public report_detail::JsonReader {
       e.unit = string(*unit, path + ".unit");
       if (e.unit != "ns") {
         fail(path + ".unit",
-             "unsupported unit " + json_quoted(e.unit) + "; supported units: \"ns\"");
+             "unsupported unit " + io::json_string(e.unit) + "; supported units: \"ns\"");
       }
     }
     if (const Json* timer = member(value, "timer")) e.timer = string(*timer, path + ".timer");
