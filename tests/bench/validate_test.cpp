@@ -12,18 +12,15 @@
 #include <kerntime/measure.hpp>
 #include <kerntime/measurement.hpp>
 
+#include "support/error_message.hpp"
+
 namespace kerntime {
 namespace {
 
 std::string error_of(const std::function<void(MeasureOptions&)>& change) {
   MeasureOptions options;
   change(options);
-  try {
-    validate(options);
-  } catch (const Error& e) {
-    return e.what();
-  }
-  return {};
+  return testing::error_message([&] { validate(options); });
 }
 
 TEST(Validate, DefaultsAreValid) {
@@ -48,7 +45,7 @@ TEST(Validate, CountersNeedUniqueNamesAndFiniteValues) {
   EXPECT_EQ(error_of([](auto& o) {
               o.counters = {{"a", 1.0}, {"b", 2.0, CounterKind::rate}};
             }),
-            "");
+            testing::kNoError);
 }
 
 TEST(Validate, EachBadFieldIsNamed) {

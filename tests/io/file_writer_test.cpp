@@ -17,6 +17,8 @@
 
 #include <kerntime/error.hpp>
 
+#include "support/error_message.hpp"
+
 namespace kerntime {
 namespace {
 
@@ -46,12 +48,7 @@ std::size_t files_in(const fs::path& folder) {
 }
 
 std::string error_of(const std::function<void()>& action) {
-  try {
-    action();
-  } catch (const Error& e) {
-    return e.what();
-  }
-  return "(no error)";
+  return testing::error_message([&] { action(); });
 }
 
 TEST(WriteFileAtomically, CreatesAndReplacesTheFile) {

@@ -12,6 +12,7 @@
 #include <kerntime/report_json.hpp>
 
 #include "report/sample_report.hpp"
+#include "support/error_message.hpp"
 
 namespace kerntime {
 namespace {
@@ -34,12 +35,7 @@ bool exists(const std::string& path) {
 
 template <typename F>
 std::string error_of(F&& f) {
-  try {
-    f();
-  } catch (const Error& e) {
-    return e.what();
-  }
-  return "no error";
+  return testing::error_message(std::forward<F>(f));
 }
 
 TEST(ReportFile, WritesToJsonAndReadsItBack) {

@@ -20,6 +20,7 @@
 #include <kerntime/report_transforms.hpp>
 
 #include "report/sample_report.hpp"
+#include "support/error_message.hpp"
 
 namespace kerntime {
 namespace {
@@ -34,12 +35,7 @@ std::string read_data(const std::string& name) {
 }
 
 std::string error_of(const std::string& text, const std::string& source = "x.json") {
-  try {
-    parse_any_report(text, source);
-  } catch (const Error& error) {
-    return error.what();
-  }
-  return "(no error)";
+  return testing::error_message([&] { parse_any_report(text, source); });
 }
 
 bool contains(const std::string& text, const std::string& part) {

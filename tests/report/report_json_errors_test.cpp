@@ -8,16 +8,13 @@
 #include <kerntime/report_json.hpp>
 #include <kerntime/version.hpp>
 
+#include "support/error_message.hpp"
+
 namespace kerntime {
 namespace {
 
 std::string error_of(const std::string& text) {
-  try {
-    parse_report(text, "base.json");
-  } catch (const Error& e) {
-    return e.what();
-  }
-  return "no error";
+  return testing::error_message([&] { parse_report(text, "base.json"); });
 }
 
 std::string with_entries(const std::string& entries) {

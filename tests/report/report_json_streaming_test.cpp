@@ -14,18 +14,15 @@
 #include <kerntime/report_json.hpp>
 #include <kerntime/version.hpp>
 
+#include "support/error_message.hpp"
+
 namespace kerntime {
 namespace {
 
 const std::string kSchema = R"("schema": "kerntime-report/1")";
 
 std::string error_of(const std::string& text) {
-  try {
-    parse_report(text, "s.json");
-  } catch (const Error& e) {
-    return e.what();
-  }
-  return "no error";
+  return testing::error_message([&] { parse_report(text, "s.json"); });
 }
 
 std::string with_trace(const std::string& trace) {

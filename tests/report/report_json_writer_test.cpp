@@ -12,6 +12,7 @@
 #include <kerntime/report_json.hpp>
 
 #include "report/sample_report.hpp"
+#include "support/error_message.hpp"
 
 namespace kerntime {
 namespace {
@@ -19,12 +20,7 @@ namespace {
 using Json = nlohmann::ordered_json;
 
 std::string error_of(const Report& report) {
-  try {
-    to_json(report);
-  } catch (const Error& e) {
-    return e.what();
-  }
-  return "no error";
+  return testing::error_message([&] { to_json(report); });
 }
 
 Report one_entry(std::vector<double> samples) {

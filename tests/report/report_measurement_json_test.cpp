@@ -14,6 +14,8 @@
 #include <kerntime/report_transforms.hpp>
 #include <kerntime/statistics.hpp>
 
+#include "support/error_message.hpp"
+
 namespace kerntime {
 namespace {
 
@@ -57,12 +59,7 @@ std::string error_of(const std::string& measurement) {
   const std::string text = R"({"schema": "kerntime-report/1", "entries": [{"name": "k", )"
                            R"("samples": [1, 2], "measurement": )" +
                            measurement + "}]}";
-  try {
-    parse_report(text, "base.json");
-  } catch (const Error& e) {
-    return e.what();
-  }
-  return "no error";
+  return testing::error_message([&] { parse_report(text, "base.json"); });
 }
 
 TEST(ReportMeasurementJson, EveryFieldReadsBack) {

@@ -16,6 +16,7 @@
 #include <kerntime/report_transforms.hpp>
 #include <kerntime/trace_format.hpp>
 
+#include "support/error_message.hpp"
 #include "support/golden.hpp"
 
 namespace kerntime {
@@ -64,12 +65,7 @@ Report run_report() {
 }
 
 std::string error_of(const std::string& json) {
-  try {
-    parse_report(json, "t.json");
-  } catch (const Error& e) {
-    return e.what();
-  }
-  return "(no error)";
+  return testing::error_message([&] { parse_report(json, "t.json"); });
 }
 
 TEST(ReportRangeSummaryGolden, MatchesTheGoldenFile) {

@@ -18,18 +18,14 @@
 #include "io/json_text.hpp"
 #include "report/sample_trace_report.hpp"
 #include "report/trace_section_json.hpp"
+#include "support/error_message.hpp"
 #include "support/golden.hpp"
 
 namespace kerntime {
 namespace {
 
 std::string error_of(const std::string& json) {
-  try {
-    parse_report(json, "t.json");
-  } catch (const Error& e) {
-    return e.what();
-  }
-  return "(no error)";
+  return testing::error_message([&] { parse_report(json, "t.json"); });
 }
 
 std::string with_trace(const std::string& trace) {
