@@ -6,7 +6,9 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 
+#include <kerntime/statistics.hpp>
 #include <kerntime/throughput.hpp>
 
 namespace kerntime::report_detail {
@@ -22,9 +24,7 @@ std::ptrdiff_t unsettledness(const std::string& reason) {
 
 std::optional<double> median_of(std::vector<double> values) {
   if (values.empty()) return std::nullopt;
-  std::sort(values.begin(), values.end());
-  const std::size_t n = values.size();
-  return n % 2 == 1 ? values[n / 2] : 0.5 * (values[n / 2 - 1] + values[n / 2]);
+  return median(std::move(values));
 }
 
 }  // namespace
