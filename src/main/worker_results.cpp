@@ -162,11 +162,25 @@ std::vector<Measurement> combine_measurements(
     m.wall_time_s = 0.0;
     std::vector<double> clocks;
     std::vector<double> overheads;
+    // The calibration figures as `kerntime report a.json b.json` merges them
+    // (report/measurement_merge.cpp), so the runner and a merge of its processes' reports agree:
+    // medians of the processes', the first source named, the L2 flushed only if it always was.
+    std::vector<double> floors;
+    std::vector<double> fixed_costs;
+    m.kernel_fixed_cost_source.clear();
     for (const Measurement* part : parts[i]) {
       m.invalid_samples += part->invalid_samples;
       m.throttled_samples += part->throttled_samples;
       m.wall_time_s += part->wall_time_s;
       m.blocking_kernel = m.blocking_kernel && part->blocking_kernel;
+      m.l2_flushed = m.l2_flushed && part->l2_flushed;
+      floors.push_back(part->event_floor_ns);
+      if (part->kernel_fixed_cost_ns) {
+        fixed_costs.push_back(*part->kernel_fixed_cost_ns);
+        if (m.kernel_fixed_cost_source.empty()) {
+          m.kernel_fixed_cost_source = part->kernel_fixed_cost_source;
+        }
+      }
       overheads.push_back(part->host_overhead_ns);
       if (part->median_sm_clock_mhz) clocks.push_back(*part->median_sm_clock_mhz);
       if (unsettledness(part->stop_reason) > unsettledness(m.stop_reason)) {
@@ -174,6 +188,9 @@ std::vector<Measurement> combine_measurements(
         m.stop_detail = part->stop_detail;
       }
     }
+    m.event_floor_ns = median(floors);
+    m.kernel_fixed_cost_ns =
+        fixed_costs.empty() ? std::nullopt : std::optional<double>{median(fixed_costs)};
     m.host_overhead_ns = median(overheads);
     m.median_sm_clock_mhz = clocks.empty() ? std::nullopt : std::optional<double>{median(clocks)};
     if (const Entry* headline = merged.find(m.name)) {

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <csignal>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
@@ -12,6 +13,9 @@
 #include <gtest/gtest.h>
 
 #include <kerntime/error.hpp>
+#include <kerntime/measurement.hpp>
+#include <kerntime/report_transforms.hpp>
+#include <kerntime/statistics.hpp>
 
 #include "main/merge_runs.hpp"
 #include "main/process_runs.hpp"
@@ -297,6 +301,73 @@ TEST(WorkerResults, MeasurementsCombineOverProcesses) {
   EXPECT_EQ(c.median_sm_clock_mhz, 1940.0);
   ASSERT_TRUE(c.throughput.gb_per_s);
   EXPECT_DOUBLE_EQ(*c.throughput.gb_per_s, 10.0);  // 2000 bytes in 200 ns
+}
+
+// The runner's merge of its processes and `kerntime report a.json b.json c.json` over the reports
+// of the same processes give the same measurement figures: before, the runner kept the first
+// process's floor, fixed cost and L2 flag, and the report merge their medians and AND.
+TEST(WorkerResults, TheRunnerAndAReportMergeAgreeOnEveryMeasurementFigure) {
+  std::vector<Measurement> processes;
+  const double floors[] = {2'900.0, 3'100.0, 3'000.0};
+  const std::optional<double> fixed[] = {std::nullopt, 1'200.0, 1'100.0};
+  const bool flushed[] = {true, false, true};
+  for (int p = 0; p < 3; ++p) {
+    Measurement m;
+    m.name = "x/cold";
+    m.headline_timer = "cuda-event-corrected";
+    m.headline_ns = {100.0 + p, 110.0 + p, 120.0 + p};
+    m.headline = compute_statistics(m.headline_ns);
+    std::vector<double> events;
+    for (const double ns : m.headline_ns) {
+      SampleRecord sample;
+      sample.event_ns = ns + 3'000.0;
+      m.samples.push_back(sample);
+      events.push_back(sample.event_ns);
+    }
+    m.events = compute_statistics(events);
+    m.stop_reason = p == 1 ? StopReason::max_samples : StopReason::stable;
+    m.event_floor_ns = floors[p];
+    m.kernel_fixed_cost_ns = fixed[p];
+    m.kernel_fixed_cost_source = fixed[p] ? "borrowed-cupti" : "";
+    m.l2_flushed = flushed[p];
+    m.median_sm_clock_mhz = 1'900.0 + 10.0 * p;
+    m.invalid_samples = static_cast<std::size_t>(p);
+    processes.push_back(m);
+  }
+  std::vector<Report> reports(3);
+  std::vector<std::vector<Measurement>> per_process;
+  for (int p = 0; p < 3; ++p) {
+    add_to_report(reports[static_cast<std::size_t>(p)], processes[static_cast<std::size_t>(p)]);
+    reports[static_cast<std::size_t>(p)].environment.created_utc = "t" + std::to_string(p);
+    per_process.push_back({processes[static_cast<std::size_t>(p)]});
+  }
+  const Report runner_merged = merge_runs(reports);
+  const std::vector<Measurement> combined = combine_measurements(per_process, runner_merged);
+  ASSERT_EQ(combined.size(), 1u);
+  const MeasurementInfo runner = measurement_info(combined[0]);
+
+  const Report report_merged = merge_reports(reports);
+  const Entry* entry = report_merged.find("x/cold");
+  ASSERT_NE(entry, nullptr);
+  ASSERT_NE(entry->measurement, nullptr);
+  const MeasurementInfo& report = *entry->measurement;
+
+  EXPECT_EQ(runner.event_floor_ns, 3'000.0);
+  EXPECT_EQ(runner.event_floor_ns, report.event_floor_ns);
+  EXPECT_EQ(runner.kernel_fixed_cost_ns, 1'150.0);
+  EXPECT_EQ(runner.kernel_fixed_cost_ns, report.kernel_fixed_cost_ns);
+  EXPECT_EQ(runner.kernel_fixed_cost_source, "borrowed-cupti");
+  EXPECT_EQ(runner.kernel_fixed_cost_source, report.kernel_fixed_cost_source);
+  EXPECT_FALSE(runner.l2_flushed);
+  EXPECT_EQ(runner.l2_flushed, report.l2_flushed);
+  EXPECT_EQ(runner.median_sm_clock_mhz, report.median_sm_clock_mhz);
+  EXPECT_EQ(runner.stop_reason, "max-samples");
+  EXPECT_EQ(runner.stop_reason, report.stop_reason);
+  EXPECT_EQ(runner.invalid_samples, 3u);
+  EXPECT_EQ(runner.invalid_samples, report.invalid_samples);
+  EXPECT_EQ(runner.throttled_samples, report.throttled_samples);
+  EXPECT_EQ(runner.blocking_kernel, report.blocking_kernel);
+  EXPECT_EQ(combined[0].headline.median, entry->statistics.median);
 }
 
 // A measurement as the engine leaves it: counted samples of `ns` each, events 1 us longer.
