@@ -12,6 +12,7 @@
 #include <fstream>
 #include <functional>
 #include <mutex>
+#include <optional>
 #include <sstream>
 #include <string>
 #include <sys/wait.h>
@@ -73,6 +74,45 @@ class SignalWorker : public ::testing::Test {
     }
     int status = 0;
     while (waitpid(child, &status, 0) < 0) {
+    }
+    return status;
+  }
+
+  // Runs `body` in a child process, which calls `ready` once it waits for the signal, then
+  // sends the child SIGTERM. Its wait status; nullopt when it had not ended 20 s later (it is
+  // killed) or ended before it was ready.
+  static std::optional<int> status_after_sigterm(
+      const std::function<void(const std::function<void()>& ready)>& body) {
+    int ready[2];
+    if (pipe(ready) != 0) return std::nullopt;
+    std::fflush(nullptr);
+    const pid_t child = fork();
+    if (child == 0) {
+      close(ready[0]);
+      body([&] {
+        if (write(ready[1], "r", 1) != 1) _exit(4);
+      });
+      for (;;)
+        pause();
+    }
+    close(ready[1]);
+    char byte = 0;
+    const bool started = read(ready[0], &byte, 1) == 1;
+    close(ready[0]);
+    int status = 0;
+    if (!started) {
+      waitpid(child, &status, 0);
+      return std::nullopt;
+    }
+    kill(child, SIGTERM);
+    const auto begin = std::chrono::steady_clock::now();
+    while (waitpid(child, &status, WNOHANG) == 0) {
+      if (std::chrono::steady_clock::now() - begin > std::chrono::seconds(20)) {
+        kill(child, SIGKILL);
+        waitpid(child, &status, 0);
+        return std::nullopt;
+      }
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
     }
     return status;
   }
@@ -174,24 +214,12 @@ TEST_F(SignalWorker, ACrashInsideTheWorkerEndsTheProcessWithoutWaitingForItself)
 }
 
 TEST_F(SignalWorker, SigtermHasTheFinalReportWrittenThenEndsTheProcessWithIt) {
-  int ready[2];
-  ASSERT_EQ(pipe(ready), 0);
-  std::fflush(nullptr);
-  const pid_t child = fork();
-  if (child == 0) {
-    close(ready[0]);
+  const std::optional<int> status = status_after_sigterm([&](const std::function<void()>& ready) {
     if (!start_report_worker(writing_jobs(), {})) _exit(3);
-    if (write(ready[1], "r", 1) != 1) _exit(4);
-    for (;;)
-      pause();
-  }
-  close(ready[1]);
-  char byte = 0;
-  ASSERT_EQ(read(ready[0], &byte, 1), 1);
-  kill(child, SIGTERM);
-  int status = 0;
-  waitpid(child, &status, 0);
-  EXPECT_TRUE(ended_by(status, SIGTERM)) << status;
+    ready();
+  });
+  ASSERT_TRUE(status.has_value()) << "the process was not ready, or hung after SIGTERM";
+  EXPECT_TRUE(ended_by(*status, SIGTERM)) << *status;
   EXPECT_EQ(lines(), "terminate 15\n");
 }
 
@@ -199,12 +227,7 @@ TEST_F(SignalWorker, SigtermHasTheFinalReportWrittenThenEndsTheProcessWithIt) {
 // lock the report's synchronization waits for). The handler lets it go after its hold, the call
 // finishes and unlocks, and the worker writes the report and ends the process with the signal.
 TEST_F(SignalWorker, SigtermInsideACallHoldingALockTheReportNeedsStillEndsWithTheReport) {
-  int ready[2];
-  ASSERT_EQ(pipe(ready), 0);
-  std::fflush(nullptr);
-  const pid_t child = fork();
-  if (child == 0) {
-    close(ready[0]);
+  const std::optional<int> status = status_after_sigterm([&](const std::function<void()>& ready) {
     static std::mutex driver_lock;  // stands for the CUDA driver's
     WorkerJobs jobs = writing_jobs();
     const std::string path = path_;
@@ -215,33 +238,17 @@ TEST_F(SignalWorker, SigtermInsideACallHoldingALockTheReportNeedsStillEndsWithTh
     WorkerLimits limits;
     limits.terminate_hold_ms = 300;
     if (!start_report_worker(std::move(jobs), limits)) _exit(3);
-    {
-      // The "call", which the signal interrupts: it holds the lock for a second, whether the
-      // signal comes while it waits or before (the parent kills as soon as it reads "r").
-      std::lock_guard lock{driver_lock};
-      if (write(ready[1], "r", 1) != 1) _exit(4);
-      const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(1);
-      while (std::chrono::steady_clock::now() < until)
-        std::this_thread::sleep_for(std::chrono::milliseconds(10));
-    }
-    for (;;)
-      pause();
-  }
-  close(ready[1]);
-  char byte = 0;
-  ASSERT_EQ(read(ready[0], &byte, 1), 1);
-  kill(child, SIGTERM);
-  int status = 0;
-  const auto begin = std::chrono::steady_clock::now();
-  while (waitpid(child, &status, WNOHANG) == 0) {
-    if (std::chrono::steady_clock::now() - begin > std::chrono::seconds(20)) {
-      kill(child, SIGKILL);
-      waitpid(child, &status, 0);
-      FAIL() << "the process hung: its handler waited for a report that waited for it";
-    }
-    std::this_thread::sleep_for(std::chrono::milliseconds(10));
-  }
-  EXPECT_TRUE(ended_by(status, SIGTERM)) << status;
+    // The "call", which the signal interrupts: it holds the lock for a second, whether the
+    // signal comes while it waits or before (the parent kills as soon as it is ready).
+    std::lock_guard lock{driver_lock};
+    ready();
+    const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(1);
+    while (std::chrono::steady_clock::now() < until)
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  });
+  ASSERT_TRUE(status.has_value())
+      << "the process hung: its handler waited for a report that waited for it";
+  EXPECT_TRUE(ended_by(*status, SIGTERM)) << *status;
   EXPECT_EQ(lines(), "terminate 15\n");
 }
 
@@ -249,12 +256,7 @@ TEST_F(SignalWorker, SigtermInsideACallHoldingALockTheReportNeedsStillEndsWithTh
 // inside CUPTI) must not keep a process that SIGTERM asked to end alive: past
 // terminate_final_ms a report is written from memory and the signal ends the process.
 TEST_F(SignalWorker, SigtermWhoseFinalReportNeverEndsStillEndsTheProcessWithAReportFromMemory) {
-  int ready[2];
-  ASSERT_EQ(pipe(ready), 0);
-  std::fflush(nullptr);
-  const pid_t child = fork();
-  if (child == 0) {
-    close(ready[0]);
+  const std::optional<int> status = status_after_sigterm([&](const std::function<void()>& ready) {
     WorkerJobs jobs = writing_jobs();
     const std::string path = path_;
     jobs.terminate = [path](int signal) {
@@ -269,25 +271,11 @@ TEST_F(SignalWorker, SigtermWhoseFinalReportNeverEndsStillEndsTheProcessWithARep
     limits.terminate_hold_ms = 200;
     limits.terminate_final_ms = 500;
     if (!start_report_worker(std::move(jobs), limits)) _exit(3);
-    if (write(ready[1], "r", 1) != 1) _exit(4);
-    for (;;)
-      pause();
-  }
-  close(ready[1]);
-  char byte = 0;
-  ASSERT_EQ(read(ready[0], &byte, 1), 1);
-  kill(child, SIGTERM);
-  int status = 0;
-  const auto begin = std::chrono::steady_clock::now();
-  while (waitpid(child, &status, WNOHANG) == 0) {
-    if (std::chrono::steady_clock::now() - begin > std::chrono::seconds(20)) {
-      kill(child, SIGKILL);
-      waitpid(child, &status, 0);
-      FAIL() << "the process hung: its final report never ended, and nothing ended it";
-    }
-    std::this_thread::sleep_for(std::chrono::milliseconds(10));
-  }
-  EXPECT_TRUE(ended_by(status, SIGTERM)) << status;
+    ready();
+  });
+  ASSERT_TRUE(status.has_value())
+      << "the process hung: its final report never ended, and nothing ended it";
+  EXPECT_TRUE(ended_by(*status, SIGTERM)) << *status;
   EXPECT_EQ(lines(), "terminate 15\noverdue 15\n");
 }
 
