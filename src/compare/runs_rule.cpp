@@ -148,8 +148,8 @@ RunsComparison compare_one_run_each(const std::vector<double>& baseline,
     b.push_back(std::log(v));
   std::sort(a.begin(), a.end());
   std::sort(b.begin(), b.end());
-  const double median_a = std::exp(median(a));
-  result.ratio = std::exp(median(b)) / median_a;
+  const double median_a = std::exp(quantile_sorted(a, 0.5));
+  result.ratio = std::exp(quantile_sorted(b, 0.5)) / median_a;
   const double allowance =
       std::max(options.one_run_shift_ns / median_a, options.one_run_shift_fraction);
   result.run_sd = allowance;
