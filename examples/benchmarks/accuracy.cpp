@@ -98,9 +98,10 @@ std::vector<double> spin_section(Tracer& tracer, cudaStream_t stream,
   std::printf(
       "Event pair with nothing between it %.3f us; launch floor (an empty kernel between it) "
       "%.3f us; that empty kernel's CUPTI time, the kernel fixed cost, %.3f us (%s)\n\n",
-      us(nothing.events.median), us(first.event_floor_ns),
-      us(first.kernel_fixed_cost_ns.value_or(0.0)),
-      first.kernel_fixed_cost_ns ? first.kernel_fixed_cost_source.c_str() : "not measured");
+      us(nothing.events.median), us(first.info.event_floor_ns),
+      us(first.info.kernel_fixed_cost_ns.value_or(0.0)),
+      first.info.kernel_fixed_cost_ns ? first.info.kernel_fixed_cost_source.c_str()
+                                      : "not measured");
 
   std::printf("## Spin kernels, cold mode, CUPTI headline\n\n");
   std::printf(
@@ -116,8 +117,9 @@ std::vector<double> spin_section(Tracer& tracer, cudaStream_t stream,
         "| %g us | %.3f us | %.3f us | %+.3f us (%+.2f%%) | %s | %.3f us | %.3f us | %.3f us | "
         "%zu | %s | %.2f |\n",
         us(static_cast<double>(lengths[i])), us(t), us(c.headline.median), us(error_c),
-        100.0 * error_c / t, verdict(ok_c), us(naive[i]), us(c.events.median), us(c.event_floor_ns),
-        c.headline.count, std::string{to_string(c.stop_reason)}.c_str(), c.wall_time_s);
+        100.0 * error_c / t, verdict(ok_c), us(naive[i]), us(c.events.median),
+        us(c.info.event_floor_ns), c.headline.count, c.info.stop_reason.c_str(),
+        c.info.wall_time_s);
   }
   std::printf("\n");
   return truth;
@@ -199,7 +201,7 @@ void copy_section(Tracer& tracer, cudaStream_t stream, const DeviceInfo& device)
             "cudaMemcpyAsync");
       },
       9, stream);
-  const double engine_gb = m.throughput.gb_per_s.value_or(0.0);
+  const double engine_gb = m.info.throughput.gb_per_s.value_or(0.0);
   const double kernel_gb = 8.0 * static_cast<double>(kGiB) / kernel_ns;
   const double memcpy_gb = 8.0 * static_cast<double>(kGiB) / memcpy_ns;
   const double difference = engine_gb / kernel_gb - 1.0;
@@ -211,8 +213,8 @@ void copy_section(Tracer& tracer, cudaStream_t stream, const DeviceInfo& device)
   std::printf(
       "| %.1f GB/s | %.1f GB/s | %+.2f%% | %s | %.1f GB/s | %.1f GB/s | %.1f%% | %zu | %s |\n\n",
       engine_gb, kernel_gb, 100.0 * difference, verdict(std::abs(difference) <= 0.03), memcpy_gb,
-      peak_bandwidth_gb_per_s(device), m.throughput.peak_bandwidth_percent.value_or(0.0),
-      m.headline.count, std::string{to_string(m.stop_reason)}.c_str());
+      peak_bandwidth_gb_per_s(device), m.info.throughput.peak_bandwidth_percent.value_or(0.0),
+      m.headline.count, m.info.stop_reason.c_str());
 }
 
 void modes_section(Tracer& tracer) {
@@ -232,7 +234,7 @@ void modes_section(Tracer& tracer) {
       char cell[64];
       std::snprintf(cell, sizeof cell,
                     mode == MeasureMode::cold ? " %.3f us |" : " %.3f us (%zu) |",
-                    us(m.headline.median), m.batch_size);
+                    us(m.headline.median), m.info.batch_size);
       cells += cell;
     }
     std::printf("| %s |%s\n", name.c_str(), cells.c_str());
@@ -250,9 +252,9 @@ void diagnostics_section() {
     std::printf(
         "| %s | %s | %zu / %zu | %zu | %zu | %.0f | %.3f us | %.2f us | %zu | %.2f | %s |\n",
         m.name.c_str(), m.headline_timer.c_str(), m.headline.count, m.samples.size(),
-        m.throttled_samples, m.invalid_samples, m.median_sm_clock_mhz.value_or(0.0),
-        us(m.event_floor_ns), us(m.host_overhead_ns), m.batch_size, m.wall_time_s,
-        m.stop_detail.c_str());
+        m.info.throttled_samples, m.info.invalid_samples, m.info.median_sm_clock_mhz.value_or(0.0),
+        us(m.info.event_floor_ns), us(m.info.host_overhead_ns), m.info.batch_size,
+        m.info.wall_time_s, m.info.stop_detail.c_str());
     for (const std::string& w : m.warnings)
       std::printf("|  | warning: %s | | | | | | | | | |\n", w.c_str());
   }
@@ -278,9 +280,9 @@ void speed_section(Tracer& tracer) {
     const double change = b.headline.median / a.headline.median - 1.0;
     const bool long_kernel = a.headline.median > 10'000.0;
     std::printf("| %s | %.3f us | %zu | %s | %.2f / %.2f | %.2f us | %.3f us | %+.2f%% | %s |\n",
-                a.name.c_str(), us(a.headline.median), a.headline.count,
-                std::string{to_string(a.stop_reason)}.c_str(), first.wall_s[i], second.wall_s[i],
-                us(a.host_overhead_ns), us(b.headline.median), 100.0 * change,
+                a.name.c_str(), us(a.headline.median), a.headline.count, a.info.stop_reason.c_str(),
+                first.wall_s[i], second.wall_s[i], us(a.info.host_overhead_ns),
+                us(b.headline.median), 100.0 * change,
                 long_kernel ? verdict(std::abs(change) <= 0.01) : "n/a");
   }
   const double limit = 35.0 / 3.0;

@@ -135,12 +135,14 @@ int run_events_only_child(const std::string& scenario) {
       };
     }
     const Measurement m = engine.measure(launcher, options);
-    const std::string fixed =
-        m.kernel_fixed_cost_ns ? std::to_string(*m.kernel_fixed_cost_ns) : std::string{"-"};
-    std::printf("row %s %.3f %.3f %.3f %s %s %zu %s\n", m.name.c_str(), m.headline.median,
-                m.events.median, m.event_floor_ns, fixed.c_str(),
-                m.kernel_fixed_cost_source.empty() ? "-" : m.kernel_fixed_cost_source.c_str(),
-                m.headline.count, std::string{to_string(m.stop_reason)}.c_str());
+    const std::string fixed = m.info.kernel_fixed_cost_ns
+                                  ? std::to_string(*m.info.kernel_fixed_cost_ns)
+                                  : std::string{"-"};
+    std::printf(
+        "row %s %.3f %.3f %.3f %s %s %zu %s\n", m.name.c_str(), m.headline.median, m.events.median,
+        m.info.event_floor_ns, fixed.c_str(),
+        m.info.kernel_fixed_cost_source.empty() ? "-" : m.info.kernel_fixed_cost_source.c_str(),
+        m.headline.count, m.info.stop_reason.c_str());
   }
   if (other) other->stop();
   return 0;

@@ -195,7 +195,7 @@ int run() {
                 kerntime::format_duration(m.headline.median).c_str(),
                 m.headline_timer == "cupti-kernel" ? "cupti" : "events",
                 kerntime::format_duration(pair).c_str(), kerntime::format_duration(host).c_str(),
-                rate(m.throughput).c_str());
+                rate(m.info.throughput).c_str());
     for (const std::string& warning : m.warnings)
       warnings.push_back(std::string{kernel.name} + ": " + warning);
   }

@@ -20,7 +20,7 @@ inline constexpr const char* kFixedCostFromCache = "cache";      ///< the on-dis
 
 /// How the benchmark engine measured a report entry: what its result tables show beside the
 /// time, kept in the report so that `kerntime report` and `kerntime compare` show it from a
-/// file. add_to_report() (measurement.hpp) fills it on the headline entry from a Measurement;
+/// file. add_to_report() (measurement.hpp) puts a Measurement's on its headline entry;
 /// docs/report-format.md has the JSON. The headline timer is the entry's `timer`, the counted
 /// samples its `samples`. Text fields are strings, not enums, so that a reader keeps a value a
 /// later kerntime adds.
@@ -50,6 +50,8 @@ struct MeasurementInfo {
   /// Custom columns as declared (names unique); counter_result() at the entry's median gives
   /// what each shows.
   std::vector<Counter> counters;
+  double wall_time_s = 0.0;       ///< warm-up and sampling; 0: not known
+  double host_overhead_ns = 0.0;  ///< median host time per sample outside the launcher
 };
 
 }  // namespace kerntime

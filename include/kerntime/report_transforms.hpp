@@ -32,21 +32,36 @@ struct TraceReportOptions {
 KERNTIME_API void attach_trace(Report& report, const Trace& trace,
                                const TraceReportOptions& options = {});
 
+/// How merge_reports() treats what it cannot merge, and whose warnings it names.
+struct MergeRules {
+  /// false (`kerntime report`, whose files a person chose): an entry without samples, or a
+  /// same-name entry with another unit or timer than the first run's, is an error. true (the
+  /// runner's --processes, one of which may have failed): an entry without samples adds no
+  /// run, and a run with another unit or timer is left out with a warning.
+  bool leave_out_unmergeable = false;
+  /// true: each report's warnings are prefixed with its source's name; false: each is said
+  /// once, as written (processes of one run repeat the same warnings).
+  bool name_warning_sources = true;
+};
+
 /// Merges reports of repeated runs (processes) into one, keeping the runs apart: every report
 /// contributes one run to each entry it measured (a report that already holds several runs
-/// contributes each of them), in report order; entries are in first-seen order and their
-/// statistics are recomputed over all samples. The environment is the first report's; other
-/// environment differences and every report's warnings become warnings of the result. Trace
-/// sections are not merged (separate runs share no clock): the result of several reports has
-/// none, and `kerntime report` says so on standard error. One report is returned unchanged.
-/// `sources` names the reports in messages (same length as `reports`, or empty).
+/// contributes each of them), in report order. Entries are in first-seen order, except that
+/// an entry new in a later report goes right after the last entry it shared before it there
+/// (one missing from an earlier run keeps its place). Statistics are recomputed over all samples,
+/// and the engine's measurements merged (docs/report-format.md). The environment is the first
+/// report's; other environment differences and every report's warnings become warnings of the
+/// result. Trace sections are not merged (separate runs share no clock): the result of several
+/// reports has none, and `kerntime report` says so on standard error. One report is returned
+/// unchanged. `sources` names the reports in messages (same length as `reports`, or empty).
 ///
 /// Throws kerntime::Error, naming the source, when reports were measured on different GPU
 /// models or compute capabilities, when two reports are the same measurement (same creation
-/// time and samples), when an entry has no samples, or when same-name entries differ in unit
-/// or timer.
+/// time and samples), and, unless `rules` leave them out, when an entry has no samples or
+/// same-name entries differ in unit or timer.
 KERNTIME_API Report merge_reports(const std::vector<Report>& reports,
-                                  const std::vector<std::string>& sources = {});
+                                  const std::vector<std::string>& sources = {},
+                                  const MergeRules& rules = {});
 
 /// Merges the reports that the processes of one program wrote (`kerntime run`: one per
 /// process): each process becomes a run of every entry it recorded, entries in first-seen

@@ -91,7 +91,7 @@ Measurement measure_with(PyEngine& self, nb::callable function, const MeasureOpt
 std::string measurement_repr(const Measurement& m) {
   return "<Measurement '" + m.name + "': median " + format_duration(m.headline.median) + " (" +
          m.headline_timer + "), " + std::to_string(m.headline.count) + " samples, " +
-         std::string{to_string(m.stop_reason)} +
+         m.info.stop_reason +
          (m.warnings.empty() ? ">" : ", " + std::to_string(m.warnings.size()) + " warnings>");
 }
 
@@ -167,7 +167,7 @@ void bind_measurement(nb::module_& m) {
                           "those that count, why sampling stopped, the rates of declared work "
                           "(C++ kerntime::Measurement). Times are ns per launcher call.")
       .def_ro("name", &Measurement::name)
-      .def_prop_ro("mode", [](const Measurement& x) { return std::string{to_string(x.mode)}; })
+      .def_prop_ro("mode", [](const Measurement& x) { return x.info.mode; })
       .def_ro("device", &Measurement::device)
       .def_ro("headline_timer", &Measurement::headline_timer,
               "\"cupti-kernel\", \"cuda-event-corrected\" (cold event time minus the launch "
@@ -184,24 +184,31 @@ void bind_measurement(nb::module_& m) {
       .def_ro("events", &Measurement::events, "raw cudaEvent time of the counted samples")
       .def_ro("cupti", &Measurement::cupti, "CUPTI span of the counted samples; None without it")
       .def_ro("samples", &Measurement::samples, "every sample in order, excluded ones included")
-      .def_ro("warmup_samples", &Measurement::warmup_samples)
-      .def_ro("batch_size", &Measurement::batch_size, "launcher calls per sample")
-      .def_ro("invalid_samples", &Measurement::invalid_samples)
-      .def_ro("throttled_samples", &Measurement::throttled_samples)
-      .def_ro("blocking_kernel", &Measurement::blocking_kernel)
-      .def_ro("l2_flushed", &Measurement::l2_flushed)
-      .def_ro("event_floor_ns", &Measurement::event_floor_ns)
-      .def_ro("normal_sm_clock_mhz", &Measurement::normal_sm_clock_mhz)
-      .def_ro("median_sm_clock_mhz", &Measurement::median_sm_clock_mhz)
+      .def_prop_ro("warmup_samples", [](const Measurement& x) { return x.info.warmup_samples; })
       .def_prop_ro(
-          "stop_reason", [](const Measurement& x) { return std::string{to_string(x.stop_reason)}; },
+          "batch_size", [](const Measurement& x) { return x.info.batch_size; },
+          "launcher calls per sample")
+      .def_prop_ro("invalid_samples", [](const Measurement& x) { return x.info.invalid_samples; })
+      .def_prop_ro("throttled_samples",
+                   [](const Measurement& x) { return x.info.throttled_samples; })
+      .def_prop_ro("blocking_kernel", [](const Measurement& x) { return x.info.blocking_kernel; })
+      .def_prop_ro("l2_flushed", [](const Measurement& x) { return x.info.l2_flushed; })
+      .def_prop_ro("event_floor_ns", [](const Measurement& x) { return x.info.event_floor_ns; })
+      .def_prop_ro("normal_sm_clock_mhz",
+                   [](const Measurement& x) { return x.info.normal_sm_clock_mhz; })
+      .def_prop_ro("median_sm_clock_mhz",
+                   [](const Measurement& x) { return x.info.median_sm_clock_mhz; })
+      .def_prop_ro(
+          "stop_reason", [](const Measurement& x) { return x.info.stop_reason; },
           "\"fixed-count\", \"stable\", \"noise\", \"max-samples\" or \"timeout\"")
-      .def_ro("stop_detail", &Measurement::stop_detail)
+      .def_prop_ro("stop_detail", [](const Measurement& x) { return x.info.stop_detail; })
       .def_ro("median_ci_half_width", &Measurement::median_ci_half_width)
-      .def_ro("wall_time_s", &Measurement::wall_time_s, "warm-up and sampling")
-      .def_ro("host_overhead_ns", &Measurement::host_overhead_ns)
-      .def_ro("work", &Measurement::work)
-      .def_ro("throughput", &Measurement::throughput)
+      .def_prop_ro(
+          "wall_time_s", [](const Measurement& x) { return x.info.wall_time_s; },
+          "warm-up and sampling")
+      .def_prop_ro("host_overhead_ns", [](const Measurement& x) { return x.info.host_overhead_ns; })
+      .def_prop_ro("work", [](const Measurement& x) { return x.info.work; })
+      .def_prop_ro("throughput", [](const Measurement& x) { return x.info.throughput; })
       .def_rw("warnings", &Measurement::warnings,
               "what a reader must know before trusting the numbers (kerntime.measure adds its own)")
       .def("to_report", &report_of,

@@ -40,29 +40,6 @@ std::string_view to_string(StopReason reason) {
   return "unknown";
 }
 
-MeasurementInfo measurement_info(const Measurement& m) {
-  MeasurementInfo info;
-  info.mode = std::string{to_string(m.mode)};
-  info.stop_reason = std::string{to_string(m.stop_reason)};
-  info.stop_detail = m.stop_detail;
-  info.warmup_samples = m.warmup_samples;
-  info.invalid_samples = m.invalid_samples;
-  info.throttled_samples = m.throttled_samples;
-  info.batch_size = m.batch_size;
-  info.l2_flushed = m.l2_flushed;
-  info.blocking_kernel = m.blocking_kernel;
-  info.event_floor_ns = m.event_floor_ns;
-  info.kernel_fixed_cost_ns = m.kernel_fixed_cost_ns;
-  info.kernel_fixed_cost_source = m.kernel_fixed_cost_source;
-  info.median_sm_clock_mhz = m.median_sm_clock_mhz;
-  info.normal_sm_clock_mhz = m.normal_sm_clock_mhz;
-  info.work = m.work;
-  info.throughput = m.throughput;
-  info.peak_bandwidth_gb_per_s = m.peak_bandwidth_gb_per_s;
-  info.counters = m.counters;
-  return info;
-}
-
 void add_to_report(Report& report, const Measurement& m) {
   if (report.find(m.name) != nullptr || report.find(m.name + "/events") != nullptr) {
     throw Error("the report already has an entry named '" + m.name +
@@ -74,7 +51,7 @@ void add_to_report(Report& report, const Measurement& m) {
   headline.device = m.device;
   headline.samples = m.headline_ns;
   headline.statistics = m.headline;
-  headline.measurement = std::make_shared<const MeasurementInfo>(measurement_info(m));
+  headline.measurement = std::make_shared<const MeasurementInfo>(m.info);
   report.entries.push_back(std::move(headline));
 
   // The raw event time of the very samples the headline counts, so that the two sit side by

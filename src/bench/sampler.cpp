@@ -51,7 +51,7 @@ std::vector<double> field(const std::vector<SampleRecord>& records,
 }
 
 void summarize_throttling(Measurement& m, double threshold) {
-  if (m.throttled_samples == 0) return;
+  if (m.info.throttled_samples == 0) return;
   std::string listed;
   std::size_t shown = 0;
   for (const SampleRecord& r : m.samples) {
@@ -62,8 +62,8 @@ void summarize_throttling(Measurement& m, double threshold) {
   m.warnings.push_back(fmt::format(
       "{} of {} samples ran with the SM clock under {:.0f}% of the device's {:.0f} MHz and were "
       "left out of the statistics ({}{}); the GPU is throttling (heat, power or clock limits)",
-      m.throttled_samples, m.samples.size(), 100.0 * threshold, m.normal_sm_clock_mhz, listed,
-      m.throttled_samples > shown ? ", ..." : ""));
+      m.info.throttled_samples, m.samples.size(), 100.0 * threshold, m.info.normal_sm_clock_mhz,
+      listed, m.info.throttled_samples > shown ? ", ..." : ""));
 }
 
 }  // namespace
@@ -76,24 +76,24 @@ Measurement run_measurement(SampleSource& source, const MeasureOptions& options,
                             double peak_gb_per_s) {
   Measurement m;
   m.name = options.name;
-  m.mode = options.mode;
+  m.info.mode = std::string{to_string(options.mode)};
   m.device = device;
-  m.work = options.work;
-  m.counters = options.counters;
-  m.warmup_samples = options.run_once ? 0 : options.warmup_samples;
-  m.peak_bandwidth_gb_per_s = peak_gb_per_s > 0.0 ? peak_gb_per_s : 0.0;
+  m.info.work = options.work;
+  m.info.counters = options.counters;
+  m.info.warmup_samples = options.run_once ? 0 : options.warmup_samples;
+  m.info.peak_bandwidth_gb_per_s = peak_gb_per_s > 0.0 ? peak_gb_per_s : 0.0;
 
   const double start = source.now_s();
-  source.warm_up(m.warmup_samples);
-  m.normal_sm_clock_mhz = source.normal_clock_mhz();
-  m.batch_size = source.batch_size();
+  source.warm_up(m.info.warmup_samples);
+  m.info.normal_sm_clock_mhz = source.normal_clock_mhz();
+  m.info.batch_size = source.batch_size();
 
   std::vector<std::size_t> counted_index;
   std::size_t below_floor = 0;  // cold, events only: samples no longer than the launch floor
-  m.event_floor_ns = source.event_floor_ns();
+  m.info.event_floor_ns = source.event_floor_ns();
   const FixedCost fixed = source.kernel_fixed_cost();
-  m.kernel_fixed_cost_ns = fixed.ns;
-  m.kernel_fixed_cost_source = fixed.ns ? fixed.source : std::string{};
+  m.info.kernel_fixed_cost_ns = fixed.ns;
+  m.info.kernel_fixed_cost_source = fixed.ns ? fixed.source : std::string{};
   StopDecision decision;
   while (!decision.stop) {
     const double round_start = source.now_s();
@@ -113,17 +113,17 @@ Measurement run_measurement(SampleSource& source, const MeasureOptions& options,
       record.sm_clock_mhz = raw.sm_clock_mhz;
       record.valid = raw.valid;
       record.host_overhead_ns = raw.host_overhead_ns;
-      record.throttled = raw.valid && is_throttled(raw.sm_clock_mhz, m.normal_sm_clock_mhz,
+      record.throttled = raw.valid && is_throttled(raw.sm_clock_mhz, m.info.normal_sm_clock_mhz,
                                                    options.throttle_threshold);
-      m.invalid_samples += raw.valid ? 0 : 1;
-      m.throttled_samples += record.throttled ? 1 : 0;
+      m.info.invalid_samples += raw.valid ? 0 : 1;
+      m.info.throttled_samples += record.throttled ? 1 : 0;
       throttled_round = throttled_round || record.throttled;
       const std::optional<double> headline =
           headline_of(raw, source, options.mode, fixed.ns.value_or(0.0));
       if (headline && !record.throttled) {
         counted_index.push_back(m.samples.size());
         m.headline_ns.push_back(*headline);
-        below_floor += raw.event_ns <= m.event_floor_ns ? 1 : 0;
+        below_floor += raw.event_ns <= m.info.event_floor_ns ? 1 : 0;
       }
       m.samples.push_back(record);
     }
@@ -142,13 +142,13 @@ Measurement run_measurement(SampleSource& source, const MeasureOptions& options,
                                     source.batch_size());
   }
 
-  m.stop_reason = decision.reason;
-  m.stop_detail = decision.detail;
+  m.info.stop_reason = std::string{to_string(decision.reason)};
+  m.info.stop_detail = decision.detail;
   if (decision.warn) m.warnings.push_back("stopped without a stable estimate: " + decision.detail);
-  m.wall_time_s = source.now_s() - start;
+  m.info.wall_time_s = source.now_s() - start;
   m.headline_timer = headline_timer(source, options.mode);
-  m.blocking_kernel = source.blocking();
-  m.l2_flushed = source.l2_flushed();
+  m.info.blocking_kernel = source.blocking();
+  m.info.l2_flushed = source.l2_flushed();
 
   m.headline = compute_statistics(m.headline_ns);
   std::vector<double> sorted_headline = m.headline_ns;
@@ -165,23 +165,23 @@ Measurement run_measurement(SampleSource& source, const MeasureOptions& options,
   }
   if (!clocks.empty()) {
     std::sort(clocks.begin(), clocks.end());
-    m.median_sm_clock_mhz = quantile_sorted(clocks, 0.5);
+    m.info.median_sm_clock_mhz = quantile_sorted(clocks, 0.5);
   }
   // The median: the first sample after a round's CUPTI flush pays for the flush, and a mean
   // would spread that over the round.
   if (!overheads.empty()) {
     std::sort(overheads.begin(), overheads.end());
-    m.host_overhead_ns = quantile_sorted(overheads, 0.5);
+    m.info.host_overhead_ns = quantile_sorted(overheads, 0.5);
   }
   summarize_throttling(m, options.throttle_threshold);
-  if (!source.cupti() && m.event_floor_ns > 0 && 2 * below_floor > m.headline_ns.size()) {
+  if (!source.cupti() && m.info.event_floor_ns > 0 && 2 * below_floor > m.headline_ns.size()) {
     m.warnings.push_back(fmt::format(
         "most samples took no longer than the launch floor ({:.3f} us, an empty kernel between "
         "the events): the work's GPU time is below what events resolve; measure it with CUPTI "
         "or in graph mode",
-        m.event_floor_ns / 1e3));
+        m.info.event_floor_ns / 1e3));
   }
-  if (m.headline_timer == "cuda-event-corrected" && m.event_floor_ns > 0.0 && !fixed.ns) {
+  if (m.headline_timer == "cuda-event-corrected" && m.info.event_floor_ns > 0.0 && !fixed.ns) {
     m.warnings.push_back(
         "the events-only headline may read low by the GPU time of an empty kernel, which events "
         "cannot see and no CUPTI calibration of this GPU has measured yet" +
@@ -189,12 +189,12 @@ Measurement run_measurement(SampleSource& source, const MeasureOptions& options,
         "; one measurement with CUPTI available (a Tracer, or none held by another tool) "
         "remembers it for this GPU (docs/benchmarks.md)");
   }
-  if (m.invalid_samples > 0) {
+  if (m.info.invalid_samples > 0) {
     m.warnings.push_back(fmt::format("{} of {} samples were invalid and left out",
-                                     m.invalid_samples, m.samples.size()));
+                                     m.info.invalid_samples, m.samples.size()));
   }
   if (m.headline.count > 0) {
-    m.throughput = compute_throughput(m.work, m.headline.median, peak_gb_per_s);
+    m.info.throughput = compute_throughput(m.info.work, m.headline.median, peak_gb_per_s);
   }
   return m;
 }

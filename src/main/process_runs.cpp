@@ -14,7 +14,6 @@
 
 #include <kerntime/error.hpp>
 
-#include "main/merge_runs.hpp"
 #include "main/processes.hpp"
 #include "main/worker_results.hpp"
 
@@ -68,7 +67,7 @@ ProcessRuns run_processes(const std::string& executable, int argc, const char* c
   ScratchFolder scratch;
   ProcessRuns runs;
   std::vector<Report> reports;
-  std::vector<std::vector<Measurement>> measurements;
+  std::vector<std::string> sources;
   for (std::size_t k = 0; k < processes; ++k) {
     const std::string output = scratch.file("process-" + std::to_string(k + 1) + ".json");
     const int wait_status = run_process(executable, worker_arguments(argc, argv, k, output, extra));
@@ -94,21 +93,13 @@ ProcessRuns run_processes(const std::string& executable, int argc, const char* c
     }
     if (child) {
       reports.push_back(std::move(child->report));
-      measurements.push_back(std::move(child->measurements));
+      sources.push_back("process " + std::to_string(k + 1) + "/" + std::to_string(processes));
     }
   }
-  runs.report = merge_runs(reports);
+  runs.report = merge_reports(reports, sources, kRunnerMerge);
   runs.report.warnings.insert(runs.report.warnings.end(), runs.failures.begin(),
                               runs.failures.end());
-  runs.measurements = combine_measurements(measurements, runs.report);
-  // The merged entries keep the first child's measurement; the combined one covers them all.
-  for (const Measurement& m : runs.measurements) {
-    for (Entry& entry : runs.report.entries) {
-      if (entry.name == m.name) {
-        entry.measurement = std::make_shared<const MeasurementInfo>(measurement_info(m));
-      }
-    }
-  }
+  runs.measurements = measurements_of(runs.report);
   return runs;
 }
 

@@ -6,9 +6,8 @@
 
 #include <kerntime/error.hpp>
 #include <kerntime/report.hpp>
+#include <kerntime/report_transforms.hpp>
 
-#include "bench/stopping.hpp"
-#include "main/merge_runs.hpp"
 #include "main/worker_results.hpp"
 
 namespace kerntime::bench {
@@ -16,22 +15,20 @@ namespace kerntime::bench {
 Measurement combine_repetitions(const std::vector<Measurement>& repetitions) {
   if (repetitions.empty()) throw Error("combine_repetitions needs at least one measurement");
   if (repetitions.size() == 1) return repetitions.front();
-  // The same path as the runs of several processes, then the runs joined into one.
+  // The merge of the runs of several processes, then the runs joined into one.
   std::vector<Report> reports;
-  std::vector<std::vector<Measurement>> parts;
+  std::vector<std::string> sources;
   for (const Measurement& m : repetitions) {
     Report report;
     add_to_report(report, m);
     report.warnings.clear();
     reports.push_back(std::move(report));
-    parts.push_back({m});
+    sources.push_back("repetition " + std::to_string(sources.size() + 1));
   }
-  Report merged = merge_runs(reports);
+  Report merged = merge_reports(reports, sources, kRunnerMerge);
   for (Entry& entry : merged.entries)
     entry.run_sizes.clear();
-  Measurement combined = combine_measurements(parts, merged).front();
-  combined.samples.clear();
-  combined.warnings.clear();
+  Measurement combined = measurements_of(merged).front();
   for (const Measurement& m : repetitions) {
     combined.samples.insert(combined.samples.end(), m.samples.begin(), m.samples.end());
     for (const std::string& w : m.warnings) {
@@ -41,14 +38,8 @@ Measurement combine_repetitions(const std::vector<Measurement>& repetitions) {
       }
     }
   }
-  // merge_runs names the entry; add_to_report will name the measurement again.
-  for (const std::string& w : merged.warnings) {
-    const std::string prefix = combined.name + ": ";
-    combined.warnings.push_back(w.rfind(prefix, 0) == 0 ? w.substr(prefix.size()) : w);
-  }
-  std::vector<double> sorted = combined.headline_ns;
-  std::sort(sorted.begin(), sorted.end());
-  combined.median_ci_half_width = median_ci_half_width(sorted);
+  // What the merge said (a repetition left out); add_to_report will name the measurement.
+  combined.warnings.insert(combined.warnings.end(), merged.warnings.begin(), merged.warnings.end());
   return combined;
 }
 

@@ -348,15 +348,8 @@ int run_as_worker(const RunnerOptions& o, const std::vector<Task>& tasks,
       if (!repetitions.empty()) combined.push_back(combine_outcomes(repetitions));
     }
     std::vector<const Outcome*> done;
-    for (const Outcome& outcome : combined) {
+    for (const Outcome& outcome : combined)
       done.push_back(&outcome);
-      if (outcome.measurement) {
-        Measurement summary = *outcome.measurement;
-        summary.headline_ns.clear();
-        summary.samples.clear();
-        results.measurements.push_back(std::move(summary));
-      }
-    }
     results.report = measurer.report(done);
     results.running = running;
     io::write_file_atomically(o.worker_output, bench::worker_results_json(results));

@@ -11,8 +11,9 @@ namespace kerntime::report_detail {
 
 /// The runs of `entry` appended to `target`'s samples and run sizes. `target` starts as a copy
 /// of its first source with no samples and no run sizes; callers clear a single run's size at
-/// the end (one run is written without sizes).
+/// the end (one run is written without sizes). An entry without samples adds no run.
 inline void append_runs(Entry& target, const Entry& entry) {
+  if (entry.samples.empty()) return;  // no run: a run holds at least one sample
   for (const std::vector<double>& run : entry.runs()) {
     target.samples.insert(target.samples.end(), run.begin(), run.end());
     target.run_sizes.push_back(run.size());

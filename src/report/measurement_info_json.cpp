@@ -146,6 +146,11 @@ OrderedJson measurement_info_json(const MeasurementInfo& info, const std::string
   }
   // Only when declared, so a report without counters is written as before they existed.
   if (!info.counters.empty()) json["counters"] = counters_json(info.counters, path + ".counters");
+  // Only when known, so a report of hand-made entries is written as before they were kept.
+  if (info.wall_time_s > 0.0) json["wall_time_s"] = amount(info.wall_time_s, path + ".wall_time_s");
+  if (info.host_overhead_ns > 0.0) {
+    json["host_overhead_ns"] = amount(info.host_overhead_ns, path + ".host_overhead_ns");
+  }
   return json;
 }
 
@@ -198,6 +203,8 @@ MeasurementInfo read_measurement_info(const JsonReader& r, const Json& value,
   if (const Json* counters = member(value, "counters")) {
     info.counters = read_counters(r, *counters, path + ".counters");
   }
+  info.wall_time_s = number(value, path, "wall_time_s").value_or(0.0);
+  info.host_overhead_ns = number(value, path, "host_overhead_ns").value_or(0.0);
   // Like the statistics: derived figures in a file are never trusted.
   refresh_throughput(info, statistics);
   return info;

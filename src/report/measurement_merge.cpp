@@ -43,13 +43,17 @@ std::shared_ptr<const MeasurementInfo> merge_measurements(
   MeasurementInfo merged = **first;
   merged.invalid_samples = 0;
   merged.throttled_samples = 0;
+  merged.wall_time_s = 0.0;
   std::vector<double> floors;
   std::vector<double> fixed_costs;
   std::vector<double> clocks;
+  std::vector<double> overheads;
   for (const MeasurementInfo* part : parts) {
     if (part == nullptr) continue;
     merged.invalid_samples += part->invalid_samples;
     merged.throttled_samples += part->throttled_samples;
+    merged.wall_time_s += part->wall_time_s;
+    if (part->host_overhead_ns > 0.0) overheads.push_back(part->host_overhead_ns);
     merged.l2_flushed = merged.l2_flushed && part->l2_flushed;
     merged.blocking_kernel = merged.blocking_kernel && part->blocking_kernel;
     if (unsettledness(part->stop_reason) > unsettledness(merged.stop_reason)) {
@@ -68,6 +72,7 @@ std::shared_ptr<const MeasurementInfo> merge_measurements(
   merged.event_floor_ns = median_of(floors).value_or(0.0);
   merged.kernel_fixed_cost_ns = median_of(fixed_costs);
   merged.median_sm_clock_mhz = median_of(clocks);
+  merged.host_overhead_ns = median_of(overheads).value_or(0.0);
   refresh_throughput(merged, statistics);
   return std::make_shared<const MeasurementInfo>(std::move(merged));
 }

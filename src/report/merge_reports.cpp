@@ -2,9 +2,10 @@
 // Merging reports of repeated runs for `kerntime report a.json b.json`: each report becomes one
 // run (or, when it already holds several, its runs) of every entry it measured, so that a
 // baseline can show the noise between processes (docs/ci.md).
+#include <algorithm>
 #include <cstddef>
+#include <optional>
 #include <string>
-#include <unordered_map>
 #include <vector>
 
 #include <kerntime/error.hpp>
@@ -48,7 +49,8 @@ using report_detail::append_runs;
 
 }  // namespace
 
-Report merge_reports(const std::vector<Report>& reports, const std::vector<std::string>& sources) {
+Report merge_reports(const std::vector<Report>& reports, const std::vector<std::string>& sources,
+                     const MergeRules& rules) {
   if (!sources.empty() && sources.size() != reports.size()) {
     throw Error("merge_reports: " + std::to_string(sources.size()) + " source names for " +
                 std::to_string(reports.size()) + " reports.");
@@ -60,7 +62,6 @@ Report merge_reports(const std::vector<Report>& reports, const std::vector<std::
   // No trace section: separate runs share no clock and no record ids to line records up by
   // (merge_process_reports() merges those of one program's processes). `kerntime report` says
   // on standard error which files' traces were dropped.
-  std::unordered_map<std::string, std::size_t> index;
   std::vector<std::string> first_source;  // which report each merged entry came from first
   // Each merged entry's measurement in every run (null: a run without one).
   std::vector<std::vector<const MeasurementInfo*>> measurements;
@@ -88,36 +89,49 @@ Report merge_reports(const std::vector<Report>& reports, const std::vector<std::
       }
     }
     for (const std::string& warning : report.warnings) {
-      append_unique(merged.warnings, source + ": " + warning);
+      append_unique(merged.warnings,
+                    rules.name_warning_sources ? source + ": " + warning : warning);
     }
+    // Where this report's next new entry goes: after the last entry it shared with `merged`,
+    // so that one missing from an earlier run keeps its place; at the end before any.
+    std::optional<std::size_t> insert_at;
     for (const Entry& entry : report.entries) {
-      if (entry.samples.empty()) {
+      if (entry.samples.empty() && !rules.leave_out_unmergeable) {
         throw Error(source + ": entry \"" + entry.name +
                     "\" has no samples; a run without samples cannot be merged (was the "
                     "benchmark interrupted?).");
       }
-      const auto found = index.find(entry.name);
-      if (found == index.end()) {
-        index.emplace(entry.name, merged.entries.size());
+      const auto same_name = [&entry](const Entry& e) { return e.name == entry.name; };
+      const auto found = std::find_if(merged.entries.begin(), merged.entries.end(), same_name);
+      if (found == merged.entries.end()) {
+        const auto at =
+            static_cast<std::ptrdiff_t>(insert_at ? (*insert_at)++ : merged.entries.size());
         Entry copy = entry;
         copy.samples.clear();
         copy.run_sizes.clear();
         append_runs(copy, entry);
-        merged.entries.push_back(std::move(copy));
-        first_source.push_back(source);
-        measurements.push_back({entry.measurement.get()});
+        merged.entries.insert(merged.entries.begin() + at, std::move(copy));
+        first_source.insert(first_source.begin() + at, source);
+        measurements.insert(measurements.begin() + at, {entry.measurement.get()});
         continue;
       }
-      Entry& target = merged.entries[found->second];
+      const auto i = static_cast<std::size_t>(found - merged.entries.begin());
+      insert_at = i + 1;
+      Entry& target = *found;
       if (target.unit != entry.unit || target.timer != entry.timer) {
-        throw Error(source + ": entry \"" + entry.name + "\" was measured in unit '" + entry.unit +
-                    "' with timer '" + entry.timer + "', but in " + first_source[found->second] +
-                    " in unit '" + target.unit + "' with timer '" + target.timer +
-                    "'; only like measurements can be merged.");
+        const std::string what = source + ": entry \"" + entry.name + "\" was measured in unit '" +
+                                 entry.unit + "' with timer '" + entry.timer + "', but in " +
+                                 first_source[i] + " in unit '" + target.unit + "' with timer '" +
+                                 target.timer + "'";
+        if (!rules.leave_out_unmergeable) {
+          throw Error(what + "; only like measurements can be merged.");
+        }
+        append_unique(merged.warnings, what + "; its samples are left out.");
+        continue;
       }
       if (target.device != entry.device) target.device.reset();
       append_runs(target, entry);
-      measurements[found->second].push_back(entry.measurement.get());
+      measurements[i].push_back(entry.measurement.get());
     }
   }
   for (std::size_t i = 0; i < merged.entries.size(); ++i) {

@@ -44,9 +44,9 @@ TEST_F(EngineCold, CuptiHeadlineMatchesTheKernelDurationFrom2usTo100us) {
     ASSERT_GT(truth, static_cast<double>(ns));
     EXPECT_EQ(m.headline_timer, "cupti-kernel");
     EXPECT_NEAR(m.headline.median, truth, tolerance_ns(truth, 0.02, 250.0)) << options.name;
-    EXPECT_NE(m.stop_reason, StopReason::timeout) << m.stop_detail;
-    EXPECT_TRUE(m.l2_flushed);
-    EXPECT_TRUE(m.blocking_kernel);
+    EXPECT_NE(m.info.stop_reason, to_string(StopReason::timeout)) << m.info.stop_detail;
+    EXPECT_TRUE(m.info.l2_flushed);
+    EXPECT_TRUE(m.info.blocking_kernel);
     // The event pair behind the blocking kernel holds the kernel plus the floor around it.
     EXPECT_GT(m.events.median, m.headline.median);
     EXPECT_LT(m.events.median, m.headline.median + 5'000.0);
@@ -85,11 +85,11 @@ TEST_F(EngineCold, EventsOnlyHeadlineBorrowsCuptiForTheFixedCost) {
     const std::uint64_t ns = m.name == "spin/2000" ? 2'000 : 100'000;
     const double truth = cupti_spin_reference_ns(tracer, ns, 200);
     EXPECT_EQ(m.headline_timer, "cuda-event-corrected");
-    EXPECT_GT(m.event_floor_ns, 1'000.0);
-    ASSERT_TRUE(m.kernel_fixed_cost_ns.has_value()) << ::testing::PrintToString(m.warnings);
-    EXPECT_EQ(m.kernel_fixed_cost_source, "borrowed-cupti");
-    EXPECT_GT(*m.kernel_fixed_cost_ns, 0.0);
-    EXPECT_LT(*m.kernel_fixed_cost_ns, m.event_floor_ns);
+    EXPECT_GT(m.info.event_floor_ns, 1'000.0);
+    ASSERT_TRUE(m.info.kernel_fixed_cost_ns.has_value()) << ::testing::PrintToString(m.warnings);
+    EXPECT_EQ(m.info.kernel_fixed_cost_source, "borrowed-cupti");
+    EXPECT_GT(*m.info.kernel_fixed_cost_ns, 0.0);
+    EXPECT_LT(*m.info.kernel_fixed_cost_ns, m.info.event_floor_ns);
     EXPECT_NEAR(m.headline.median, truth, tolerance_ns(truth, 0.02, 250.0)) << m.name;
     EXPECT_FALSE(mentions(m.warnings, "may read low")) << ::testing::PrintToString(m.warnings);
   }
@@ -104,8 +104,8 @@ TEST_F(EngineCold, WithoutAFixedCostTheHeadlineSaysItMayReadLow) {
   options.name = "spin/10000";
   options.borrow_cupti = false;
   const Measurement m = engine.measure(spin(10'000), options);
-  EXPECT_FALSE(m.kernel_fixed_cost_ns.has_value());
-  EXPECT_EQ(m.kernel_fixed_cost_source, "");
+  EXPECT_FALSE(m.info.kernel_fixed_cost_ns.has_value());
+  EXPECT_EQ(m.info.kernel_fixed_cost_source, "");
   EXPECT_TRUE(mentions(m.warnings, "may read low by the GPU time of an empty kernel"))
       << ::testing::PrintToString(m.warnings);
   EXPECT_TRUE(mentions(m.warnings, "MeasureOptions::borrow_cupti is off"))
@@ -132,9 +132,9 @@ TEST_F(EngineCold, ATracersCalibrationIsRememberedForLaterEventsOnlyMeasurements
     options.tracer = &tracer;
     const Measurement m = engine.measure(spin(10'000), options);
     EXPECT_EQ(m.headline_timer, "cupti-kernel");
-    ASSERT_TRUE(m.kernel_fixed_cost_ns.has_value());
-    EXPECT_EQ(m.kernel_fixed_cost_source, "tracer");
-    fixed = *m.kernel_fixed_cost_ns;
+    ASSERT_TRUE(m.info.kernel_fixed_cost_ns.has_value());
+    EXPECT_EQ(m.info.kernel_fixed_cost_source, "tracer");
+    fixed = *m.info.kernel_fixed_cost_ns;
     truth = cupti_spin_reference_ns(tracer, 10'000, 200);
   }
   Engine later;
@@ -143,8 +143,8 @@ TEST_F(EngineCold, ATracersCalibrationIsRememberedForLaterEventsOnlyMeasurements
   options.borrow_cupti = false;
   const Measurement m = later.measure(spin(10'000), options);
   EXPECT_EQ(m.headline_timer, "cuda-event-corrected");
-  EXPECT_EQ(m.kernel_fixed_cost_source, "process");
-  EXPECT_EQ(m.kernel_fixed_cost_ns, fixed);
+  EXPECT_EQ(m.info.kernel_fixed_cost_source, "process");
+  EXPECT_EQ(m.info.kernel_fixed_cost_ns, fixed);
   EXPECT_NEAR(m.headline.median, truth, tolerance_ns(truth, 0.02, 250.0));
 }
 
@@ -158,7 +158,7 @@ TEST_F(EngineCold, ACuptiHeldByAnotherSubscriberIsNotBorrowed) {
   MeasureOptions options;
   options.name = "spin/10000";
   const Measurement m = engine.measure(spin(10'000), options);
-  EXPECT_FALSE(m.kernel_fixed_cost_ns.has_value());
+  EXPECT_FALSE(m.info.kernel_fixed_cost_ns.has_value());
   EXPECT_TRUE(mentions(m.warnings, "another kerntime::Tracer is active in this process"))
       << ::testing::PrintToString(m.warnings);
 }
@@ -168,15 +168,15 @@ TEST_F(EngineCold, EverySampleReadsAPlausibleSmClock) {
   MeasureOptions options;
   options.stopping.fixed_samples = 200;
   const Measurement m = engine.measure(spin(10'000), options);
-  ASSERT_GT(m.normal_sm_clock_mhz, 0.0);
+  ASSERT_GT(m.info.normal_sm_clock_mhz, 0.0);
   std::size_t with_clock = 0;
   for (const SampleRecord& s : m.samples)
     with_clock += s.sm_clock_mhz ? 1 : 0;
   EXPECT_GE(with_clock * 10, m.samples.size() * 9);
-  ASSERT_TRUE(m.median_sm_clock_mhz.has_value());
-  EXPECT_GT(*m.median_sm_clock_mhz, 0.5 * m.normal_sm_clock_mhz);
-  EXPECT_LT(*m.median_sm_clock_mhz, 1.1 * m.normal_sm_clock_mhz);
-  EXPECT_GT(m.host_overhead_ns, 0.0);
+  ASSERT_TRUE(m.info.median_sm_clock_mhz.has_value());
+  EXPECT_GT(*m.info.median_sm_clock_mhz, 0.5 * m.info.normal_sm_clock_mhz);
+  EXPECT_LT(*m.info.median_sm_clock_mhz, 1.1 * m.info.normal_sm_clock_mhz);
+  EXPECT_GT(m.info.host_overhead_ns, 0.0);
 }
 
 TEST_F(EngineCold, TheL2FlushMakesAnL2SizedCopySlower) {
@@ -198,8 +198,8 @@ TEST_F(EngineCold, TheL2FlushMakesAnL2SizedCopySlower) {
   options.l2_flush = false;
   const Measurement warm = engine.measure(copy, options);
   cudaFree(buffers);
-  EXPECT_TRUE(flushed.l2_flushed);
-  EXPECT_FALSE(warm.l2_flushed);
+  EXPECT_TRUE(flushed.info.l2_flushed);
+  EXPECT_FALSE(warm.info.l2_flushed);
   EXPECT_GT(flushed.headline.median, 1.3 * warm.headline.median)
       << "flushed " << flushed.headline.median << " ns, warm " << warm.headline.median << " ns";
 }

@@ -40,9 +40,9 @@ TEST_F(EngineModes, HotAndGraphGivePerLaunchTimesOfBatches) {
     options.mode = mode;
     options.name = std::string{"spin/"} + std::string{to_string(mode)};
     const Measurement m = engine.measure(spin_2us, options);
-    EXPECT_EQ(m.mode, mode);
-    EXPECT_GT(m.batch_size, 1u) << m.name;
-    EXPECT_FALSE(m.l2_flushed);
+    EXPECT_EQ(m.info.mode, to_string(mode));
+    EXPECT_GT(m.info.batch_size, 1u) << m.name;
+    EXPECT_FALSE(m.info.l2_flushed);
     EXPECT_EQ(m.headline_timer, "cupti-kernel");
     // Per launch: at least the kernel's own 2 us, and under a cold event pair, whose floor a
     // batch shares among its launches.
@@ -59,7 +59,7 @@ TEST_F(EngineModes, GraphModeWithEventsOnlyDividesTheBatch) {
   options.mode = MeasureMode::graph;
   options.batch_size = 100;
   const Measurement m = measure(spin_2us, options);  // the function form
-  EXPECT_EQ(m.batch_size, 100u);
+  EXPECT_EQ(m.info.batch_size, 100u);
   EXPECT_EQ(m.headline_timer, "cuda-event-batch");
   EXPECT_EQ(m.headline.count, 30u);
   EXPECT_GE(m.headline.median, 2'000.0);
@@ -83,8 +83,8 @@ TEST_F(EngineModes, ASynchronizingLauncherTimesOutInsteadOfDeadlocking) {
   EXPECT_LT(seconds, 3.0);
   ASSERT_FALSE(m.samples.empty());
   EXPECT_FALSE(m.samples[0].valid);
-  EXPECT_GE(m.invalid_samples, 1u);
-  EXPECT_FALSE(m.blocking_kernel);
+  EXPECT_GE(m.info.invalid_samples, 1u);
+  EXPECT_FALSE(m.info.blocking_kernel);
   EXPECT_EQ(m.headline.count, 6u);
   EXPECT_TRUE(any_contains(m.warnings, "the launcher probably waits for the GPU")) << m.name;
   EXPECT_TRUE(any_contains(m.warnings, "samples were invalid"));

@@ -53,7 +53,7 @@ TEST_F(EngineSetup, TheSetupIsOutsideTheTimedWindowInEveryMode) {
       EXPECT_GE(m.headline.median, 1'500.0) << options.name;
       EXPECT_LT(m.headline.median, 6'000.0) << options.name;
       EXPECT_LT(m.events.max, 0.25 * static_cast<double>(kSetupNs)) << options.name;
-      EXPECT_TRUE(m.blocking_kernel) << options.name;
+      EXPECT_TRUE(m.info.blocking_kernel) << options.name;
     }
   }
 }
@@ -91,19 +91,19 @@ TEST_F(EngineSetup, TheSetupRunsOnceBeforeEverySampleAndTheFirstCall) {
   Calls cold;
   const Measurement c = counted(engine, MeasureMode::cold, cold, 0);
   // The first call, the warm-up samples, the samples: one setup before each launcher call.
-  EXPECT_EQ(cold.launcher, 1 + c.warmup_samples + c.samples.size());
+  EXPECT_EQ(cold.launcher, 1 + c.info.warmup_samples + c.samples.size());
   EXPECT_EQ(cold.setup, cold.launcher);
 
   Calls hot;
   const Measurement h = counted(engine, MeasureMode::hot, hot, 8);
-  EXPECT_EQ(h.batch_size, 8u);
-  EXPECT_EQ(hot.setup, 1 + h.warmup_samples + h.samples.size());  // once per batch
-  EXPECT_EQ(hot.launcher, 1 + 8 * (h.warmup_samples + h.samples.size()));
+  EXPECT_EQ(h.info.batch_size, 8u);
+  EXPECT_EQ(hot.setup, 1 + h.info.warmup_samples + h.samples.size());  // once per batch
+  EXPECT_EQ(hot.launcher, 1 + 8 * (h.info.warmup_samples + h.samples.size()));
 
   Calls graph;
   const Measurement g = counted(engine, MeasureMode::graph, graph, 8);
   // Before each replay: the warm-up one too.
-  EXPECT_EQ(graph.setup, 2 + g.warmup_samples + g.samples.size());
+  EXPECT_EQ(graph.setup, 2 + g.info.warmup_samples + g.samples.size());
   EXPECT_EQ(graph.launcher, 1 + 8u);  // the first call and the capture
 }
 
@@ -114,23 +114,23 @@ TEST_F(EngineSetup, RunOnceWithoutTheBlockingKernelCallsTheLauncherOnce) {
   EXPECT_EQ(once.launcher, 1u);
   EXPECT_EQ(once.setup, 1u);
   ASSERT_EQ(m.samples.size(), 1u);
-  EXPECT_EQ(m.warmup_samples, 0u);
-  EXPECT_EQ(m.stop_reason, StopReason::fixed_count);
-  EXPECT_FALSE(m.blocking_kernel);
+  EXPECT_EQ(m.info.warmup_samples, 0u);
+  EXPECT_EQ(m.info.stop_reason, to_string(StopReason::fixed_count));
+  EXPECT_FALSE(m.info.blocking_kernel);
   EXPECT_FALSE(m.samples[0].sm_clock_mhz.has_value());  // no clock check kernel
   EXPECT_EQ(m.headline_timer, "cuda-event");            // nothing calibrated, nothing subtracted
-  EXPECT_DOUBLE_EQ(m.event_floor_ns, 0.0);
+  EXPECT_DOUBLE_EQ(m.info.event_floor_ns, 0.0);
   EXPECT_GE(m.headline.median, 1'000.0);
 
   Calls blocked;
   const Measurement b = counted(engine, MeasureMode::cold, blocked, 0, true, true);
   EXPECT_EQ(blocked.launcher, 2u);  // the unblocked first call, then the one sample
   ASSERT_EQ(b.samples.size(), 1u);
-  EXPECT_TRUE(b.blocking_kernel);
+  EXPECT_TRUE(b.info.blocking_kernel);
 
   Calls graph;
   const Measurement g = counted(engine, MeasureMode::graph, graph, 0, false, true);
-  EXPECT_EQ(g.batch_size, 1u);
+  EXPECT_EQ(g.info.batch_size, 1u);
   EXPECT_EQ(graph.launcher, 1u);  // captured once, replayed once
   ASSERT_EQ(g.samples.size(), 1u);
 }
@@ -140,10 +140,10 @@ TEST_F(EngineSetup, WithoutTheBlockingKernelSamplesStillCount) {
   Calls calls;
   const Measurement m = counted(engine, MeasureMode::cold, calls, 0, false, false);
   EXPECT_EQ(m.headline.count, 25u);
-  EXPECT_FALSE(m.blocking_kernel);
+  EXPECT_FALSE(m.info.blocking_kernel);
   EXPECT_EQ(m.headline_timer, "cuda-event");
-  EXPECT_FALSE(m.median_sm_clock_mhz.has_value());
-  EXPECT_EQ(m.throttled_samples, 0u);
+  EXPECT_FALSE(m.info.median_sm_clock_mhz.has_value());
+  EXPECT_EQ(m.info.throttled_samples, 0u);
 }
 
 // An in-place sort: restored before every sample it sorts random data each time; without the

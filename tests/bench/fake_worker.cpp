@@ -7,10 +7,12 @@
 #include <csignal>
 #include <cstddef>
 #include <cstdlib>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include <kerntime/measurement_info.hpp>
 #include <kerntime/report.hpp>
 
 #include "io/file_writer.hpp"
@@ -51,13 +53,12 @@ int main(int argc, char** argv) {
     for (const auto& entry : done) {
       if (!entry) continue;
       results.report.entries.push_back(*entry);
-      kerntime::Measurement m;
-      m.name = entry->name;
-      m.headline_timer = entry->timer;
-      m.stop_reason = k == 0 ? kerntime::StopReason::stable : kerntime::StopReason::timeout;
-      m.work.bytes = 1000.0;
-      m.wall_time_s = 0.5;
-      results.measurements.push_back(m);
+      kerntime::MeasurementInfo info;
+      info.stop_reason = k == 0 ? "stable" : "timeout";
+      info.work.bytes = 1000.0;
+      info.wall_time_s = 0.5;
+      results.report.entries.back().measurement =
+          std::make_shared<const kerntime::MeasurementInfo>(info);
     }
     results.report.warnings.push_back(order);
     results.running = running;

@@ -14,10 +14,10 @@
 
 #include <kerntime/error.hpp>
 #include <kerntime/measurement.hpp>
+#include <kerntime/report_json.hpp>
 #include <kerntime/report_transforms.hpp>
 #include <kerntime/statistics.hpp>
 
-#include "main/merge_runs.hpp"
 #include "main/process_runs.hpp"
 #include "main/repetitions.hpp"
 #include "main/run_order.hpp"
@@ -156,7 +156,11 @@ TEST(RunOrder, ShufflesAreUniformOverPositions) {
   }
 }
 
-TEST(MergeRuns, EachReportBecomesARunOfEachEntry) {
+Report runner_merge(const std::vector<Report>& reports) {
+  return merge_reports(reports, {}, kRunnerMerge);
+}
+
+TEST(RunnerMerge, EachReportBecomesARunOfEachEntry) {
   Report a;
   a.environment.host_name = "first";
   a.entries = {entry("x", {1, 2}), entry("y", {10})};
@@ -165,7 +169,7 @@ TEST(MergeRuns, EachReportBecomesARunOfEachEntry) {
   b.environment.host_name = "second";
   b.entries = {entry("x", {3, 4, 5}), entry("y", {20, 30})};
   b.warnings = {"same"};
-  const Report merged = merge_runs({a, b});
+  const Report merged = runner_merge({a, b});
   ASSERT_EQ(merged.entries.size(), 2u);
   EXPECT_EQ(merged.entries[0].samples, (std::vector<double>{1, 2, 3, 4, 5}));
   EXPECT_EQ(merged.entries[0].run_sizes, (std::vector<std::size_t>{2, 3}));
@@ -176,22 +180,22 @@ TEST(MergeRuns, EachReportBecomesARunOfEachEntry) {
   EXPECT_EQ(merged.warnings, (std::vector<std::string>{"same", "only a"}));
 }
 
-TEST(MergeRuns, OneReportIsOneRunAndKeepsItsEntries) {
+TEST(RunnerMerge, OneReportIsOneRunAndKeepsItsEntries) {
   Report a;
   a.entries = {entry("x", {1, 2, 3})};
-  const Report merged = merge_runs({a});
+  const Report merged = runner_merge({a});
   ASSERT_EQ(merged.entries.size(), 1u);
   EXPECT_TRUE(merged.entries[0].run_sizes.empty());
   EXPECT_EQ(merged.entries[0].samples.size(), 3u);
-  EXPECT_TRUE(merge_runs({}).entries.empty());
+  EXPECT_TRUE(runner_merge({}).entries.empty());
 }
 
-TEST(MergeRuns, AnEntryMissingFromARunKeepsItsPlaceAndFewerRuns) {
+TEST(RunnerMerge, AnEntryMissingFromARunKeepsItsPlaceAndFewerRuns) {
   Report a;  // "y" failed in the first process
   a.entries = {entry("x", {1}), entry("z", {5})};
   Report b;
   b.entries = {entry("x", {2}), entry("y", {3}), entry("z", {6})};
-  const Report merged = merge_runs({a, b});
+  const Report merged = runner_merge({a, b});
   ASSERT_EQ(merged.entries.size(), 3u);
   EXPECT_EQ(merged.entries[0].name, "x");
   EXPECT_EQ(merged.entries[1].name, "y");
@@ -200,184 +204,214 @@ TEST(MergeRuns, AnEntryMissingFromARunKeepsItsPlaceAndFewerRuns) {
   EXPECT_EQ(merged.entries[2].run_sizes, (std::vector<std::size_t>{1, 1}));
 }
 
-TEST(MergeRuns, RunsOfAnotherTimerAreLeftOutWithAWarning) {
+TEST(RunnerMerge, RunsOfAnotherTimerAreLeftOutWithAWarning) {
   Report a;
   a.entries = {entry("x", {1, 2})};
   Report b;
   b.entries = {entry("x", {3}, "cuda-event-corrected")};
-  const Report merged = merge_runs({a, b});
+  const Report merged = runner_merge({a, b});
   ASSERT_EQ(merged.entries.size(), 1u);
   EXPECT_EQ(merged.entries[0].samples.size(), 2u);
   ASSERT_EQ(merged.warnings.size(), 1u);
-  EXPECT_TRUE(contains(merged.warnings[0], "x: run 2 measured with timer 'cuda-event-corrected'"))
+  EXPECT_TRUE(contains(merged.warnings[0],
+                       "report 2: entry \"x\" was measured in unit 'ns' "
+                       "with timer 'cuda-event-corrected', but in report 1"))
       << merged.warnings[0];
+  EXPECT_TRUE(contains(merged.warnings[0], "its samples are left out")) << merged.warnings[0];
+  // `kerntime report` refuses the same reports: a person chose them.
+  EXPECT_THROW(merge_reports({a, b}), Error);
 }
 
-TEST(MergeRuns, RunsAlreadyMergedStayRuns) {
+TEST(RunnerMerge, AnEntryWithoutSamplesAddsNoRun) {
+  Report a;  // every sample of "x" was throttled in the first process
+  a.entries = {entry("x", {})};
+  Report b;
+  b.entries = {entry("x", {4, 5})};
+  const Report merged = runner_merge({a, b});
+  ASSERT_EQ(merged.entries.size(), 1u);
+  EXPECT_EQ(merged.entries[0].samples, (std::vector<double>{4, 5}));
+  EXPECT_TRUE(merged.entries[0].run_sizes.empty());  // one run
+  EXPECT_TRUE(merged.warnings.empty());
+  EXPECT_THROW(merge_reports({a, b}), Error);
+}
+
+TEST(RunnerMerge, RunsAlreadyMergedStayRuns) {
   Report a;
   a.entries = {entry("x", {1, 2, 3})};
   a.entries[0].run_sizes = {1, 2};
   Report b;
   b.entries = {entry("x", {4})};
-  EXPECT_EQ(merge_runs({a, b}).entries[0].run_sizes, (std::vector<std::size_t>{1, 2, 1}));
+  EXPECT_EQ(runner_merge({a, b}).entries[0].run_sizes, (std::vector<std::size_t>{1, 2, 1}));
 }
 
-TEST(WorkerResults, TheFileRoundTrips) {
+TEST(WorkerResults, TheFileRoundTripsTheReport) {
   WorkerResults results;
-  results.report.entries = {entry("spin/ns=2000/cold", {2528, 2560})};
-  results.report.warnings = {"w"};
   Measurement m;
   m.name = "spin/ns=2000/cold";
-  m.mode = MeasureMode::hot;
   m.device = 1;
   m.headline_timer = "cupti-kernel";
-  m.work = {3000.0, 20.0, 750.0};
-  m.counters = {{"segments/s", 32.0, CounterKind::rate}, {"bytes/elem", 4.0}};
-  m.batch_size = 64;
-  m.invalid_samples = 1;
-  m.throttled_samples = 2;
-  m.median_sm_clock_mhz = 1980.0;
-  m.stop_reason = StopReason::max_samples;
-  m.stop_detail = "cap";
-  m.wall_time_s = 0.25;
-  m.cupti = Statistics{};
-  results.measurements = {m};
+  m.headline_ns = {2528, 2560};
+  m.headline = compute_statistics(m.headline_ns);
+  m.info.mode = "hot";
+  m.info.work = {3000.0, 20.0, 750.0};
+  m.info.counters = {{"segments/s", 32.0, CounterKind::rate}, {"bytes/elem", 4.0}};
+  m.info.batch_size = 64;
+  m.info.throttled_samples = 2;
+  m.info.median_sm_clock_mhz = 1980.0;
+  m.info.stop_reason = "max-samples";
+  m.info.stop_detail = "cap";
+  m.info.wall_time_s = 0.25;
+  m.info.host_overhead_ns = 900.0;
+  add_to_report(results.report, m);
+  results.report.warnings = {"w"};
   results.running = "copy/bytes=1048576/cold";
   const WorkerResults back = parse_worker_results(worker_results_json(results), "f.json");
   EXPECT_EQ(back.running, results.running);
-  ASSERT_EQ(back.report.entries.size(), 1u);
-  EXPECT_EQ(back.report.entries[0].samples, results.report.entries[0].samples);
+  ASSERT_EQ(back.report.entries.size(), 2u);
+  EXPECT_EQ(back.report.entries[0].samples, m.headline_ns);
   EXPECT_EQ(back.report.warnings, results.report.warnings);
-  ASSERT_EQ(back.measurements.size(), 1u);
-  const Measurement& b = back.measurements[0];
+  const std::vector<Measurement> read = measurements_of(back.report);
+  ASSERT_EQ(read.size(), 1u);
+  const Measurement& b = read[0];
   EXPECT_EQ(b.name, m.name);
-  EXPECT_EQ(b.mode, MeasureMode::hot);
   EXPECT_EQ(b.device, 1);
-  EXPECT_EQ(b.work.bytes, 3000.0);
-  EXPECT_EQ(b.work.elements, 750.0);
-  ASSERT_EQ(b.counters.size(), 2u);
-  EXPECT_EQ(b.counters[0].name, "segments/s");
-  EXPECT_EQ(b.counters[0].value, 32.0);
-  EXPECT_EQ(b.counters[0].kind, CounterKind::rate);
-  EXPECT_EQ(b.counters[1].kind, CounterKind::value);
-  EXPECT_EQ(b.batch_size, 64u);
-  EXPECT_EQ(b.throttled_samples, 2u);
-  EXPECT_EQ(b.median_sm_clock_mhz, 1980.0);
-  EXPECT_EQ(b.stop_reason, StopReason::max_samples);
-  EXPECT_TRUE(b.cupti.has_value());
+  EXPECT_EQ(b.info.mode, "hot");
+  EXPECT_EQ(b.info.work.bytes, 3000.0);
+  EXPECT_EQ(b.info.work.elements, 750.0);
+  ASSERT_EQ(b.info.counters.size(), 2u);
+  EXPECT_EQ(b.info.counters[0].name, "segments/s");
+  EXPECT_EQ(b.info.counters[0].kind, CounterKind::rate);
+  EXPECT_EQ(b.info.counters[1].kind, CounterKind::value);
+  EXPECT_EQ(b.info.batch_size, 64u);
+  EXPECT_EQ(b.info.throttled_samples, 2u);
+  EXPECT_EQ(b.info.median_sm_clock_mhz, 1980.0);
+  EXPECT_EQ(b.info.stop_reason, "max-samples");
+  EXPECT_EQ(b.info.wall_time_s, 0.25);
+  EXPECT_EQ(b.info.host_overhead_ns, 900.0);
+  EXPECT_TRUE(b.cupti.has_value());  // a CUPTI headline
   EXPECT_THROW(parse_worker_results("{}", "f.json"), Error);
   EXPECT_THROW(parse_worker_results("not json", "f.json"), Error);
 }
 
-TEST(WorkerResults, MeasurementsCombineOverProcesses) {
-  Report merged;
-  merged.entries = {entry("x/cold", {100, 100, 200, 200, 200})};
-  merged.entries[0].statistics = compute_statistics(merged.entries[0].samples);
-  merged.entries.push_back(entry("x/cold/events", {300, 300, 300, 300, 300}, "cuda-event"));
-  merged.entries[1].statistics = compute_statistics(merged.entries[1].samples);
-  Measurement first;
-  first.name = "x/cold";
-  first.headline_timer = "cupti-kernel";
-  first.work.bytes = 2000.0;
-  first.stop_reason = StopReason::stable;
-  first.wall_time_s = 1.0;
-  first.throttled_samples = 1;
-  first.median_sm_clock_mhz = 1900.0;
-  Measurement second = first;
-  second.stop_reason = StopReason::timeout;
-  second.stop_detail = "timed out";
-  second.median_sm_clock_mhz = 1980.0;
-  const std::vector<Measurement> combined = combine_measurements({{first}, {second}}, merged);
-  ASSERT_EQ(combined.size(), 1u);
-  const Measurement& c = combined[0];
+// A measurement of "x/cold" as a process of the runner leaves it, in its report.
+Report process_report(const std::vector<double>& ns, const std::string& stop, double clock,
+                      const std::string& created) {
+  Measurement m;
+  m.name = "x/cold";
+  m.headline_timer = "cupti-kernel";
+  m.headline_ns = ns;
+  m.headline = compute_statistics(ns);
+  std::vector<double> events;
+  for (std::size_t i = 0; i < ns.size(); ++i) {
+    SampleRecord sample;
+    sample.event_ns = 300.0;
+    sample.cupti_ns = ns[i];
+    m.samples.push_back(sample);
+    events.push_back(sample.event_ns);
+  }
+  m.events = compute_statistics(events);
+  m.info.work.bytes = 2000.0;
+  m.info.stop_reason = stop;
+  m.info.stop_detail = stop == "timeout" ? "timed out" : "";
+  m.info.wall_time_s = 1.0;
+  m.info.throttled_samples = 1;
+  m.info.median_sm_clock_mhz = clock;
+  Report report;
+  add_to_report(report, m);
+  report.environment.created_utc = created;
+  return report;
+}
+
+TEST(WorkerResults, TheMergedReportGivesTheRunnersMeasurements) {
+  const Report merged = runner_merge({process_report({100, 100}, "stable", 1900.0, "t1"),
+                                      process_report({200, 200, 200}, "timeout", 1980.0, "t2")});
+  const std::vector<Measurement> read = measurements_of(merged);
+  ASSERT_EQ(read.size(), 1u);
+  const Measurement& c = read[0];
   EXPECT_EQ(c.headline.count, 5u);
   EXPECT_EQ(c.headline.median, 200.0);
   EXPECT_EQ(c.headline_ns.size(), 5u);
   EXPECT_EQ(c.events.median, 300.0);
-  EXPECT_EQ(c.stop_reason, StopReason::timeout);
-  EXPECT_EQ(c.stop_detail, "timed out");
-  EXPECT_EQ(c.wall_time_s, 2.0);
-  EXPECT_EQ(c.throttled_samples, 2u);
-  EXPECT_EQ(c.median_sm_clock_mhz, 1940.0);
-  ASSERT_TRUE(c.throughput.gb_per_s);
-  EXPECT_DOUBLE_EQ(*c.throughput.gb_per_s, 10.0);  // 2000 bytes in 200 ns
+  EXPECT_EQ(c.info.stop_reason, "timeout");
+  EXPECT_EQ(c.info.stop_detail, "timed out");
+  EXPECT_EQ(c.info.wall_time_s, 2.0);
+  EXPECT_EQ(c.info.throttled_samples, 2u);
+  EXPECT_EQ(c.info.median_sm_clock_mhz, 1940.0);
+  ASSERT_TRUE(c.info.throughput.gb_per_s);
+  EXPECT_DOUBLE_EQ(*c.info.throughput.gb_per_s, 10.0);  // 2000 bytes in 200 ns
+  EXPECT_FALSE(c.median_ci_half_width);                 // under 8 samples
 }
 
 // The runner's merge of its processes and `kerntime report a.json b.json c.json` over the reports
-// of the same processes give the same measurement figures: before, the runner kept the first
-// process's floor, fixed cost and L2 flag, and the report merge their medians and AND.
+// of the same processes give the same figures: one merge (report/), where the runner once kept
+// the first process's floor, fixed cost and L2 flag, and the report merge their medians and AND.
 TEST(WorkerResults, TheRunnerAndAReportMergeAgreeOnEveryMeasurementFigure) {
-  std::vector<Measurement> processes;
+  std::vector<Report> reports(3);
   const double floors[] = {2'900.0, 3'100.0, 3'000.0};
   const std::optional<double> fixed[] = {std::nullopt, 1'200.0, 1'100.0};
   const bool flushed[] = {true, false, true};
-  for (int p = 0; p < 3; ++p) {
+  for (std::size_t p = 0; p < 3; ++p) {
     Measurement m;
     m.name = "x/cold";
     m.headline_timer = "cuda-event-corrected";
     m.headline_ns = {100.0 + p, 110.0 + p, 120.0 + p};
     m.headline = compute_statistics(m.headline_ns);
-    std::vector<double> events;
     for (const double ns : m.headline_ns) {
       SampleRecord sample;
       sample.event_ns = ns + 3'000.0;
       m.samples.push_back(sample);
-      events.push_back(sample.event_ns);
     }
-    m.events = compute_statistics(events);
-    m.stop_reason = p == 1 ? StopReason::max_samples : StopReason::stable;
-    m.event_floor_ns = floors[p];
-    m.kernel_fixed_cost_ns = fixed[p];
-    m.kernel_fixed_cost_source = fixed[p] ? "borrowed-cupti" : "";
-    m.l2_flushed = flushed[p];
-    m.median_sm_clock_mhz = 1'900.0 + 10.0 * p;
-    m.invalid_samples = static_cast<std::size_t>(p);
-    processes.push_back(m);
+    m.info.stop_reason = p == 1 ? "max-samples" : "stable";
+    m.info.event_floor_ns = floors[p];
+    m.info.kernel_fixed_cost_ns = fixed[p];
+    m.info.kernel_fixed_cost_source = fixed[p] ? "borrowed-cupti" : "";
+    m.info.l2_flushed = flushed[p];
+    m.info.median_sm_clock_mhz = 1'900.0 + 10.0 * static_cast<double>(p);
+    m.info.invalid_samples = p;
+    m.info.wall_time_s = 0.5 + static_cast<double>(p);
+    m.info.host_overhead_ns = 800.0 + 100.0 * static_cast<double>(p);
+    add_to_report(reports[p], m);
+    reports[p].environment.created_utc = "t" + std::to_string(p);
   }
-  std::vector<Report> reports(3);
-  std::vector<std::vector<Measurement>> per_process;
-  for (int p = 0; p < 3; ++p) {
-    add_to_report(reports[static_cast<std::size_t>(p)], processes[static_cast<std::size_t>(p)]);
-    reports[static_cast<std::size_t>(p)].environment.created_utc = "t" + std::to_string(p);
-    per_process.push_back({processes[static_cast<std::size_t>(p)]});
+  const Report runner = runner_merge(reports);
+  const Report files = merge_reports(reports, {"a.json", "b.json", "c.json"});
+  ASSERT_EQ(runner.entries.size(), files.entries.size());
+  for (std::size_t i = 0; i < runner.entries.size(); ++i) {
+    SCOPED_TRACE(runner.entries[i].name);
+    EXPECT_EQ(runner.entries[i].samples, files.entries[i].samples);
+    EXPECT_EQ(runner.entries[i].run_sizes, files.entries[i].run_sizes);
   }
-  const Report runner_merged = merge_runs(reports);
-  const std::vector<Measurement> combined = combine_measurements(per_process, runner_merged);
-  ASSERT_EQ(combined.size(), 1u);
-  const MeasurementInfo runner = measurement_info(combined[0]);
-
-  const Report report_merged = merge_reports(reports);
-  const Entry* entry = report_merged.find("x/cold");
-  ASSERT_NE(entry, nullptr);
-  ASSERT_NE(entry->measurement, nullptr);
-  const MeasurementInfo& report = *entry->measurement;
-
-  EXPECT_EQ(runner.event_floor_ns, 3'000.0);
-  EXPECT_EQ(runner.event_floor_ns, report.event_floor_ns);
-  EXPECT_EQ(runner.kernel_fixed_cost_ns, 1'150.0);
-  EXPECT_EQ(runner.kernel_fixed_cost_ns, report.kernel_fixed_cost_ns);
-  EXPECT_EQ(runner.kernel_fixed_cost_source, "borrowed-cupti");
-  EXPECT_EQ(runner.kernel_fixed_cost_source, report.kernel_fixed_cost_source);
-  EXPECT_FALSE(runner.l2_flushed);
-  EXPECT_EQ(runner.l2_flushed, report.l2_flushed);
-  EXPECT_EQ(runner.median_sm_clock_mhz, report.median_sm_clock_mhz);
-  EXPECT_EQ(runner.stop_reason, "max-samples");
-  EXPECT_EQ(runner.stop_reason, report.stop_reason);
-  EXPECT_EQ(runner.invalid_samples, 3u);
-  EXPECT_EQ(runner.invalid_samples, report.invalid_samples);
-  EXPECT_EQ(runner.throttled_samples, report.throttled_samples);
-  EXPECT_EQ(runner.blocking_kernel, report.blocking_kernel);
-  EXPECT_EQ(combined[0].headline.median, entry->statistics.median);
+  // Every figure, as the report file writes it: the same text.
+  Report runner_entries;
+  runner_entries.entries = runner.entries;
+  Report file_entries;
+  file_entries.entries = files.entries;
+  EXPECT_EQ(to_json(runner_entries), to_json(file_entries));
+  const MeasurementInfo& merged = *runner.find("x/cold")->measurement;
+  EXPECT_EQ(merged.event_floor_ns, 3'000.0);
+  EXPECT_EQ(merged.kernel_fixed_cost_ns, 1'150.0);
+  EXPECT_EQ(merged.kernel_fixed_cost_source, "borrowed-cupti");
+  EXPECT_FALSE(merged.l2_flushed);
+  EXPECT_EQ(merged.stop_reason, "max-samples");
+  EXPECT_EQ(merged.invalid_samples, 3u);
+  EXPECT_EQ(merged.wall_time_s, 4.5);
+  EXPECT_EQ(merged.host_overhead_ns, 900.0);
+  // And the rows the runner prints are those of the merged report.
+  const std::vector<Measurement> rows = measurements_of(runner);
+  ASSERT_EQ(rows.size(), 1u);
+  EXPECT_EQ(rows[0].headline.median, files.find("x/cold")->statistics.median);
+  EXPECT_EQ(rows[0].events.median, files.find("x/cold/events")->statistics.median);
 }
 
 // A measurement as the engine leaves it: counted samples of `ns` each, events 1 us longer.
-Measurement repetition(const std::vector<double>& ns, StopReason stop, const std::string& warning) {
+Measurement repetition(const std::vector<double>& ns, const std::string& stop,
+                       const std::string& warning) {
   Measurement m;
   m.name = "spin/cold";
   m.headline_timer = "cupti-kernel";
-  m.work.bytes = 4000.0;
-  m.stop_reason = stop;
-  m.wall_time_s = 0.5;
+  m.info.work.bytes = 4000.0;
+  m.info.stop_reason = stop;
+  m.info.wall_time_s = 0.5;
   m.warnings = {warning, "shared"};
   for (double v : ns) {
     SampleRecord r;
@@ -396,9 +430,8 @@ Measurement repetition(const std::vector<double>& ns, StopReason stop, const std
 }
 
 TEST(Repetitions, AreOneMeasurementOfEverySampleInTheOrderTaken) {
-  const Measurement c =
-      combine_repetitions({repetition({100, 100, 100}, StopReason::stable, "first"),
-                           repetition({300, 300}, StopReason::timeout, "second")});
+  const Measurement c = combine_repetitions({repetition({100, 100, 100}, "stable", "first"),
+                                             repetition({300, 300}, "timeout", "second")});
   EXPECT_EQ(c.name, "spin/cold");
   EXPECT_EQ(c.headline_ns, (std::vector<double>{100, 100, 100, 300, 300}));
   EXPECT_EQ(c.headline.count, 5u);
@@ -406,11 +439,11 @@ TEST(Repetitions, AreOneMeasurementOfEverySampleInTheOrderTaken) {
   ASSERT_EQ(c.samples.size(), 5u);
   EXPECT_EQ(c.samples[4].event_ns, 1300.0);
   EXPECT_EQ(c.events.count, 5u);
-  EXPECT_EQ(c.stop_reason, StopReason::timeout);  // the least settled
-  EXPECT_DOUBLE_EQ(c.wall_time_s, 1.0);
+  EXPECT_EQ(c.info.stop_reason, "timeout");  // the least settled
+  EXPECT_DOUBLE_EQ(c.info.wall_time_s, 1.0);
   EXPECT_EQ(c.warnings, (std::vector<std::string>{"first", "shared", "second"}));
-  ASSERT_TRUE(c.throughput.gb_per_s);
-  EXPECT_DOUBLE_EQ(*c.throughput.gb_per_s, 40.0);  // 4000 bytes in 100 ns
+  ASSERT_TRUE(c.info.throughput.gb_per_s);
+  EXPECT_DOUBLE_EQ(*c.info.throughput.gb_per_s, 40.0);  // 4000 bytes in 100 ns
   // In a report: one run, its events entry the same samples.
   Report report;
   add_to_report(report, c);
@@ -418,7 +451,7 @@ TEST(Repetitions, AreOneMeasurementOfEverySampleInTheOrderTaken) {
   EXPECT_TRUE(report.entries[0].run_sizes.empty());
   EXPECT_EQ(report.entries[1].samples.size(), 5u);
   // One repetition is itself.
-  const Measurement one = combine_repetitions({repetition({7}, StopReason::stable, "x")});
+  const Measurement one = combine_repetitions({repetition({7}, "stable", "x")});
   EXPECT_EQ(one.headline_ns, (std::vector<double>{7}));
   EXPECT_THROW(combine_repetitions({}), Error);
 }
@@ -481,8 +514,8 @@ TEST(RunProcesses, ThreeChildrenGiveThreeRunsPerEntryInRotatedOrders) {
   EXPECT_EQ(runs.report.warnings, orders);
   ASSERT_EQ(runs.measurements.size(), 3u);
   EXPECT_EQ(runs.measurements[0].headline.count, 9u);
-  EXPECT_EQ(runs.measurements[0].stop_reason, StopReason::timeout);  // the least settled
-  EXPECT_EQ(runs.measurements[0].wall_time_s, 1.5);
+  EXPECT_EQ(runs.measurements[0].info.stop_reason, "timeout");  // the least settled
+  EXPECT_EQ(runs.measurements[0].info.wall_time_s, 1.5);
 }
 
 TEST(RunProcesses, ACrashedChildIsNamedAndTheRunsThatFinishedAreKept) {

@@ -57,17 +57,17 @@ TEST(AddToReport, HeadlineAndEventEntriesWithTheirTimers) {
 TEST(AddToReport, TheHeadlineEntryKeepsHowItWasMeasuredAndTheEventsTwinDoesNot) {
   Report report;
   Measurement m = sample_measurement("copy/bytes=1048576/cold");
-  m.kernel_fixed_cost_ns = 608.0;
-  m.kernel_fixed_cost_source = kFixedCostFromTracer;
-  m.event_floor_ns = 3008.0;
-  m.invalid_samples = 1;
-  m.throttled_samples = 2;
+  m.info.kernel_fixed_cost_ns = 608.0;
+  m.info.kernel_fixed_cost_source = kFixedCostFromTracer;
+  m.info.event_floor_ns = 3008.0;
+  m.info.invalid_samples = 1;
+  m.info.throttled_samples = 2;
   add_to_report(report, m);
   ASSERT_NE(report.entries[0].measurement, nullptr);
   const MeasurementInfo& info = *report.entries[0].measurement;
   EXPECT_EQ(info.mode, "cold");
   EXPECT_EQ(info.stop_reason, "fixed-count");
-  EXPECT_EQ(info.stop_detail, m.stop_detail);
+  EXPECT_EQ(info.stop_detail, m.info.stop_detail);
   EXPECT_FALSE(info.stop_detail.empty());
   EXPECT_EQ(info.warmup_samples, 2u);
   EXPECT_EQ(info.invalid_samples, 1u);
@@ -85,16 +85,17 @@ TEST(AddToReport, TheHeadlineEntryKeepsHowItWasMeasuredAndTheEventsTwinDoesNot) 
   ASSERT_TRUE(info.throughput.gb_per_s.has_value());
   // 2 MiB over the CUPTI median of 2600 or 2601 ns.
   EXPECT_NEAR(*info.throughput.gb_per_s, 2.0 * 1024 * 1024 / m.headline.median, 1e-9);
-  EXPECT_EQ(info.throughput.peak_bandwidth_percent, m.throughput.peak_bandwidth_percent);
+  EXPECT_EQ(info.throughput.peak_bandwidth_percent, m.info.throughput.peak_bandwidth_percent);
   EXPECT_EQ(report.entries[1].measurement, nullptr);
 }
 
 TEST(AddToReport, TheHeadlineEntryKeepsTheElementsAndTheCounters) {
   Report report;
   Measurement m = sample_measurement("sort/n=1048576/cold");
-  m.work.elements = 1048576.0;
-  m.throughput = compute_throughput(m.work, m.headline.median, m.peak_bandwidth_gb_per_s);
-  m.counters = {{"segments/s", 32768.0, CounterKind::rate}, {"bytes/elem", 4.0}};
+  m.info.work.elements = 1048576.0;
+  m.info.throughput =
+      compute_throughput(m.info.work, m.headline.median, m.info.peak_bandwidth_gb_per_s);
+  m.info.counters = {{"segments/s", 32768.0, CounterKind::rate}, {"bytes/elem", 4.0}};
   add_to_report(report, m);
   const MeasurementInfo& info = *report.entries[0].measurement;
   EXPECT_EQ(info.work.elements, 1048576.0);
@@ -161,11 +162,11 @@ TEST(RenderResults, CsvHasOneRowPerMeasurementInNanoseconds) {
 TEST(RenderResults, ItemsPerSecondAndCountersAreColumnsOfTheirOwn) {
   Report report;
   Measurement sort = sample_measurement("sort/cold");  // headline median 2.6 us
-  sort.work.elements = 1'048'576.0;
-  sort.throughput = compute_throughput(sort.work, sort.headline.median, 0.0);
-  sort.counters = {{"segments/s", 32'768.0, CounterKind::rate}, {"bytes/elem", 4.0}};
+  sort.info.work.elements = 1'048'576.0;
+  sort.info.throughput = compute_throughput(sort.info.work, sort.headline.median, 0.0);
+  sort.info.counters = {{"segments/s", 32'768.0, CounterKind::rate}, {"bytes/elem", 4.0}};
   Measurement copy = sample_measurement("copy/cold");
-  copy.counters = {{"bytes/elem", 1.0}};
+  copy.info.counters = {{"bytes/elem", 1.0}};
   const std::vector<Measurement> ms = {sort, copy};
   const std::string table = kerntime::render(ms, report, Format::table);
   // 2^20 elements in 2.6 us: 403.3G items/s; 32768 segments: 12.6G per second.
@@ -186,7 +187,7 @@ TEST(RenderResults, ItemsPerSecondAndCountersAreColumnsOfTheirOwn) {
   // Without elements or counters the table is as before.
   const std::string plain = kerntime::render({copy}, report, Format::table);
   EXPECT_EQ(plain.find("Items/s"), std::string::npos) << plain;
-  copy.counters.clear();
+  copy.info.counters.clear();
   EXPECT_EQ(kerntime::render({copy}, report, Format::csv).find("items_per_s"), std::string::npos);
 }
 
@@ -233,11 +234,12 @@ TEST(RenderResults, ExtremeValuesAndWarningsStayReadable) {
   m.headline_ns.assign(5, 5e-324);
   m.headline = compute_statistics(m.headline_ns);
   m.events = compute_statistics(std::vector<double>(5, 1e300));
-  m.median_sm_clock_mhz = 1e300;
-  m.work = {1e9, 1e12, 1e6};
-  m.peak_bandwidth_gb_per_s = 4800.0;
-  m.throughput = compute_throughput(m.work, m.headline.median, m.peak_bandwidth_gb_per_s);
-  m.counters = {Counter{"segments/s", 32768.0, CounterKind::rate}};
+  m.info.median_sm_clock_mhz = 1e300;
+  m.info.work = {1e9, 1e12, 1e6};
+  m.info.peak_bandwidth_gb_per_s = 4800.0;
+  m.info.throughput =
+      compute_throughput(m.info.work, m.headline.median, m.info.peak_bandwidth_gb_per_s);
+  m.info.counters = {Counter{"segments/s", 32768.0, CounterKind::rate}};
   Report report;
   report.warnings = {"k\u202E\x1b[31m: a warning"};
   for (const Format format : {Format::table, Format::markdown}) {

@@ -30,8 +30,8 @@ TEST(Sampler, ConstantTimesStopStableAfterMinSamplesAndTheWarmup) {
   options.warmup_samples = 3;
   const Measurement m = run_measurement(source, options, 0, 0.0);
   EXPECT_EQ(source.warmed_up, 3u);
-  EXPECT_EQ(m.warmup_samples, 3u);
-  EXPECT_EQ(m.stop_reason, StopReason::stable);
+  EXPECT_EQ(m.info.warmup_samples, 3u);
+  EXPECT_EQ(m.info.stop_reason, to_string(StopReason::stable));
   EXPECT_EQ(m.headline.count, options.stopping.min_samples);
   EXPECT_EQ(m.samples.size(), options.stopping.min_samples);
   EXPECT_DOUBLE_EQ(m.headline.median, 1000.0);
@@ -47,10 +47,10 @@ TEST(Sampler, NoisyTimesRunToTheTimeoutAndSaySo) {
   options.stopping.max_ci_half_width = 0.0001;
   options.stopping.max_noise = 0.0001;
   const Measurement m = run_measurement(source, options, 0, 0.0);
-  EXPECT_EQ(m.stop_reason, StopReason::timeout);
-  EXPECT_GE(m.wall_time_s, 2.0);
-  EXPECT_LT(m.wall_time_s, 2.3);
-  EXPECT_TRUE(any_contains(m.warnings, "timeout")) << m.stop_detail;
+  EXPECT_EQ(m.info.stop_reason, to_string(StopReason::timeout));
+  EXPECT_GE(m.info.wall_time_s, 2.0);
+  EXPECT_LT(m.info.wall_time_s, 2.3);
+  EXPECT_TRUE(any_contains(m.warnings, "timeout")) << m.info.stop_detail;
   EXPECT_GT(source.rounds.size(), 3u);
 }
 
@@ -60,7 +60,7 @@ TEST(Sampler, FixedCountTakesExactlyThatMany) {
   MeasureOptions options;
   options.stopping.fixed_samples = 37;
   const Measurement m = run_measurement(source, options, 0, 0.0);
-  EXPECT_EQ(m.stop_reason, StopReason::fixed_count);
+  EXPECT_EQ(m.info.stop_reason, to_string(StopReason::fixed_count));
   EXPECT_EQ(m.headline.count, 37u);
   EXPECT_EQ(source.taken, 37u);
 }
@@ -102,7 +102,7 @@ TEST(Sampler, EventsOnlyColdSubtractsTheFloor) {
   const Measurement cold = run_measurement(source, options, 0, 0.0);
   EXPECT_EQ(cold.headline_timer, "cuda-event-corrected");
   EXPECT_DOUBLE_EQ(cold.headline.median, 2500.0);
-  EXPECT_DOUBLE_EQ(cold.event_floor_ns, 2300.0);
+  EXPECT_DOUBLE_EQ(cold.info.event_floor_ns, 2300.0);
 
   FakeSource batch;
   batch.make = source.make;
@@ -122,8 +122,8 @@ TEST(Sampler, EventsOnlyColdAddsBackTheKernelFixedCost) {
   const Measurement m = run_measurement(source, MeasureOptions{}, 0, 0.0);
   EXPECT_EQ(m.headline_timer, "cuda-event-corrected");
   EXPECT_DOUBLE_EQ(m.headline.median, 4960.0 - 3008.0 + 608.0);
-  EXPECT_EQ(m.kernel_fixed_cost_ns, 608.0);
-  EXPECT_EQ(m.kernel_fixed_cost_source, "cache");
+  EXPECT_EQ(m.info.kernel_fixed_cost_ns, 608.0);
+  EXPECT_EQ(m.info.kernel_fixed_cost_source, "cache");
   EXPECT_FALSE(any_contains(m.warnings, "may read low")) << ::testing::PrintToString(m.warnings);
   // The raw events of the same samples are kept as they were.
   EXPECT_DOUBLE_EQ(m.events.median, 4960.0);
@@ -136,8 +136,8 @@ TEST(Sampler, AnUnknownFixedCostIsSaidWithItsReason) {
   source.make = [](std::size_t) { return sample(4960.0); };
   const Measurement m = run_measurement(source, MeasureOptions{}, 0, 0.0);
   EXPECT_DOUBLE_EQ(m.headline.median, 4960.0 - 3008.0);
-  EXPECT_FALSE(m.kernel_fixed_cost_ns.has_value());
-  EXPECT_EQ(m.kernel_fixed_cost_source, "");
+  EXPECT_FALSE(m.info.kernel_fixed_cost_ns.has_value());
+  EXPECT_EQ(m.info.kernel_fixed_cost_source, "");
   EXPECT_TRUE(any_contains(m.warnings,
                            "the events-only headline may read low by the GPU time of an empty "
                            "kernel, which events cannot see and no CUPTI calibration of this GPU "
@@ -153,7 +153,7 @@ TEST(Sampler, TheFixedCostLeavesCuptiAndBatchHeadlinesAlone) {
   cupti.make = [](std::size_t) { return sample(4960.0, 2592.0); };
   const Measurement c = run_measurement(cupti, MeasureOptions{}, 0, 0.0);
   EXPECT_DOUBLE_EQ(c.headline.median, 2592.0);
-  EXPECT_EQ(c.kernel_fixed_cost_ns, 608.0);  // known, and reported, but not applied
+  EXPECT_EQ(c.info.kernel_fixed_cost_ns, 608.0);  // known, and reported, but not applied
 
   FakeSource batch;
   batch.make = [](std::size_t) { return sample(4800.0); };
@@ -192,7 +192,7 @@ TEST(Sampler, ThrottledSamplesAreFlaggedCountedAndLeftOut) {
   options.stopping.fixed_samples = 40;
   const Measurement m = run_measurement(source, options, 0, 0.0);
   EXPECT_EQ(m.headline.count, 40u);
-  EXPECT_EQ(m.throttled_samples, 10u);  // samples 0, 5, ..., 45 of 50 taken
+  EXPECT_EQ(m.info.throttled_samples, 10u);  // samples 0, 5, ..., 45 of 50 taken
   EXPECT_EQ(m.samples.size(), 50u);
   EXPECT_DOUBLE_EQ(m.headline.max, 1000.0);
   EXPECT_TRUE(m.samples[0].throttled);
@@ -200,8 +200,8 @@ TEST(Sampler, ThrottledSamplesAreFlaggedCountedAndLeftOut) {
   EXPECT_TRUE(any_contains(m.warnings, "10 of 50 samples ran with the SM clock under 75%"));
   EXPECT_TRUE(any_contains(m.warnings, "1400 MHz"));
   EXPECT_GT(source.paused_s, 0.0);
-  ASSERT_TRUE(m.median_sm_clock_mhz.has_value());
-  EXPECT_DOUBLE_EQ(*m.median_sm_clock_mhz, 1900.0);
+  ASSERT_TRUE(m.info.median_sm_clock_mhz.has_value());
+  EXPECT_DOUBLE_EQ(*m.info.median_sm_clock_mhz, 1900.0);
 }
 
 TEST(Sampler, ThrottleThresholdIsConfigurable) {
@@ -223,7 +223,7 @@ TEST(Sampler, InvalidSamplesAreLeftOutWithAWarning) {
   MeasureOptions options;
   options.stopping.fixed_samples = 10;
   const Measurement m = run_measurement(source, options, 0, 0.0);
-  EXPECT_EQ(m.invalid_samples, 1u);
+  EXPECT_EQ(m.info.invalid_samples, 1u);
   EXPECT_FALSE(m.samples[2].valid);
   EXPECT_EQ(m.headline.count, 10u);
   EXPECT_TRUE(any_contains(m.warnings, "blocking kernel gave up"));
@@ -237,11 +237,11 @@ TEST(Sampler, DeclaredWorkBecomesThroughput) {
   MeasureOptions options;
   options.work = {2.0e9, 1.0e9};  // 2 GB and 1 GFLOP in 0.5 ms
   const Measurement m = run_measurement(source, options, 0, 5000.0);
-  ASSERT_TRUE(m.throughput.gb_per_s && m.throughput.tflop_per_s &&
-              m.throughput.peak_bandwidth_percent);
-  EXPECT_DOUBLE_EQ(*m.throughput.gb_per_s, 4000.0);
-  EXPECT_DOUBLE_EQ(*m.throughput.tflop_per_s, 2.0);
-  EXPECT_DOUBLE_EQ(*m.throughput.peak_bandwidth_percent, 80.0);
+  ASSERT_TRUE(m.info.throughput.gb_per_s && m.info.throughput.tflop_per_s &&
+              m.info.throughput.peak_bandwidth_percent);
+  EXPECT_DOUBLE_EQ(*m.info.throughput.gb_per_s, 4000.0);
+  EXPECT_DOUBLE_EQ(*m.info.throughput.tflop_per_s, 2.0);
+  EXPECT_DOUBLE_EQ(*m.info.throughput.peak_bandwidth_percent, 80.0);
 }
 
 TEST(Sampler, HostOverheadIsTheMedianPerSample) {
@@ -254,7 +254,7 @@ TEST(Sampler, HostOverheadIsTheMedianPerSample) {
   MeasureOptions options;
   options.stopping.fixed_samples = 40;
   const Measurement m = run_measurement(source, options, 0, 0.0);
-  EXPECT_DOUBLE_EQ(m.host_overhead_ns, 20'000.0);
+  EXPECT_DOUBLE_EQ(m.info.host_overhead_ns, 20'000.0);
 }
 
 TEST(Sampler, ReportsProgressAfterEachRound) {

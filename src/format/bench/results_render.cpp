@@ -36,8 +36,8 @@ Row row_of(const Measurement& m) {
     return share ? detail::format_percent_value(100.0 * *share, 2) : std::string{"-"};
   };
   std::string samples = std::to_string(h.count);
-  if (m.throttled_samples + m.invalid_samples > 0) {
-    samples += fmt::format(" (-{})", m.throttled_samples + m.invalid_samples);
+  if (m.info.throttled_samples + m.info.invalid_samples > 0) {
+    samples += fmt::format(" (-{})", m.info.throttled_samples + m.info.invalid_samples);
   }
   return {m.name,
           samples,
@@ -46,20 +46,20 @@ Row row_of(const Measurement& m) {
           m.events.count > 0 ? format_duration(m.events.median) : "-",
           ci ? "+-" + percent(ci) : "-",
           percent(h.relative_noise),
-          optional_number(m.throughput.gb_per_s, 1),
-          m.throughput.peak_bandwidth_percent
-              ? detail::format_percent_value(*m.throughput.peak_bandwidth_percent, 1)
+          optional_number(m.info.throughput.gb_per_s, 1),
+          m.info.throughput.peak_bandwidth_percent
+              ? detail::format_percent_value(*m.info.throughput.peak_bandwidth_percent, 1)
               : "-",
-          optional_number(m.throughput.tflop_per_s, 3),
-          optional_number(m.median_sm_clock_mhz, 0),
-          std::string{to_string(m.stop_reason)}};
+          optional_number(m.info.throughput.tflop_per_s, 3),
+          optional_number(m.info.median_sm_clock_mhz, 0),
+          m.info.stop_reason};
 }
 
 // The columns beyond the fixed ones (counter_columns.hpp).
 CounterColumns extra_columns(const std::vector<Measurement>& ms) {
   CounterColumns extra;
   for (const Measurement& m : ms)
-    extra.add(m.work, m.counters);
+    extra.add(m.info.work, m.info.counters);
   return extra;
 }
 
@@ -82,16 +82,16 @@ std::string csv(const std::vector<Measurement>& ms) {
     };
     out += fmt::format(
         "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n", csv_field(m.name),
-        to_string(m.mode), m.device, m.headline.count, m.throttled_samples, m.invalid_samples,
+        m.info.mode, m.device, m.headline.count, m.info.throttled_samples, m.info.invalid_samples,
         num(median(m.headline)), m.headline_timer, num(median(m.events)),
         m.cupti ? num(median(*m.cupti)) : std::string{}, num(m.headline.relative_noise),
-        num(m.throughput.gb_per_s), num(m.throughput.peak_bandwidth_percent),
-        num(m.throughput.tflop_per_s), num(m.median_sm_clock_mhz), m.batch_size,
-        to_string(m.stop_reason), m.wall_time_s, m.host_overhead_ns);
+        num(m.info.throughput.gb_per_s), num(m.info.throughput.peak_bandwidth_percent),
+        num(m.info.throughput.tflop_per_s), num(m.info.median_sm_clock_mhz), m.info.batch_size,
+        m.info.stop_reason, m.info.wall_time_s, m.info.host_overhead_ns);
     out.pop_back();  // the row's line break, after the extra columns
-    if (extra.items) out += "," + num(m.throughput.elements_per_s);
+    if (extra.items) out += "," + num(m.info.throughput.elements_per_s);
     for (const std::string& name : extra.names)
-      out += "," + num(shown_counter(m.counters, name, m.headline));
+      out += "," + num(shown_counter(m.info.counters, name, m.headline));
     out += "\n";
   }
   return out;
@@ -118,9 +118,9 @@ Grid grid_of(const std::vector<Measurement>& ms, bool markdown) {
     row[0] = markdown ? markdown_escape(row[0]) : printable(row[0]);
     std::string stop = std::move(row.back());
     row.pop_back();
-    if (extra.items) row.push_back(si_or_dash(m.throughput.elements_per_s));
+    if (extra.items) row.push_back(si_or_dash(m.info.throughput.elements_per_s));
     for (const std::string& name : extra.names)
-      row.push_back(si_or_dash(shown_counter(m.counters, name, m.headline)));
+      row.push_back(si_or_dash(shown_counter(m.info.counters, name, m.headline)));
     row.push_back(std::move(stop));
     grid.rows.push_back(std::move(row));
   }
