@@ -20,7 +20,7 @@ constexpr std::size_t kSamples = 101;
 
 Calibration calibrate(DeviceResources& resources, Tracer* tracer) {
   const Launcher empty = [](cudaStream_t stream) {
-    detail::check_cuda(launch_floor_kernel(stream), "launching the floor kernel");
+    cuda::check_cuda(launch_floor_kernel(stream), "launching the floor kernel");
   };
   CudaSourceSettings settings;
   settings.mode = MeasureMode::cold;

@@ -18,7 +18,7 @@
 namespace kerntime::bench {
 namespace {
 
-using detail::check_cuda;
+using cuda::check_cuda;
 using Clock = std::chrono::steady_clock;
 
 // Samples queued at once: the GPU runs one while the host queues the next. Each sample is
@@ -92,7 +92,7 @@ double CudaSampleSource::call_setup() {
 
 void CudaSampleSource::call_payload() {
   if (graph_ != nullptr) {
-    check_cuda(cudaGraphLaunch(graph_, res_.stream()), "cudaGraphLaunch (benchmark batch)");
+    cuda::check_cuda(cudaGraphLaunch(graph_, res_.stream()), "cudaGraphLaunch (benchmark batch)");
     return;
   }
   for (std::size_t i = 0; i < batch_; ++i)
@@ -108,22 +108,23 @@ CudaSampleSource::Pending CudaSampleSource::enqueue() {
   // (so nothing holds the stream while it runs): outside the timed window in every mode.
   const double setup_ns = call_setup();
   if (flush_) {
-    check_cuda(cudaMemsetAsync(res_.flush_buffer(), static_cast<int>(p.seq & 0xff),
-                               res_.flush_bytes(), stream),
-               "cudaMemsetAsync (L2 flush)");
+    cuda::check_cuda(cudaMemsetAsync(res_.flush_buffer(), static_cast<int>(p.seq & 0xff),
+                                     res_.flush_bytes(), stream),
+                     "cudaMemsetAsync (L2 flush)");
   }
   if (use_blocking_) {
     // Without the blocking kernel (after a timeout) the sample is released before it is
     // queued; the kernel still runs, as the start of the clock window.
     if (!blocking_) res_.release(p.seq);
-    check_cuda(launch_blocking_kernel(res_.mapped_control(), res_.starts(), p.seq, kMinWindowNs,
-                                      timeout_ns_, stream),
-               "launching the blocking kernel");
+    cuda::check_cuda(launch_blocking_kernel(res_.mapped_control(), res_.starts(), p.seq,
+                                            kMinWindowNs, timeout_ns_, stream),
+                     "launching the blocking kernel");
   }
-  check_cuda(cudaEventRecord(res_.start_event(p.seq), stream), "cudaEventRecord (sample start)");
-  detail::ScopeListener* listener = tracer_ != nullptr ? detail::scope_listener() : nullptr;
+  cuda::check_cuda(cudaEventRecord(res_.start_event(p.seq), stream),
+                   "cudaEventRecord (sample start)");
+  events::ScopeListener* listener = tracer_ != nullptr ? events::scope_listener() : nullptr;
   if (listener != nullptr) {
-    p.scope = detail::next_scope_id();
+    p.scope = events::next_scope_id();
     listener->scope_begin(p.scope, settings_.scope_name);
   }
   const Clock::time_point call = Clock::now();
@@ -136,13 +137,15 @@ CudaSampleSource::Pending CudaSampleSource::enqueue() {
   }
   const Clock::time_point called = Clock::now();
   if (listener != nullptr) listener->scope_end(p.scope);
-  check_cuda(cudaEventRecord(res_.stop_event(p.seq), stream), "cudaEventRecord (sample stop)");
+  cuda::check_cuda(cudaEventRecord(res_.stop_event(p.seq), stream),
+                   "cudaEventRecord (sample stop)");
   if (use_blocking_) {
-    check_cuda(launch_clock_check(res_.mapped_control(), res_.starts(), p.seq, res_.clock_blocks(),
-                                  stream),
-               "launching the clock check kernel");
+    cuda::check_cuda(launch_clock_check(res_.mapped_control(), res_.starts(), p.seq,
+                                        res_.clock_blocks(), stream),
+                     "launching the clock check kernel");
   }
-  check_cuda(cudaEventRecord(res_.done_event(p.seq), stream), "cudaEventRecord (sample done)");
+  cuda::check_cuda(cudaEventRecord(res_.done_event(p.seq), stream),
+                   "cudaEventRecord (sample done)");
   if (use_blocking_) res_.release(p.seq);
   p.host_ns = since_ns(begin, Clock::now()) - since_ns(call, called) - setup_ns;
   return p;
@@ -150,11 +153,11 @@ CudaSampleSource::Pending CudaSampleSource::enqueue() {
 
 RawSample CudaSampleSource::complete(const Pending& p) {
   // The done event follows the clock check, so the slot's report is complete once it fired.
-  check_cuda(cudaEventSynchronize(res_.done_event(p.seq)), "cudaEventSynchronize (sample)");
+  cuda::check_cuda(cudaEventSynchronize(res_.done_event(p.seq)), "cudaEventSynchronize (sample)");
   const Clock::time_point begin = Clock::now();
   float ms = 0.0f;
-  check_cuda(cudaEventElapsedTime(&ms, res_.start_event(p.seq), res_.stop_event(p.seq)),
-             "cudaEventElapsedTime (sample)");
+  cuda::check_cuda(cudaEventElapsedTime(&ms, res_.start_event(p.seq), res_.stop_event(p.seq)),
+                   "cudaEventElapsedTime (sample)");
   const SlotReport report = res_.report(p.seq);
   RawSample s;
   s.event_ns = static_cast<double>(ms) * 1e6 / static_cast<double>(batch_);
@@ -252,8 +255,8 @@ void CudaSampleSource::choose_batch() {
 
 void CudaSampleSource::capture_graph() {
   const cudaStream_t stream = res_.stream();
-  check_cuda(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal),
-             "cudaStreamBeginCapture (graph mode)");
+  cuda::check_cuda(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal),
+                   "cudaStreamBeginCapture (graph mode)");
   cudaGraph_t graph = nullptr;
   try {
     for (std::size_t i = 0; i < batch_; ++i)
@@ -265,14 +268,15 @@ void CudaSampleSource::capture_graph() {
     throw;
   }
   const cudaError_t ended = cudaStreamEndCapture(stream, &graph);
-  check_cuda(ended, "cudaStreamEndCapture (graph mode)",
-             "The launcher could not be captured into a CUDA graph: in graph mode it must only "
-             "enqueue work on the stream it is given (no synchronization, allocation or host "
-             "copies). Measure it in cold or hot mode instead.");
+  cuda::check_cuda(
+      ended, "cudaStreamEndCapture (graph mode)",
+      "The launcher could not be captured into a CUDA graph: in graph mode it must only "
+      "enqueue work on the stream it is given (no synchronization, allocation or host "
+      "copies). Measure it in cold or hot mode instead.");
   const cudaError_t made = cudaGraphInstantiate(&graph_, graph, 0);
   cudaGraphDestroy(graph);
-  check_cuda(made, "cudaGraphInstantiate (graph mode)");
-  check_cuda(cudaGraphUpload(graph_, stream), "cudaGraphUpload (graph mode)");
+  cuda::check_cuda(made, "cudaGraphInstantiate (graph mode)");
+  cuda::check_cuda(cudaGraphUpload(graph_, stream), "cudaGraphUpload (graph mode)");
 }
 
 void CudaSampleSource::warm_up(std::size_t samples) {
@@ -287,17 +291,18 @@ void CudaSampleSource::warm_up(std::size_t samples) {
       drain();
       throw;
     }
-    check_cuda(cudaStreamSynchronize(res_.stream()),
-               "cudaStreamSynchronize (after the launcher's first call)",
-               "The launcher's first call failed on the GPU; run it alone to see why.");
+    cuda::check_cuda(cudaStreamSynchronize(res_.stream()),
+                     "cudaStreamSynchronize (after the launcher's first call)",
+                     "The launcher's first call failed on the GPU; run it alone to see why.");
   }
   choose_batch();
   if (settings_.mode == MeasureMode::graph) {
     capture_graph();
     if (!settings_.run_once) {
       call_setup();
-      check_cuda(cudaGraphLaunch(graph_, res_.stream()), "cudaGraphLaunch (warm-up)");
-      check_cuda(cudaStreamSynchronize(res_.stream()), "cudaStreamSynchronize (graph warm-up)");
+      cuda::check_cuda(cudaGraphLaunch(graph_, res_.stream()), "cudaGraphLaunch (warm-up)");
+      cuda::check_cuda(cudaStreamSynchronize(res_.stream()),
+                       "cudaStreamSynchronize (graph warm-up)");
     }
   }
   // With CUPTI, at least one warm-up sample shows whether the launcher's work gets records

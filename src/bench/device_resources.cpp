@@ -11,37 +11,38 @@
 
 namespace kerntime::bench {
 
-using detail::check_cuda;
+using cuda::check_cuda;
 
 DeviceResources::DeviceResources(int device)
     : device_(device), info_(query_device(device)), key_(bench::fixed_cost_key(device)) {
   try {
     int l2 = 0;
-    check_cuda(cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, device),
-               "cudaDeviceGetAttribute(L2 cache size)");
+    cuda::check_cuda(cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, device),
+                     "cudaDeviceGetAttribute(L2 cache size)");
     l2_bytes_ = static_cast<std::size_t>(l2);
     // Two one-warp blocks per multiprocessor, so that one lands on the blocking kernel's.
     clock_blocks_ = static_cast<unsigned>(
         2 * (info_.multiprocessor_count > 0 ? info_.multiprocessor_count : 1));
-    check_cuda(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking),
-               "cudaStreamCreateWithFlags (benchmark stream)");
+    cuda::check_cuda(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking),
+                     "cudaStreamCreateWithFlags (benchmark stream)");
     for (unsigned i = 0; i < kSlots; ++i) {
-      check_cuda(cudaEventCreate(&start_[i]), "cudaEventCreate (benchmark start event)");
-      check_cuda(cudaEventCreate(&stop_[i]), "cudaEventCreate (benchmark stop event)");
-      check_cuda(cudaEventCreateWithFlags(&done_[i], cudaEventDisableTiming),
-                 "cudaEventCreateWithFlags (benchmark done event)");
+      cuda::check_cuda(cudaEventCreate(&start_[i]), "cudaEventCreate (benchmark start event)");
+      cuda::check_cuda(cudaEventCreate(&stop_[i]), "cudaEventCreate (benchmark stop event)");
+      cuda::check_cuda(cudaEventCreateWithFlags(&done_[i], cudaEventDisableTiming),
+                       "cudaEventCreateWithFlags (benchmark done event)");
     }
     void* host = nullptr;
-    check_cuda(cudaHostAlloc(&host, sizeof(HostControl), cudaHostAllocMapped),
-               "cudaHostAlloc (blocking-kernel control block)",
-               "The blocking kernel needs a few hundred bytes of mapped pinned host memory.");
+    cuda::check_cuda(cudaHostAlloc(&host, sizeof(HostControl), cudaHostAllocMapped),
+                     "cudaHostAlloc (blocking-kernel control block)",
+                     "The blocking kernel needs a few hundred bytes of mapped pinned host memory.");
     std::memset(host, 0, sizeof(HostControl));
     host_ = static_cast<HostControl*>(host);
     void* mapped = nullptr;
-    check_cuda(cudaHostGetDevicePointer(&mapped, host, 0), "cudaHostGetDevicePointer");
+    cuda::check_cuda(cudaHostGetDevicePointer(&mapped, host, 0), "cudaHostGetDevicePointer");
     mapped_ = static_cast<HostControl*>(mapped);
     void* starts = nullptr;
-    check_cuda(cudaMalloc(&starts, sizeof(StartReading) * kSlots), "cudaMalloc (clock readings)");
+    cuda::check_cuda(cudaMalloc(&starts, sizeof(StartReading) * kSlots),
+                     "cudaMalloc (clock readings)");
     check_cuda(cudaMemset(starts, 0, sizeof(StartReading) * kSlots), "cudaMemset");
     starts_ = static_cast<StartReading*>(starts);
   } catch (...) {
@@ -55,12 +56,12 @@ void DeviceResources::load_engine_kernels() {
   // With nothing held: this sequence number is released before its blocking kernel runs.
   const std::uint64_t seq = next_seq();
   release(seq);
-  check_cuda(launch_blocking_kernel(mapped_, starts_, seq, 0, 0, stream_),
-             "launching the blocking kernel");
-  check_cuda(launch_clock_check(mapped_, starts_, seq, clock_blocks_, stream_),
-             "launching the clock check kernel");
-  check_cuda(launch_floor_kernel(stream_), "launching the floor kernel");
-  check_cuda(cudaStreamSynchronize(stream_), "cudaStreamSynchronize (engine warm-up)");
+  cuda::check_cuda(launch_blocking_kernel(mapped_, starts_, seq, 0, 0, stream_),
+                   "launching the blocking kernel");
+  cuda::check_cuda(launch_clock_check(mapped_, starts_, seq, clock_blocks_, stream_),
+                   "launching the clock check kernel");
+  cuda::check_cuda(launch_floor_kernel(stream_), "launching the floor kernel");
+  cuda::check_cuda(cudaStreamSynchronize(stream_), "cudaStreamSynchronize (engine warm-up)");
   kernels_loaded_ = true;
 }
 
@@ -91,9 +92,10 @@ void DeviceResources::free_all() noexcept {
 
 void* DeviceResources::flush_buffer() {
   if (flush_ == nullptr && l2_bytes_ > 0) {
-    check_cuda(cudaMalloc(&flush_, l2_bytes_), "cudaMalloc (L2 flush buffer)",
-               "The L2 flush needs one buffer of the L2's size; free memory or turn the flush off "
-               "(MeasureOptions::l2_flush, --no-l2-flush).");
+    cuda::check_cuda(
+        cudaMalloc(&flush_, l2_bytes_), "cudaMalloc (L2 flush buffer)",
+        "The L2 flush needs one buffer of the L2's size; free memory or turn the flush off "
+        "(MeasureOptions::l2_flush, --no-l2-flush).");
   }
   return flush_;
 }

@@ -89,14 +89,14 @@ Measurement Engine::measure(const Launcher& launcher, const MeasureOptions& opti
   validate(options);
   if (!launcher) throw Error("Engine::measure needs a launcher; it was given an empty function");
   int device = options.device;
-  if (device < 0) detail::check_cuda(cudaGetDevice(&device), "cudaGetDevice");
+  if (device < 0) cuda::check_cuda(cudaGetDevice(&device), "cudaGetDevice");
   int count = 0;
-  detail::check_cuda(cudaGetDeviceCount(&count), "cudaGetDeviceCount");
+  cuda::check_cuda(cudaGetDeviceCount(&count), "cudaGetDeviceCount");
   if (device >= count) {
     throw Error("MeasureOptions::device is " + std::to_string(device) + " but only " +
                 std::to_string(count) + " CUDA device(s) are visible");
   }
-  detail::DeviceGuard guard{device};
+  cuda::DeviceGuard guard{device};
   bench::DeviceResources& resources = impl_->resources(device);
 
   Tracer* tracer = options.tracer != nullptr && options.tracer->active() ? options.tracer : nullptr;

@@ -80,7 +80,7 @@ std::optional<CacheLine> parse_line(const std::string& line) {
 
 FixedCostKey fixed_cost_key(int device) {
   cudaDeviceProp properties{};
-  detail::check_cuda(cudaGetDeviceProperties(&properties, device), "cudaGetDeviceProperties");
+  cuda::check_cuda(cudaGetDeviceProperties(&properties, device), "cudaGetDeviceProperties");
   const auto* b = reinterpret_cast<const unsigned char*>(properties.uuid.bytes);
   FixedCostKey key;
   key.device_uuid = fmt::format(
@@ -88,7 +88,7 @@ FixedCostKey fixed_cost_key(int device) {
       "{:02x}{:02x}",
       b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7], b[8], b[9], b[10], b[11], b[12], b[13], b[14],
       b[15]);
-  detail::check_cuda(cudaDriverGetVersion(&key.driver_version), "cudaDriverGetVersion");
+  cuda::check_cuda(cudaDriverGetVersion(&key.driver_version), "cudaDriverGetVersion");
   return key;
 }
 

@@ -91,7 +91,7 @@ void one_run_note(Comparison& result) {
     }
     which += names.size() > 3 ? ", ...)" : ")";
   }
-  const detail::RunsRuleOptions rule;
+  const compare_detail::RunsRuleOptions rule;
   result.notes.push_back(fmt::format(
       "one run per side for {}: the spread between processes cannot be seen, so a change counts "
       "only beyond an allowance of {:.0f} ns or {:g}% (the larger) for it ({:g}% for NVTX "
@@ -100,7 +100,7 @@ void one_run_note(Comparison& result) {
       "report a.json b.json ... --format json -o base.json) to judge each entry at its own "
       "noise.",
       which, rule.one_run_shift_ns, rule.one_run_shift_fraction * 100.0,
-      detail::RunsRuleOptions::kHostTimeShiftFraction * 100.0));
+      compare_detail::RunsRuleOptions::kHostTimeShiftFraction * 100.0));
 }
 
 }  // namespace
@@ -182,18 +182,18 @@ Comparison compare(const Report& baseline, const Report& candidate, const Compar
       removed.verdict = Verdict::removed;
       removed.reason = "only in the baseline";
       removed.threshold = options.thresholds.for_entry(entry.name);
-      removed.baseline = detail::summarize_side(entry);
+      removed.baseline = compare_detail::summarize_side(entry);
       result.entries.push_back(std::move(removed));
       continue;
     }
     const Entry& other = candidate.entries[match->second];
-    if (detail::timers_differ(entry, other)) {
+    if (compare_detail::timers_differ(entry, other)) {
       if (timer_mismatches++ == 0) {
         timer_example = fmt::format("baseline {}, candidate {}", entry.timer, other.timer);
       }
     }
-    result.entries.push_back(
-        detail::compare_entry(entry, other, options.thresholds.for_entry(entry.name), options));
+    result.entries.push_back(compare_detail::compare_entry(
+        entry, other, options.thresholds.for_entry(entry.name), options));
   }
   for (const Entry& entry : candidate.entries) {
     if (baseline_index.count(entry.name) != 0) continue;
@@ -202,7 +202,7 @@ Comparison compare(const Report& baseline, const Report& candidate, const Compar
     added.verdict = Verdict::added;
     added.reason = "only in the candidate";
     added.threshold = options.thresholds.for_entry(entry.name);
-    added.candidate = detail::summarize_side(entry);
+    added.candidate = compare_detail::summarize_side(entry);
     result.entries.push_back(std::move(added));
   }
   for (EntryComparison& entry : result.entries) {

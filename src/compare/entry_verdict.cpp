@@ -22,7 +22,7 @@
 #include "compare/runs_rule.hpp"
 #include "text/numbers.hpp"
 
-namespace kerntime::detail {
+namespace kerntime::compare_detail {
 namespace {
 
 bool all_positive(const std::vector<double>& samples) {
@@ -77,8 +77,8 @@ EntryComparison compare_entry(const Entry& baseline, const Entry& candidate, dou
   // Candidate samples are converted into the baseline's unit before anything is compared.
   double scale = 1.0;
   if (baseline.unit != candidate.unit) {
-    const double from = nanoseconds_per(candidate.unit);
-    const double to = nanoseconds_per(baseline.unit);
+    const double from = text::nanoseconds_per(candidate.unit);
+    const double to = text::nanoseconds_per(baseline.unit);
     if (from == 0.0 || to == 0.0) {
       return inconclusive(std::move(result),
                           fmt::format("units differ (baseline '{}', candidate '{}') and cannot "
@@ -114,7 +114,7 @@ EntryComparison compare_entry(const Entry& baseline, const Entry& candidate, dou
   // The rule works in nanoseconds: its timer quantum and its allowance for one run per side are
   // durations. An unknown unit (same on both sides) is taken as it is.
   const double baseline_ns =
-      nanoseconds_per(baseline.unit) > 0.0 ? nanoseconds_per(baseline.unit) : 1.0;
+      text::nanoseconds_per(baseline.unit) > 0.0 ? text::nanoseconds_per(baseline.unit) : 1.0;
   Runs a;
   Runs b;
   try {
@@ -150,9 +150,9 @@ EntryComparison compare_entry(const Entry& baseline, const Entry& candidate, dou
   if (options.min_change_ns > 0.0 && change_ns < options.min_change_ns &&
       (result.verdict == Verdict::regressed || result.verdict == Verdict::improved)) {
     result.verdict = Verdict::same;
-    result.reason =
-        fmt::format("median {} ({}), below the {} set by --min-change", format_change(runs.ratio),
-                    format_whole_ns(change_ns), format_whole_ns(options.min_change_ns));
+    result.reason = fmt::format("median {} ({}), below the {} set by --min-change",
+                                text::format_change(runs.ratio), text::format_whole_ns(change_ns),
+                                text::format_whole_ns(options.min_change_ns));
   }
   return result;
 }
@@ -165,4 +165,4 @@ bool holds_host_time(const Entry& entry) {
   return entry.timer == "nvtx-range";
 }
 
-}  // namespace kerntime::detail
+}  // namespace kerntime::compare_detail

@@ -5,7 +5,7 @@
 #include <kerntime/compare.hpp>
 #include <kerntime/report.hpp>
 
-namespace kerntime::detail {
+namespace kerntime::compare_detail {
 
 /// Compares `candidate` against `baseline` with `threshold` (a fraction) and the significance
 /// level and sample floor of `options`. Sets everything but `fails`.
@@ -23,4 +23,4 @@ bool timers_differ(const Entry& baseline, const Entry& candidate);
 /// "nvtx-range"), which moves with the whole process between processes.
 bool holds_host_time(const Entry& entry);
 
-}  // namespace kerntime::detail
+}  // namespace kerntime::compare_detail

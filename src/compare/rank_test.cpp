@@ -8,7 +8,7 @@
 #include <utility>
 #include <vector>
 
-namespace kerntime::detail {
+namespace kerntime::compare_detail {
 namespace {
 
 struct Ranked {
@@ -189,4 +189,4 @@ double normal_upper_quantile(double upper_tail) {
   return (lo + hi) / 2.0;
 }
 
-}  // namespace kerntime::detail
+}  // namespace kerntime::compare_detail

@@ -6,7 +6,7 @@
 #include <optional>
 #include <vector>
 
-namespace kerntime::detail {
+namespace kerntime::compare_detail {
 
 /// Result of a two-sided Mann-Whitney U test of `b` against `a`.
 struct RankTestResult {
@@ -53,4 +53,4 @@ std::optional<std::size_t> excluded_differences(std::size_t n, std::size_t m, do
 /// Upper quantile of the standard normal distribution: z with P(Z > z) = upper_tail.
 double normal_upper_quantile(double upper_tail);
 
-}  // namespace kerntime::detail
+}  // namespace kerntime::compare_detail

@@ -29,7 +29,7 @@
 #include "stats/student_t.hpp"
 #include "text/numbers.hpp"
 
-namespace kerntime::detail {
+namespace kerntime::compare_detail {
 namespace {
 
 // sqrt(pi / 2): the standard error of a median is this times sigma / sqrt(n) for normal data.
@@ -120,20 +120,21 @@ bool decide(RunsComparison& result, double threshold, double alpha) {
 // "median 10.2% slower"; "median change too large to compare" when the ratio overflowed or is
 // a change of 1e10 % and more (a median of 1e300 ns against one of 5e-324 ns).
 std::string moved(bool several_runs, double ratio) {
-  if (!change_fits(ratio - 1.0)) {
-    return std::string(several_runs ? "run median" : "median") + " change " + kTooLargeToCompare;
+  if (!text::change_fits(ratio - 1.0)) {
+    return std::string(several_runs ? "run median" : "median") + " change " +
+           text::kTooLargeToCompare;
   }
-  return std::string(several_runs ? "run medians " : "median ") + format_change_size(ratio - 1.0) +
-         (ratio > 1.0 ? " slower" : " faster");
+  return std::string(several_runs ? "run medians " : "median ") +
+         text::format_change_size(ratio - 1.0) + (ratio > 1.0 ? " slower" : " faster");
 }
 
 // "changes under about 3.1% cannot be told from noise", or what to say when that size does not
 // fit in a number.
 std::string noise_clause(double detectable_change) {
-  if (!change_fits(detectable_change)) {
-    return std::string("the smallest change it can tell from noise is ") + kTooLargeToCompare;
+  if (!text::change_fits(detectable_change)) {
+    return std::string("the smallest change it can tell from noise is ") + text::kTooLargeToCompare;
   }
-  return "changes under about " + format_change_size(detectable_change) +
+  return "changes under about " + text::format_change_size(detectable_change) +
          " cannot be told from noise";
 }
 
@@ -153,11 +154,11 @@ RunsComparison compare_one_run_each(const std::vector<double>& baseline,
   const double allowance =
       std::max(options.one_run_shift_ns / median_a, options.one_run_shift_fraction);
   result.run_sd = allowance;
-  const std::string limit = format_percent(options.threshold);
+  const std::string limit = text::format_percent(options.threshold);
   // allowance * median_a, without the overflow of a huge allowance at a denormal median.
-  std::string shift = format_whole_ns(
+  std::string shift = text::format_whole_ns(
       std::max(options.one_run_shift_ns, options.one_run_shift_fraction * median_a));
-  if (change_fits(allowance)) shift += " (" + format_change_size(allowance) + ")";
+  if (text::change_fits(allowance)) shift += " (" + text::format_change_size(allowance) + ")";
 
   const RankTestResult test = mann_whitney_u(a, b);
   result.p_value = test.p_value;
@@ -171,7 +172,7 @@ RunsComparison compare_one_run_each(const std::vector<double>& baseline,
     result.reason = fmt::format(
         "one run per side with too few samples ({} baseline, {} candidate) or too many ties for "
         "a {} interval; run more processes",
-        baseline.size(), candidate.size(), format_percent(level));
+        baseline.size(), candidate.size(), text::format_percent(level));
     return result;
   }
   const Interval log_ci = shift_interval(a, b, *excluded);
@@ -187,13 +188,14 @@ RunsComparison compare_one_run_each(const std::vector<double>& baseline,
         result.reason = fmt::format(
             "{}, beyond the {} threshold and a {} shift between processes; "
             "significant at alpha {} ({}); one run per side",
-            moved(false, result.ratio), limit, shift, options.alpha, p_clause(result.p_value));
+            moved(false, result.ratio), limit, shift, options.alpha,
+            text::p_clause(result.p_value));
         break;
       default:
         result.reason = fmt::format(
             "the {} interval, widened by a {} shift between processes, lies within the {} "
             "threshold; one run per side",
-            format_percent(level), shift, limit);
+            text::format_percent(level), shift, limit);
     }
     return result;
   }
@@ -202,14 +204,14 @@ RunsComparison compare_one_run_each(const std::vector<double>& baseline,
   const double within_run =
       std::max(std::exp(log_ci.high) / result.ratio, result.ratio / std::exp(log_ci.low)) - 1.0;
   if (within_run >= options.threshold) {
-    const std::string reach = change_fits(within_run)
-                                  ? format_change_size(within_run)
-                                  : std::string("a change ") + kTooLargeToCompare;
+    const std::string reach = text::change_fits(within_run)
+                                  ? text::format_change_size(within_run)
+                                  : std::string("a change ") + text::kTooLargeToCompare;
     result.reason = fmt::format(
         "{}, but the samples alone are too noisy to rule out a change beyond {} (the {} "
         "interval reaches {} before a shift between processes of up to {}): collect more "
         "samples or run more processes",
-        moved(false, result.ratio), limit, format_percent(level), reach, shift);
+        moved(false, result.ratio), limit, text::format_percent(level), reach, shift);
     return result;
   }
   result.reason = fmt::format(
@@ -271,19 +273,20 @@ RunsComparison compare_runs(const Runs& baseline, const Runs& candidate,
   const double se =
       std::sqrt(variance * (1.0 / static_cast<double>(k_a) + 1.0 / static_cast<double>(k_b)));
   const double log_ratio = mean[1] - mean[0];
-  const double t_critical = student_t_quantile(1.0 - options.alpha / 2.0, df);
+  const double t_critical = stats::student_t_quantile(1.0 - options.alpha / 2.0, df);
   result.degrees_of_freedom = df;
   result.ratio = std::exp(log_ratio);
   result.ratio_ci = {std::exp(log_ratio - t_critical * se), std::exp(log_ratio + t_critical * se)};
-  result.p_value = student_t_two_sided_p(log_ratio / se, df);
+  result.p_value = stats::student_t_two_sided_p(log_ratio / se, df);
   result.run_sd = std::sqrt(variance);
   result.run_spread = std::max(relative_range(runs_a), relative_range(runs_b));
   result.detectable_change = std::exp(t_critical * se) - 1.0;
 
-  const std::string limit = format_percent(options.threshold);
-  const std::string level = format_percent(1.0 - options.alpha);
+  const std::string limit = text::format_percent(options.threshold);
+  const std::string level = text::format_percent(1.0 - options.alpha);
   const std::string runs = fmt::format("{} + {} runs", k_a, k_b);
-  const std::string spread = "per-process medians spread " + format_change_size(result.run_spread);
+  const std::string spread =
+      "per-process medians spread " + text::format_change_size(result.run_spread);
   if (decide(result, options.threshold, options.alpha)) {
     switch (result.verdict) {
       case Verdict::regressed:
@@ -292,14 +295,14 @@ RunsComparison compare_runs(const Runs& baseline, const Runs& candidate,
             "{} ({}), beyond the {} threshold and what the spread between processes explains "
             "({}); significant at alpha {} ({})",
             moved(true, result.ratio), runs, limit, spread, options.alpha,
-            p_clause(result.p_value));
+            text::p_clause(result.p_value));
         break;
       default:
         result.reason = fmt::format(
             "the {} interval of the run medians ({}, {}) lies within "
             "the {} threshold; {}",
-            level, format_change(result.ratio_ci.low), format_change(result.ratio_ci.high), limit,
-            spread);
+            level, text::format_change(result.ratio_ci.low),
+            text::format_change(result.ratio_ci.high), limit, spread);
     }
     return result;
   }
@@ -314,14 +317,15 @@ RunsComparison compare_runs(const Runs& baseline, const Runs& candidate,
         "{}, beyond the {} threshold, but the {} interval reaches {}, less than half of it; run "
         "more processes to confirm",
         moved(true, result.ratio), limit, level,
-        format_change(result.ratio > 1.0 ? result.ratio_ci.low : result.ratio_ci.high));
+        text::format_change(result.ratio > 1.0 ? result.ratio_ci.low : result.ratio_ci.high));
   } else {
     result.reason = fmt::format(
         "{}; the {} interval ({}, {}) crosses the {} threshold ({}, {}); run more processes",
-        moved(true, result.ratio), level, format_change(result.ratio_ci.low),
-        format_change(result.ratio_ci.high), limit, spread, noise_clause(result.detectable_change));
+        moved(true, result.ratio), level, text::format_change(result.ratio_ci.low),
+        text::format_change(result.ratio_ci.high), limit, spread,
+        noise_clause(result.detectable_change));
   }
   return result;
 }
 
-}  // namespace kerntime::detail
+}  // namespace kerntime::compare_detail

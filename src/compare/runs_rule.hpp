@@ -13,7 +13,7 @@
 #include <kerntime/compare.hpp>
 #include <kerntime/statistics.hpp>
 
-namespace kerntime::detail {
+namespace kerntime::compare_detail {
 
 /// One side of an entry: its runs (processes), each the samples of one run in nanoseconds.
 using Runs = std::vector<std::vector<double>>;
@@ -82,4 +82,4 @@ struct RunsComparison {
 RunsComparison compare_runs(const Runs& baseline, const Runs& candidate,
                             const RunsRuleOptions& options = {});
 
-}  // namespace kerntime::detail
+}  // namespace kerntime::compare_detail

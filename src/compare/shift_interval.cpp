@@ -4,7 +4,7 @@
 #include <cstddef>
 #include <vector>
 
-namespace kerntime::detail {
+namespace kerntime::compare_detail {
 namespace {
 
 struct CountResult {
@@ -59,4 +59,4 @@ Interval shift_interval(const std::vector<double>& a, const std::vector<double>&
                   kth_pairwise_difference(a, b, pairs - excluded)};
 }
 
-}  // namespace kerntime::detail
+}  // namespace kerntime::compare_detail

@@ -8,7 +8,7 @@
 
 #include <kerntime/statistics.hpp>
 
-namespace kerntime::detail {
+namespace kerntime::compare_detail {
 
 /// The k-th smallest (1-based) of the |a| * |b| differences b_j - a_i, without materializing
 /// them: a bisection on the value whose count step is a two-pointer sweep, O((n + m) log) time
@@ -23,4 +23,4 @@ double kth_pairwise_difference(const std::vector<double>& a, const std::vector<d
 Interval shift_interval(const std::vector<double>& a, const std::vector<double>& b,
                         std::size_t excluded);
 
-}  // namespace kerntime::detail
+}  // namespace kerntime::compare_detail

@@ -5,7 +5,7 @@
 
 #include <cuda.h>
 
-namespace kerntime::detail {
+namespace kerntime::cuda {
 namespace {
 
 using WriteValue32 = CUresult (*)(CUstream, CUdeviceptr, cuuint32_t, unsigned int);
@@ -86,4 +86,4 @@ bool is_sticky_kernel_fault(cudaError_t error) {
   }
 }
 
-}  // namespace kerntime::detail
+}  // namespace kerntime::cuda

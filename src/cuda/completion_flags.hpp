@@ -6,7 +6,7 @@
 
 #include <cuda_runtime_api.h>
 
-namespace kerntime::detail {
+namespace kerntime::cuda {
 
 /// One flag per slot in pinned, mapped host memory, which the GPU sets in stream order
 /// (cuStreamWriteValue32). A kernel fault (illegal address, device-side assert, trap) makes
@@ -43,4 +43,4 @@ class CompletionFlags {
 /// call returns it): an illegal address, a device-side assert, a trap, an illegal instruction.
 bool is_sticky_kernel_fault(cudaError_t error);
 
-}  // namespace kerntime::detail
+}  // namespace kerntime::cuda

@@ -4,7 +4,7 @@
 #include <kerntime/error.hpp>
 #include <kerntime/gpu_status.hpp>
 
-namespace kerntime::detail {
+namespace kerntime::cuda {
 
 bool is_startup_error(cudaError_t error) {
   switch (error) {
@@ -72,12 +72,12 @@ void throw_cuda_error(cudaError_t error, std::string_view call, std::string_view
   throw Error(describe_cuda_error(error, call, hint));
 }
 
-}  // namespace kerntime::detail
+}  // namespace kerntime::cuda
 
 namespace kerntime {
 
 void check_cuda_call(cudaError_t error, std::string_view call) {
-  detail::check_cuda(error, call);
+  cuda::check_cuda(error, call);
 }
 
 }  // namespace kerntime

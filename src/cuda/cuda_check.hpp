@@ -8,7 +8,7 @@
 
 #include <cuda_runtime_api.h>
 
-namespace kerntime::detail {
+namespace kerntime::cuda {
 
 /// The message for a failed CUDA call: "<call> failed: <name> (<text>). <what to do>".
 /// Errors that mean CUDA cannot start at all (no driver, driver too old, no device) are replaced
@@ -27,4 +27,4 @@ inline void check_cuda(cudaError_t error, std::string_view call, std::string_vie
   if (error != cudaSuccess) throw_cuda_error(error, call, hint);
 }
 
-}  // namespace kerntime::detail
+}  // namespace kerntime::cuda

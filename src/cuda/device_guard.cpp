@@ -7,7 +7,7 @@
 
 #include "cuda/cuda_check.hpp"
 
-namespace kerntime::detail {
+namespace kerntime::cuda {
 
 DeviceGuard::DeviceGuard(int device) {
   check_cuda(cudaGetDevice(&previous_), "cudaGetDevice");
@@ -21,4 +21,4 @@ DeviceGuard::~DeviceGuard() {
   if (cudaGetDevice(&current) == cudaSuccess && current != previous_) cudaSetDevice(previous_);
 }
 
-}  // namespace kerntime::detail
+}  // namespace kerntime::cuda

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
-namespace kerntime::detail {
+namespace kerntime::cuda {
 
 /// Makes `device` current for a scope and restores the previous device afterwards, so that
 /// kerntime never leaves the caller's thread on another device than it found.
@@ -16,4 +16,4 @@ class DeviceGuard {
   int previous_ = -1;
 };
 
-}  // namespace kerntime::detail
+}  // namespace kerntime::cuda

@@ -13,7 +13,7 @@ namespace {
 
 int attribute(cudaDeviceAttr attr, int device) {
   int value = 0;
-  detail::check_cuda(cudaDeviceGetAttribute(&value, attr, device), "cudaDeviceGetAttribute");
+  cuda::check_cuda(cudaDeviceGetAttribute(&value, attr, device), "cudaDeviceGetAttribute");
   return value;
 }
 
@@ -21,7 +21,7 @@ int attribute(cudaDeviceAttr attr, int device) {
 
 DeviceInfo query_device(int device) {
   cudaDeviceProp prop{};
-  detail::check_cuda(cudaGetDeviceProperties(&prop, device), "cudaGetDeviceProperties");
+  cuda::check_cuda(cudaGetDeviceProperties(&prop, device), "cudaGetDeviceProperties");
   DeviceInfo info;
   info.index = device;
   info.name = prop.name;
@@ -43,7 +43,7 @@ DeviceInfo query_device(int device) {
 std::vector<DeviceInfo> query_devices() {
   require_gpu();
   int count = 0;
-  detail::check_cuda(cudaGetDeviceCount(&count), "cudaGetDeviceCount");
+  cuda::check_cuda(cudaGetDeviceCount(&count), "cudaGetDeviceCount");
   std::vector<DeviceInfo> devices;
   devices.reserve(static_cast<std::size_t>(count));
   for (int device = 0; device < count; ++device)

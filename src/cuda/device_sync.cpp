@@ -5,7 +5,7 @@
 
 #include <cuda.h>
 
-namespace kerntime::detail {
+namespace kerntime::cuda {
 namespace {
 
 // Entry points of the driver library, resolved from the copy the CUDA runtime already loaded
@@ -89,4 +89,4 @@ std::string synchronize_active_devices() {
   return failures;
 }
 
-}  // namespace kerntime::detail
+}  // namespace kerntime::cuda

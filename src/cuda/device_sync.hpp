@@ -3,7 +3,7 @@
 
 #include <string>
 
-namespace kerntime::detail {
+namespace kerntime::cuda {
 
 /// Waits for all work on every device whose primary context is active, and on the calling
 /// thread's current context, without creating a context anywhere or changing the current
@@ -12,4 +12,4 @@ namespace kerntime::detail {
 /// process there is nothing to wait for.
 std::string synchronize_active_devices();
 
-}  // namespace kerntime::detail
+}  // namespace kerntime::cuda

@@ -5,7 +5,7 @@
 #include <regex>
 #include <string>
 
-namespace kerntime::detail {
+namespace kerntime::cuda {
 
 std::string nvidia_driver_release() {
   std::ifstream file{"/proc/driver/nvidia/version"};
@@ -20,4 +20,4 @@ std::string nvidia_driver_release() {
   return {};
 }
 
-}  // namespace kerntime::detail
+}  // namespace kerntime::cuda

@@ -3,10 +3,10 @@
 
 #include <string>
 
-namespace kerntime::detail {
+namespace kerntime::cuda {
 
 /// The kernel driver's release, e.g. "580.159.04", read from /proc/driver/nvidia/version
 /// (CUDA only reports the CUDA version a driver supports). Empty when unknown.
 std::string nvidia_driver_release();
 
-}  // namespace kerntime::detail
+}  // namespace kerntime::cuda

@@ -90,7 +90,7 @@ GpuStatus query_gpu_status() {
     (void)cudaGetLastError();
   }
   GpuStatus status = diagnose_gpu_status(driver, runtime, count, name, text);
-  status.driver_release = detail::nvidia_driver_release();
+  status.driver_release = cuda::nvidia_driver_release();
   return status;
 }
 

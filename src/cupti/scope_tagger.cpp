@@ -37,7 +37,7 @@ std::uint64_t os_thread_id() {
 /// The listener installed in the seam. It never goes away before the process ends (it holds
 /// only atomics, so its destruction at exit frees nothing), and it counts the threads inside
 /// it so that detaching can wait for them.
-class Forwarder final : public detail::ScopeListener {
+class Forwarder final : public events::ScopeListener {
  public:
   void scope_begin(std::uint64_t scope_id, std::string_view name) noexcept override {
     in_flight_.fetch_add(1);
@@ -104,13 +104,13 @@ void ScopeTagger::end(std::uint64_t scope_id) noexcept {
   }
 }
 
-void route_scopes_to(ScopeTagger* tagger) noexcept {
+void route_scopes_to(cupti::ScopeTagger* tagger) noexcept {
   Forwarder& instance = forwarder();
   if (tagger != nullptr) {
     instance.route(tagger);
-    detail::set_scope_listener(&instance);
+    events::set_scope_listener(&instance);
   } else {
-    if (detail::scope_listener() == &instance) detail::set_scope_listener(nullptr);
+    if (events::scope_listener() == &instance) events::set_scope_listener(nullptr);
     instance.route(nullptr);
   }
 }

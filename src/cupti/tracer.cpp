@@ -71,7 +71,7 @@ Tracer detail::TracerAccess::make(const TracerOptions& options,
 Tracer::Tracer(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
 
 Tracer::Tracer(TracerOptions options)
-    : impl_(detail::TracerAccess::start(options, nullptr, &detail::synchronize_active_devices)) {}
+    : impl_(detail::TracerAccess::start(options, nullptr, &cuda::synchronize_active_devices)) {}
 
 Tracer::~Tracer() {
   try {

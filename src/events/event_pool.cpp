@@ -8,7 +8,7 @@
 #include "cuda/cuda_check.hpp"
 #include "cuda/device_guard.hpp"
 
-namespace kerntime::detail {
+namespace kerntime::events {
 
 int device_of(cudaStream_t stream) {
   int device = 0;
@@ -16,13 +16,13 @@ int device_of(cudaStream_t stream) {
   // device: the runtime keeps it per thread, so no call reaches the driver. PyTorch's current
   // stream is one of them unless the program made another current.
   if (stream == nullptr || stream == cudaStreamLegacy || stream == cudaStreamPerThread) {
-    check_cuda(cudaGetDevice(&device), "cudaGetDevice");
+    cuda::check_cuda(cudaGetDevice(&device), "cudaGetDevice");
     return device;
   }
 #if CUDART_VERSION >= 12080
   // Asking the stream is right even when another device is current on this thread.
-  check_cuda(cudaStreamGetDevice(stream, &device), "cudaStreamGetDevice",
-             "The stream handed to kerntime is not a live CUDA stream.");
+  cuda::check_cuda(cudaStreamGetDevice(stream, &device), "cudaStreamGetDevice",
+                   "The stream handed to kerntime is not a live CUDA stream.");
 #else
   (void)stream;
   check_cuda(cudaGetDevice(&device), "cudaGetDevice");
@@ -39,15 +39,15 @@ EventPool::EventPool(int device, std::size_t pairs, bool completion_flags) : dev
   stops_.reserve(pairs);
   free_.reserve(pairs);
   closed_.resize(pairs);
-  DeviceGuard guard{device};
-  completion_ = std::make_unique<CompletionFlags>(completion_flags ? pairs : 0);  // 0: none
+  cuda::DeviceGuard guard{device};
+  completion_ = std::make_unique<cuda::CompletionFlags>(completion_flags ? pairs : 0);  // 0: none
   try {
     for (std::size_t i = 0; i < pairs; ++i) {
       cudaEvent_t start = nullptr;
       cudaEvent_t stop = nullptr;
-      check_cuda(cudaEventCreate(&start), "cudaEventCreate");
+      cuda::check_cuda(cudaEventCreate(&start), "cudaEventCreate");
       starts_.push_back(start);
-      check_cuda(cudaEventCreate(&stop), "cudaEventCreate");
+      cuda::check_cuda(cudaEventCreate(&stop), "cudaEventCreate");
       stops_.push_back(stop);
     }
   } catch (...) {
@@ -94,4 +94,4 @@ void EventPool::retire_oldest() {
   --closed_count_;
 }
 
-}  // namespace kerntime::detail
+}  // namespace kerntime::events

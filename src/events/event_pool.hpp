@@ -10,7 +10,7 @@
 
 #include "cuda/completion_flags.hpp"
 
-namespace kerntime::detail {
+namespace kerntime::events {
 
 /// One closed timer: both events recorded, result not read yet.
 struct ClosedTimer {
@@ -56,8 +56,8 @@ class EventPool {
   cudaEvent_t start(std::uint32_t slot) const { return starts_[slot]; }
   cudaEvent_t stop(std::uint32_t slot) const { return stops_[slot]; }
   /// Which scopes the GPU finished, readable after a kernel fault (cuda/completion_flags.hpp).
-  CompletionFlags& completion() { return *completion_; }
-  const CompletionFlags& completion() const { return *completion_; }
+  cuda::CompletionFlags& completion() { return *completion_; }
+  const cuda::CompletionFlags& completion() const { return *completion_; }
 
  private:
   int device_;
@@ -67,10 +67,10 @@ class EventPool {
   std::vector<ClosedTimer> closed_;  // ring buffer of capacity entries
   std::size_t closed_head_ = 0;
   std::size_t closed_count_ = 0;
-  std::unique_ptr<CompletionFlags> completion_;
+  std::unique_ptr<cuda::CompletionFlags> completion_;
 };
 
 /// The device a stream belongs to (the current device for the legacy and per-thread streams).
 int device_of(cudaStream_t stream);
 
-}  // namespace kerntime::detail
+}  // namespace kerntime::events

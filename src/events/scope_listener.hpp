@@ -7,7 +7,7 @@
 #include <cstdint>
 #include <string_view>
 
-namespace kerntime::detail {
+namespace kerntime::events {
 
 class ScopeListener {
  public:
@@ -28,4 +28,4 @@ ScopeListener* scope_listener() noexcept;
 /// A new process-wide unique scope id (never 0).
 std::uint64_t next_scope_id() noexcept;
 
-}  // namespace kerntime::detail
+}  // namespace kerntime::events

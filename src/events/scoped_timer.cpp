@@ -11,7 +11,7 @@
 
 namespace kerntime {
 
-namespace detail {
+namespace events {
 namespace {
 std::atomic<ScopeListener*> active_listener{nullptr};
 std::atomic<std::uint64_t> last_scope_id{0};
@@ -28,7 +28,7 @@ ScopeListener* scope_listener() noexcept {
 std::uint64_t next_scope_id() noexcept {
   return last_scope_id.fetch_add(1, std::memory_order_relaxed) + 1;
 }
-}  // namespace detail
+}  // namespace events
 
 ScopedTimer::ScopedTimer(Session& session, std::string_view name, cudaStream_t stream)
     : session_(session.impl_.get()) {
@@ -49,9 +49,9 @@ ScopedTimer::ScopedTimer(Session& session, Region region, cudaStream_t stream)
 
 void ScopedTimer::open(cudaStream_t stream, const std::string_view* name) {
   stream_ = stream;
-  device_ = detail::device_of(stream);
-  detail::EventPool* pool = nullptr;
-  const detail::RegionData* region = nullptr;
+  device_ = events::device_of(stream);
+  events::EventPool* pool = nullptr;
+  const events::RegionData* region = nullptr;
   {
     std::lock_guard lock{session_->mutex};
     if (name != nullptr) region_ = session_->region_id(*name);
@@ -73,8 +73,8 @@ void ScopedTimer::open(cudaStream_t stream, const std::string_view* name) {
       message =
           session_->describe_error(status, "cudaEventRecord (start of \"" + region->name + "\")");
     }
-    if (detail::is_sticky_kernel_fault(status)) throw Error(message);
-    detail::throw_cuda_error(status, "cudaEventRecord (start of \"" + region->name + "\")", {});
+    if (cuda::is_sticky_kernel_fault(status)) throw Error(message);
+    cuda::throw_cuda_error(status, "cudaEventRecord (start of \"" + region->name + "\")", {});
   }
   if (session_->nvtx_domain != nullptr) {
     nvtxEventAttributes_t attributes{};
@@ -84,18 +84,18 @@ void ScopedTimer::open(cudaStream_t stream, const std::string_view* name) {
     attributes.message.registered = region->nvtx_name;
     nvtxDomainRangePushEx(session_->nvtx_domain, &attributes);
   }
-  if (detail::ScopeListener* listener = detail::scope_listener()) {
-    scope_id_ = detail::next_scope_id();
+  if (events::ScopeListener* listener = events::scope_listener()) {
+    scope_id_ = events::next_scope_id();
     listener->scope_begin(scope_id_, region->name);
   }
 }
 
 ScopedTimer::~ScopedTimer() {
   if (scope_id_ != 0) {
-    if (detail::ScopeListener* listener = detail::scope_listener()) listener->scope_end(scope_id_);
+    if (events::ScopeListener* listener = events::scope_listener()) listener->scope_end(scope_id_);
   }
   if (session_->nvtx_domain != nullptr) nvtxDomainRangePop(session_->nvtx_domain);
-  detail::EventPool* pool = session_->pools[static_cast<std::size_t>(device_)].get();
+  events::EventPool* pool = session_->pools[static_cast<std::size_t>(device_)].get();
   const cudaError_t status = cudaEventRecord(pool->stop(slot_), stream_);
   if (status == cudaSuccess) pool->completion().mark(slot_, stream_);
   std::lock_guard lock{session_->mutex};

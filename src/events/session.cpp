@@ -14,8 +14,8 @@
 
 namespace kerntime {
 
-using detail::check_cuda;
-using detail::EventPool;
+using cuda::check_cuda;
+using events::EventPool;
 
 namespace {
 std::uint64_t next_session_serial() noexcept {
@@ -26,7 +26,7 @@ std::uint64_t next_session_serial() noexcept {
 
 Session::Impl::Impl(SessionOptions opts) : options(std::move(opts)), serial(next_session_serial()) {
   int count = 0;
-  check_cuda(cudaGetDeviceCount(&count), "cudaGetDeviceCount");
+  cuda::check_cuda(cudaGetDeviceCount(&count), "cudaGetDeviceCount");
   pools.resize(static_cast<std::size_t>(count));
   if (options.nvtx_ranges) nvtx_domain = nvtxDomainCreateA("kerntime");
 }
@@ -35,7 +35,7 @@ std::uint32_t Session::Impl::region_id(std::string_view name) {
   if (auto it = region_index.find(name); it != region_index.end()) return it->second;
   if (name.empty()) throw Error("a timed region needs a non-empty name");
   const auto id = static_cast<std::uint32_t>(regions.size());
-  detail::RegionData& region = regions.emplace_back();
+  events::RegionData& region = regions.emplace_back();
   region.name = std::string{name};
   if (nvtx_domain != nullptr) {
     region.nvtx_name = nvtxDomainRegisterStringA(nvtx_domain, region.name.c_str());
@@ -44,7 +44,7 @@ std::uint32_t Session::Impl::region_id(std::string_view name) {
   return id;
 }
 
-EventPool& Session::Impl::pool(int device) {
+events::EventPool& Session::Impl::pool(int device) {
   if (device < 0 || static_cast<std::size_t>(device) >= pools.size()) {
     throw Error("device " + std::to_string(device) + " is not visible to CUDA (" +
                 std::to_string(pools.size()) + " devices); see 'kerntime info'");
@@ -58,7 +58,7 @@ EventPool& Session::Impl::pool(int device) {
 }
 
 std::string Session::Impl::describe_error(cudaError_t error, const std::string& call) const {
-  if (!detail::is_sticky_kernel_fault(error)) return detail::describe_cuda_error(error, call, {});
+  if (!cuda::is_sticky_kernel_fault(error)) return cuda::describe_cuda_error(error, call, {});
   // The oldest closed scope the GPU did not finish holds the fault (per device; scopes on other
   // streams may have been in flight beside it).
   std::string where;
@@ -68,7 +68,7 @@ std::string Session::Impl::describe_error(cudaError_t error, const std::string& 
     if (!pool->completion().available()) continue;
     known = true;
     for (std::size_t i = 0; i < pool->closed_count(); ++i) {
-      const detail::ClosedTimer& timer = pool->closed_at(i);
+      const events::ClosedTimer& timer = pool->closed_at(i);
       if (pool->completion().reached(timer.slot)) continue;
       if (!where.empty()) where += ", and on device " + std::to_string(pool->device()) + " ";
       where += "timed region \"" + regions[timer.region].name + "\" (device " +
@@ -96,8 +96,8 @@ void Session::Impl::defer_error(std::string message) {
   if (deferred_error.empty()) deferred_error = std::move(message);
 }
 
-bool Session::Impl::read_oldest(EventPool& pool, bool wait) {
-  const detail::ClosedTimer timer = pool.oldest_closed();
+bool Session::Impl::read_oldest(events::EventPool& pool, bool wait) {
+  const events::ClosedTimer timer = pool.oldest_closed();
   const cudaEvent_t stop = pool.stop(timer.slot);
   cudaError_t status = wait ? cudaEventSynchronize(stop) : cudaEventQuery(stop);
   if (status == cudaErrorNotReady) return false;
@@ -106,7 +106,7 @@ bool Session::Impl::read_oldest(EventPool& pool, bool wait) {
     status = cudaEventElapsedTime(&milliseconds, pool.start(timer.slot), stop);
   }
   if (status == cudaSuccess) {
-    detail::RegionData& region = regions[timer.region];
+    events::RegionData& region = regions[timer.region];
     // Event timestamps resolve about half a microsecond; a whole nanosecond loses nothing.
     region.samples.push_back(std::round(static_cast<double>(milliseconds) * 1e6));
     if (region.device == -1) region.device = pool.device();
@@ -120,7 +120,7 @@ bool Session::Impl::read_oldest(EventPool& pool, bool wait) {
   return true;
 }
 
-std::uint32_t Session::Impl::acquire(EventPool& pool) {
+std::uint32_t Session::Impl::acquire(events::EventPool& pool) {
   std::uint32_t slot = 0;
   if (pool.try_acquire(slot)) return slot;
   while (pool.closed_count() > 0 && read_oldest(pool, false)) {
@@ -149,7 +149,7 @@ Session::Session(SessionOptions options) : impl_(std::make_unique<Impl>(std::mov
   std::vector<int> devices = impl_->options.devices;
   if (devices.empty()) {
     int current = 0;
-    check_cuda(cudaGetDevice(&current), "cudaGetDevice");
+    cuda::check_cuda(cudaGetDevice(&current), "cudaGetDevice");
     devices.push_back(current);
   }
   std::lock_guard lock{impl_->mutex};
@@ -200,7 +200,7 @@ Report Session::report() {
   std::vector<int> devices;
   {
     std::lock_guard lock{impl_->mutex};
-    for (const detail::RegionData& region : impl_->regions) {
+    for (const events::RegionData& region : impl_->regions) {
       Entry entry;
       entry.name = region.name;
       entry.timer = "cuda-event";

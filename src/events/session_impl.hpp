@@ -19,7 +19,7 @@
 
 namespace kerntime {
 
-namespace detail {
+namespace events {
 
 struct RegionData {
   std::string name;
@@ -28,7 +28,7 @@ struct RegionData {
   int device = -1;  // the device of every sample, or -2 once samples come from several
 };
 
-}  // namespace detail
+}  // namespace events
 
 struct Session::Impl {
   explicit Impl(SessionOptions options);
@@ -36,13 +36,13 @@ struct Session::Impl {
   // Everything below is guarded by `mutex`. The lock is held only for bookkeeping: CUDA calls
   // on the timing path (event records) are made outside it.
   std::uint32_t region_id(std::string_view name);
-  detail::EventPool& pool(int device);
+  events::EventPool& pool(int device);
   /// A free slot of `pool`, reading finished timers (and if need be waiting for the oldest) when
   /// every slot is taken.
-  std::uint32_t acquire(detail::EventPool& pool);
+  std::uint32_t acquire(events::EventPool& pool);
   /// Reads the oldest closed timer of `pool` into its region, waiting for it when `wait`.
   /// Returns false when it has not finished and `wait` is false.
-  bool read_oldest(detail::EventPool& pool, bool wait);
+  bool read_oldest(events::EventPool& pool, bool wait);
   void read_all();
   void defer_error(std::string message);
   /// The message for `error` from `call`: for a kernel fault, where the fault happened, told by
@@ -55,9 +55,9 @@ struct Session::Impl {
   const std::uint64_t serial;
   nvtxDomainHandle_t nvtx_domain = nullptr;
   mutable std::mutex mutex;
-  std::deque<detail::RegionData> regions;  // deque: elements never move once created
+  std::deque<events::RegionData> regions;  // deque: elements never move once created
   std::unordered_map<std::string_view, std::uint32_t> region_index;  // keys view region names
-  std::vector<std::unique_ptr<detail::EventPool>> pools;  // by device; sized once, filled lazily
+  std::vector<std::unique_ptr<events::EventPool>> pools;  // by device; sized once, filled lazily
   std::string deferred_error;
   std::size_t lost_samples = 0;
 };

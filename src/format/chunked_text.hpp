@@ -11,7 +11,7 @@
 
 #include <kerntime/text_sink.hpp>
 
-namespace kerntime::format_detail {
+namespace kerntime::format {
 
 class ChunkedText {
  public:
@@ -46,4 +46,4 @@ std::string collect_text(Write&& write) {
   return text;
 }
 
-}  // namespace kerntime::format_detail
+}  // namespace kerntime::format

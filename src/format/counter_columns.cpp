@@ -5,7 +5,7 @@
 
 #include "text/numbers.hpp"
 
-namespace kerntime::format_detail {
+namespace kerntime::format {
 
 void CounterColumns::add(const Work& work, const std::vector<Counter>& counters) {
   items = items || work.elements > 0.0;
@@ -25,7 +25,7 @@ std::optional<double> shown_counter(const std::vector<Counter>& counters, const 
 }
 
 std::string si_or_dash(const std::optional<double>& value) {
-  return value ? detail::format_si(*value) : std::string{"-"};
+  return value ? text::format_si(*value) : std::string{"-"};
 }
 
-}  // namespace kerntime::format_detail
+}  // namespace kerntime::format

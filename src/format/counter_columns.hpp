@@ -13,7 +13,7 @@
 #include <kerntime/statistics.hpp>
 #include <kerntime/throughput.hpp>
 
-namespace kerntime::format_detail {
+namespace kerntime::format {
 
 struct CounterColumns {
   bool items = false;              ///< some result declares elements: an Items/s column
@@ -32,4 +32,4 @@ std::optional<double> shown_counter(const std::vector<Counter>& counters, const 
 /// A rate or counter cell of a table: an SI prefix (`403.3G`), or "-" when empty.
 std::string si_or_dash(const std::optional<double>& value);
 
-}  // namespace kerntime::format_detail
+}  // namespace kerntime::format

@@ -5,7 +5,7 @@
 
 #include <kerntime/error.hpp>
 
-namespace kerntime::format_detail {
+namespace kerntime::format {
 
 std::size_t parse_format_name(std::string_view name,
                               std::initializer_list<FormatSpellings> formats) {
@@ -26,4 +26,4 @@ std::size_t parse_format_name(std::string_view name,
   throw Error("unknown format \"" + std::string{name} + "\": choose " + choices);
 }
 
-}  // namespace kerntime::format_detail
+}  // namespace kerntime::format

@@ -7,7 +7,7 @@
 #include <initializer_list>
 #include <string_view>
 
-namespace kerntime::format_detail {
+namespace kerntime::format {
 
 /// One format's spellings, the one the error message shows first ({"md", "markdown"}).
 using FormatSpellings = std::initializer_list<std::string_view>;
@@ -18,4 +18,4 @@ using FormatSpellings = std::initializer_list<std::string_view>;
 std::size_t parse_format_name(std::string_view name,
                               std::initializer_list<FormatSpellings> formats);
 
-}  // namespace kerntime::format_detail
+}  // namespace kerntime::format

@@ -4,7 +4,7 @@
 #include <utility>
 #include <vector>
 
-namespace kerntime::format_detail {
+namespace kerntime::format {
 namespace {
 
 // Code points of `word` split into pieces of at most `width` columns.
@@ -25,8 +25,8 @@ std::vector<std::string> split_word(const std::string& word, std::size_t width) 
 
 }  // namespace
 
-NameColumn::NameColumn(NameStyle style, std::size_t rows, detail::ShortNames::NameAt name_at,
-                       std::size_t width, detail::NameKind kind)
+NameColumn::NameColumn(NameStyle style, std::size_t rows, text::ShortNames::NameAt name_at,
+                       std::size_t width, text::NameKind kind)
     : name_at_(std::move(name_at)) {
   if (style == NameStyle::short_form) short_.emplace(rows, name_at_, width, kind);
 }
@@ -44,7 +44,7 @@ std::string names_note(bool shortened, bool numbered) {
 }
 
 std::string wrap_lines(const std::string& prefix, const std::string& text, std::size_t width) {
-  const std::size_t indent = detail::text_columns(prefix);
+  const std::size_t indent = text::text_columns(prefix);
   const std::size_t room = width > indent + 8 ? width - indent : 8;
   std::string out = prefix;
   std::size_t used = 0;  // columns of text on the current line
@@ -53,7 +53,7 @@ std::string wrap_lines(const std::string& prefix, const std::string& text, std::
     std::size_t end = text.find(' ', start);
     if (end == std::string::npos) end = text.size();
     for (const std::string& piece : split_word(text.substr(start, end - start), room)) {
-      const std::size_t columns = detail::text_columns(piece);
+      const std::size_t columns = text::text_columns(piece);
       if (used > 0 && used + 1 + columns > room) {
         out += "\n" + std::string(indent, ' ');
         used = 0;
@@ -70,4 +70,4 @@ std::string wrap_lines(const std::string& prefix, const std::string& text, std::
   return out + "\n";
 }
 
-}  // namespace kerntime::format_detail
+}  // namespace kerntime::format

@@ -11,7 +11,7 @@
 
 #include "text/short_name.hpp"
 
-namespace kerntime::format_detail {
+namespace kerntime::format {
 
 /// The widest line of a table meant for a terminal (kerntime run's summary).
 inline constexpr std::size_t kTerminalColumns = 120;
@@ -22,17 +22,17 @@ inline constexpr std::size_t kMinNameColumns = 24;
 /// (detail::ShortNames). Not escaped: the view escapes them as its format needs.
 class NameColumn {
  public:
-  NameColumn(NameStyle style, std::size_t rows, detail::ShortNames::NameAt name_at,
-             std::size_t width = detail::kShortNameWidth,
-             detail::NameKind kind = detail::NameKind::symbol);
+  NameColumn(NameStyle style, std::size_t rows, text::ShortNames::NameAt name_at,
+             std::size_t width = text::kShortNameWidth,
+             text::NameKind kind = text::NameKind::symbol);
 
   std::string operator()(std::size_t row) const;
   bool shortened() const { return short_ && short_->shortened(); }
   bool numbered() const { return short_ && short_->numbered(); }
 
  private:
-  detail::ShortNames::NameAt name_at_;
-  std::optional<detail::ShortNames> short_;
+  text::ShortNames::NameAt name_at_;
+  std::optional<text::ShortNames> short_;
 };
 
 /// "names are shortened ...; --names full shows them whole", saying what " #1" means when
@@ -44,4 +44,4 @@ std::string names_note(bool shortened, bool numbered);
 std::string wrap_lines(const std::string& prefix, const std::string& text,
                        std::size_t width = kTerminalColumns);
 
-}  // namespace kerntime::format_detail
+}  // namespace kerntime::format

@@ -6,7 +6,7 @@
 
 #include <fmt/format.h>
 
-namespace kerntime::format_detail {
+namespace kerntime::format {
 namespace {
 
 // Length of the valid UTF-8 sequence starting at text[i], or 0 when it is not valid.
@@ -263,4 +263,4 @@ std::string csv_field(const std::string& raw) {
   return out + "\"";
 }
 
-}  // namespace kerntime::format_detail
+}  // namespace kerntime::format

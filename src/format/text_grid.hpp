@@ -11,7 +11,7 @@
 
 #include "format/chunked_text.hpp"
 
-namespace kerntime::format_detail {
+namespace kerntime::format {
 
 struct GridColumn {
   std::string title;
@@ -83,4 +83,4 @@ std::string markdown_escape(const std::string& text);
 /// printable() escapes them (ESC as \x1b, NUL as \x00).
 std::string csv_field(const std::string& text);
 
-}  // namespace kerntime::format_detail
+}  // namespace kerntime::format

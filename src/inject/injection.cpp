@@ -452,7 +452,7 @@ extern "C" __attribute__((visibility("default"))) int InitializeInjection(void) 
   apply_cost_diagnostic(options);
   in->sink = std::make_unique<RecorderSink>(*in->recorder);
   in->session = std::make_unique<kerntime::cupti::ActivitySession>(
-      *in->api, options, &kerntime::detail::synchronize_active_devices);
+      *in->api, options, &kerntime::cuda::synchronize_active_devices);
   in->session->send_records_to(in->sink.get());
   // A kerntime::Tracer in the program then reads "CUPTI is held by CUPTI for kerntime run".
   in->session->set_subscriber_name("kerntime run");

@@ -42,8 +42,8 @@ class DurationAggregate {
 
   std::size_t capacity_;
   std::uint64_t state_;
-  detail::StreamingSummary summary_;  // count, compensated total, extremes, quantile sketch
-  double mean_ = 0.0;                 // Welford's running mean and squared deviations
+  stats::StreamingSummary summary_;  // count, compensated total, extremes, quantile sketch
+  double mean_ = 0.0;                // Welford's running mean and squared deviations
   double m2_ = 0.0;
   std::vector<double> kept_;
 };

@@ -34,7 +34,7 @@ std::string sampled_warning(const std::vector<std::string_view>& kernels,
   std::vector<std::string> named;
   std::size_t covered = 0;  // kernels whose short name is among the named
   for (const std::string_view name : kernels) {
-    std::string shown = detail::short_name(name, kNameWidth);
+    std::string shown = text::short_name(name, kNameWidth);
     const bool listed = std::find(named.begin(), named.end(), shown) != named.end();
     if (!listed && named.size() == kNamed) continue;
     if (!listed) named.push_back(std::move(shown));

@@ -17,7 +17,7 @@
 #include "main/processes.hpp"
 #include "main/worker_results.hpp"
 
-namespace kerntime::bench {
+namespace kerntime::main {
 namespace {
 
 // A folder for the children's results files; removed with them.
@@ -103,4 +103,4 @@ ProcessRuns run_processes(const std::string& executable, int argc, const char* c
   return runs;
 }
 
-}  // namespace kerntime::bench
+}  // namespace kerntime::main

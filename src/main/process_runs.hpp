@@ -10,7 +10,7 @@
 #include <kerntime/measurement.hpp>
 #include <kerntime/report.hpp>
 
-namespace kerntime::bench {
+namespace kerntime::main {
 
 struct ProcessRuns {
   Report report;  ///< the children's reports merged into runs (merge_runs), failures warned
@@ -27,4 +27,4 @@ ProcessRuns run_processes(const std::string& executable, int argc, const char* c
                           std::size_t processes, const std::string& program,
                           const std::vector<std::string>& extra = {});
 
-}  // namespace kerntime::bench
+}  // namespace kerntime::main

@@ -12,7 +12,7 @@
 
 extern char** environ;
 
-namespace kerntime::bench {
+namespace kerntime::main {
 
 std::vector<std::string> worker_arguments(int argc, const char* const* argv, std::size_t process,
                                           const std::string& output,
@@ -96,4 +96,4 @@ std::optional<std::string> describe_process_failure(std::size_t process, std::si
   return failed + " after its last configuration; its results are kept";
 }
 
-}  // namespace kerntime::bench
+}  // namespace kerntime::main

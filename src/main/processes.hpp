@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-namespace kerntime::bench {
+namespace kerntime::main {
 
 /// The hidden options that make the runner a child: --kerntime-worker=K (0-based process number)
 /// and --kerntime-worker-output=FILE (where it writes its results).
@@ -61,4 +61,4 @@ std::optional<std::string> describe_process_failure(std::size_t process, std::si
 /// even when the file was replaced since the program started).
 inline constexpr const char* kOwnExecutable = "/proc/self/exe";
 
-}  // namespace kerntime::bench
+}  // namespace kerntime::main

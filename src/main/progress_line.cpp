@@ -6,7 +6,7 @@
 
 #include <fmt/core.h>
 
-namespace kerntime::bench {
+namespace kerntime::main {
 namespace {
 
 // Return to the start of the line and erase to its end (ANSI CSI K).
@@ -58,4 +58,4 @@ void ProgressLine::clear() {
   drawn_ = false;
 }
 
-}  // namespace kerntime::bench
+}  // namespace kerntime::main

@@ -11,7 +11,7 @@
 
 #include <kerntime/measure.hpp>
 
-namespace kerntime::bench {
+namespace kerntime::main {
 
 class ProgressLine {
  public:
@@ -44,4 +44,4 @@ class ProgressLine {
   bool drawn_ = false;
 };
 
-}  // namespace kerntime::bench
+}  // namespace kerntime::main

@@ -10,7 +10,7 @@
 
 #include "main/worker_results.hpp"
 
-namespace kerntime::bench {
+namespace kerntime::main {
 
 Measurement combine_repetitions(const std::vector<Measurement>& repetitions) {
   if (repetitions.empty()) throw Error("combine_repetitions needs at least one measurement");
@@ -43,4 +43,4 @@ Measurement combine_repetitions(const std::vector<Measurement>& repetitions) {
   return combined;
 }
 
-}  // namespace kerntime::bench
+}  // namespace kerntime::main

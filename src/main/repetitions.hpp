@@ -7,11 +7,11 @@
 
 #include <kerntime/measurement.hpp>
 
-namespace kerntime::bench {
+namespace kerntime::main {
 
 /// One measurement of a configuration from its repetitions (at least one, all of one name), in
 /// the order they were taken: every sample of each, statistics over all of them, the counts and
 /// wall times summed, the least settled stop reason, each warning once.
 Measurement combine_repetitions(const std::vector<Measurement>& repetitions);
 
-}  // namespace kerntime::bench
+}  // namespace kerntime::main

@@ -6,7 +6,7 @@
 
 #include "main/processes.hpp"
 
-namespace kerntime::bench {
+namespace kerntime::main {
 namespace {
 
 // A uniform integer in [0, bound) by rejection, so that no value is favoured.
@@ -45,4 +45,4 @@ std::uint64_t random_seed() {
   return (static_cast<std::uint64_t>(device()) << 32) ^ device();
 }
 
-}  // namespace kerntime::bench
+}  // namespace kerntime::main

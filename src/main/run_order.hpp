@@ -10,7 +10,7 @@
 #include <optional>
 #include <vector>
 
-namespace kerntime::bench {
+namespace kerntime::main {
 
 /// One measurement of a process: configuration `task`, its `repetition`-th time (from 0).
 struct PlannedRun {
@@ -33,4 +33,4 @@ std::vector<PlannedRun> run_order(std::size_t tasks, std::size_t repetitions, st
 /// A seed for --random-interleaving when none was given: from std::random_device.
 std::uint64_t random_seed();
 
-}  // namespace kerntime::bench
+}  // namespace kerntime::main

@@ -29,7 +29,7 @@
 namespace kerntime {
 namespace {
 
-using bench::RunnerOptions;
+using main::RunnerOptions;
 
 // --list: each benchmark with its index (what --benchmark takes), the axis values that would
 // run (after --axis and --filter), and the configurations.
@@ -79,7 +79,7 @@ std::vector<std::string> name_suffixes(MeasureMode mode, const std::vector<int>&
 
 // The devices --list can know of without needing one: those named, or with --all-devices
 // whatever CUDA reports (none without a driver).
-std::vector<int> listed_devices(const RunnerOptions& o) {
+std::vector<int> listed_devices(const main::RunnerOptions& o) {
   if (!o.all_devices) return o.devices;
   int count = 0;
   if (cudaGetDeviceCount(&count) != cudaSuccess) {
@@ -92,7 +92,7 @@ std::vector<int> listed_devices(const RunnerOptions& o) {
   return devices;
 }
 
-std::vector<int> chosen_devices(const RunnerOptions& o) {
+std::vector<int> chosen_devices(const main::RunnerOptions& o) {
   int count = 0;
   check_cuda_call(cudaGetDeviceCount(&count), "cudaGetDeviceCount");
   std::vector<int> devices = o.devices;
@@ -121,7 +121,7 @@ struct Task {
   std::string name;  ///< the measurement's name: saxpy/n=1048576/cold[/device=1]
 };
 
-std::vector<Task> tasks_of(const RunnerOptions& o, const std::vector<Configuration>& selected,
+std::vector<Task> tasks_of(const main::RunnerOptions& o, const std::vector<Configuration>& selected,
                            const std::vector<int>& devices) {
   std::vector<Task> tasks;
   for (int device : devices) {
@@ -159,7 +159,7 @@ Outcome combine_outcomes(const std::vector<Outcome>& repetitions) {
     }
     if (r.measurement) measurements.push_back(*r.measurement);
   }
-  if (!measurements.empty()) combined.measurement = bench::combine_repetitions(measurements);
+  if (!measurements.empty()) combined.measurement = main::combine_repetitions(measurements);
   return combined;
 }
 
@@ -176,10 +176,10 @@ bool context_is_lost() {
 // What one process keeps while it measures: the tracer, the engine, the environment.
 class Measurer {
  public:
-  Measurer(const RunnerOptions& o, const std::vector<int>& devices, std::string progress_prefix)
+  Measurer(const main::RunnerOptions& o, const std::vector<int>& devices,
+           std::string progress_prefix)
       : o_(o),
-        progress_{stderr, bench::ProgressLine::wanted(o.quiet, stderr),
-                  std::move(progress_prefix)} {
+        progress_{stderr, main::ProgressLine::wanted(o.quiet, stderr), std::move(progress_prefix)} {
     header_.environment = current_environment(devices);
     if (o.cupti) {
       tracer_ = std::make_unique<Tracer>();  // before any warm-up (docs/benchmarks.md)
@@ -282,8 +282,8 @@ class Measurer {
   }
 
  private:
-  const RunnerOptions& o_;
-  bench::ProgressLine progress_;
+  const main::RunnerOptions& o_;
+  main::ProgressLine progress_;
   Report header_;
   std::unique_ptr<Tracer> tracer_;
   Engine engine_;
@@ -293,13 +293,13 @@ class Measurer {
 // Measures `tasks` in this process's order (run_order), each --repetitions times, and calls
 // `done` after each measurement with the outcomes so far, per task (empty: not measured yet).
 // Returns 1 if any measurement failed, else 0.
-int measure_in_order(const RunnerOptions& o, const std::vector<Task>& tasks, Measurer& measurer,
-                     std::size_t process, std::size_t processes,
+int measure_in_order(const main::RunnerOptions& o, const std::vector<Task>& tasks,
+                     Measurer& measurer, std::size_t process, std::size_t processes,
                      std::vector<std::vector<Outcome>>& outcomes,
                      const std::function<void(const std::string& next)>& before) {
-  const std::vector<bench::PlannedRun> order =
-      bench::run_order(tasks.size(), o.repetitions, process, processes,
-                       o.random_interleaving ? o.seed : std::optional<std::uint64_t>{});
+  const std::vector<main::PlannedRun> order =
+      main::run_order(tasks.size(), o.repetitions, process, processes,
+                      o.random_interleaving ? o.seed : std::optional<std::uint64_t>{});
   outcomes.assign(tasks.size(), {});
   int status = 0;
   for (std::size_t i = 0; i < order.size(); ++i) {
@@ -313,7 +313,7 @@ int measure_in_order(const RunnerOptions& o, const std::vector<Task>& tasks, Mea
 }
 
 // --processes 1: every task in this process. Returns 1 if any failed, else 0.
-int run_here(const RunnerOptions& o, const std::vector<Task>& tasks,
+int run_here(const main::RunnerOptions& o, const std::vector<Task>& tasks,
              const std::vector<int>& devices, std::vector<Measurement>& results, Report& report) {
   Measurer measurer{o, devices, ""};
   std::vector<std::vector<Outcome>> outcomes;
@@ -335,13 +335,13 @@ int run_here(const RunnerOptions& o, const std::vector<Task>& tasks,
 // A child of --processes: every task in its own order; before each measurement and at the end
 // it rewrites its results file, so that the runner keeps what it finished and can name what it
 // was measuring if it dies. Returns 1 if any measurement failed, else 0.
-int run_as_worker(const RunnerOptions& o, const std::vector<Task>& tasks,
+int run_as_worker(const main::RunnerOptions& o, const std::vector<Task>& tasks,
                   const std::vector<int>& devices) {
   const std::size_t process = *o.worker;
   Measurer measurer{o, devices, fmt::format("process {}/{} ", process + 1, o.processes)};
   std::vector<std::vector<Outcome>> outcomes;
   auto write = [&](const std::string& running) {
-    bench::WorkerResults results;
+    main::WorkerResults results;
     std::vector<Outcome> combined;
     combined.reserve(outcomes.size());
     for (const std::vector<Outcome>& repetitions : outcomes) {
@@ -352,7 +352,7 @@ int run_as_worker(const RunnerOptions& o, const std::vector<Task>& tasks,
       done.push_back(&outcome);
     results.report = measurer.report(done);
     results.running = running;
-    io::write_file_atomically(o.worker_output, bench::worker_results_json(results));
+    io::write_file_atomically(o.worker_output, main::worker_results_json(results));
   };
   const int status = measure_in_order(o, tasks, measurer, process, o.processes, outcomes, write);
   write("");
@@ -360,9 +360,9 @@ int run_as_worker(const RunnerOptions& o, const std::vector<Task>& tasks,
 }
 
 // Writes the results where outputs_of() says.
-void write_outputs(const RunnerOptions& o, const std::vector<Measurement>& results,
+void write_outputs(const main::RunnerOptions& o, const std::vector<Measurement>& results,
                    const Report& report) {
-  for (const bench::Output& output : bench::outputs_of(o)) {
+  for (const main::Output& output : main::outputs_of(o)) {
     const std::string text = render(results, report, output.format);
     if (output.path == "-") {
       io::write_standard_output(text);
@@ -375,14 +375,14 @@ void write_outputs(const RunnerOptions& o, const std::vector<Measurement>& resul
 }  // namespace
 
 int benchmark_main(int argc, const char* const* argv, const BenchmarkRegistry& registry) {
-  bench::ParsedArguments parsed = bench::parse_runner_arguments(argc, argv);
-  const std::string program = bench::program_name(argc, argv);
+  main::ParsedArguments parsed = main::parse_runner_arguments(argc, argv);
+  const std::string program = main::program_name(argc, argv);
   if (parsed.exit_status) {
     std::fputs(parsed.out.c_str(), stdout);
     std::fputs(parsed.err.c_str(), stderr);
     return *parsed.exit_status;
   }
-  RunnerOptions o = parsed.options;
+  main::RunnerOptions o = parsed.options;
   try {
     auto select = [&](const std::vector<int>& devices) {
       o.selection.name_suffixes = name_suffixes(o.mode, devices);
@@ -409,7 +409,7 @@ int benchmark_main(int argc, const char* const* argv, const BenchmarkRegistry& r
     if (devices != o.devices) selected = select(devices);
     const std::vector<Task> tasks = tasks_of(o, selected, devices);
     if (o.worker) return run_as_worker(o, tasks, devices);
-    if (o.random_interleaving && !o.seed) o.seed = bench::random_seed();
+    if (o.random_interleaving && !o.seed) o.seed = main::random_seed();
     if (o.random_interleaving && !o.quiet) {
       std::fprintf(stderr, "%s: random interleaving with seed %llu (--seed %llu repeats it)\n",
                    program.c_str(), static_cast<unsigned long long>(*o.seed),
@@ -421,10 +421,10 @@ int benchmark_main(int argc, const char* const* argv, const BenchmarkRegistry& r
     if (o.processes > 1) {
       std::vector<std::string> extra;
       if (o.random_interleaving) {
-        extra.push_back(fmt::format("{}={}", bench::kWorkerSeedOption, *o.seed));
+        extra.push_back(fmt::format("{}={}", main::kWorkerSeedOption, *o.seed));
       }
-      bench::ProcessRuns runs =
-          bench::run_processes(bench::kOwnExecutable, argc, argv, o.processes, program, extra);
+      main::ProcessRuns runs =
+          main::run_processes(main::kOwnExecutable, argc, argv, o.processes, program, extra);
       results = std::move(runs.measurements);
       report = std::move(runs.report);
       status = runs.status;

@@ -11,7 +11,7 @@
 
 #include "main/processes.hpp"
 
-namespace kerntime::bench {
+namespace kerntime::main {
 namespace {
 
 constexpr const char* kFooter =
@@ -96,14 +96,14 @@ void add_devices(const std::string& text, RunnerOptions& o) {
 // when it comes first: the parse order says which.
 void assign_axes(const CLI::App& app, const CLI::Option* benchmark_option,
                  const CLI::Option* axis_option, const std::vector<std::string>& benchmarks,
-                 const std::vector<std::string>& axes, Selection& selection) {
+                 const std::vector<std::string>& axes, bench::Selection& selection) {
   std::size_t b = 0;
   std::size_t a = 0;
   for (const CLI::Option* option : app.parse_order()) {
     if (option == benchmark_option && b < benchmarks.size()) {
       selection.benchmarks.push_back({benchmarks[b++], {}});
     } else if (option == axis_option && a < axes.size()) {
-      AxisOverride o = parse_axis_option(axes[a++]);
+      bench::AxisOverride o = bench::parse_axis_option(axes[a++]);
       if (selection.benchmarks.empty()) {
         selection.axes.push_back(std::move(o));
       } else {
@@ -290,4 +290,4 @@ ParsedArguments parse_runner_arguments(int argc, const char* const* argv) {
   return result;
 }
 
-}  // namespace kerntime::bench
+}  // namespace kerntime::main

@@ -12,7 +12,7 @@
 
 #include "bench/axes.hpp"
 
-namespace kerntime::bench {
+namespace kerntime::main {
 
 /// The default of --processes: five runs per entry are what the per-process comparison needs
 /// for its false-alarm rate (docs/ci.md, "Several processes per side").
@@ -22,7 +22,7 @@ struct RunnerOptions {
   bool list = false;
   /// --filter, --axis and --benchmark; the runner adds the name suffixes once it knows the
   /// devices.
-  Selection selection;
+  bench::Selection selection;
   /// --format when given: the format of every --output, else of standard output.
   std::optional<Format> format;
   std::vector<std::string> outputs;  ///< --output FILE (repeatable); "-" is standard output
@@ -76,4 +76,4 @@ struct Output {
 /// output still shows the table for the log (unless --quiet, or one output is '-').
 std::vector<Output> outputs_of(const RunnerOptions& options);
 
-}  // namespace kerntime::bench
+}  // namespace kerntime::main

@@ -13,7 +13,7 @@
 #include "bench/stopping.hpp"
 #include "io/json_text.hpp"
 
-namespace kerntime::bench {
+namespace kerntime::main {
 
 using Json = nlohmann::json;
 
@@ -52,11 +52,11 @@ std::vector<Measurement> measurements_of(const Report& report) {
     if (const Entry* events = report.find(entry.name + "/events")) m.events = events->statistics;
     std::vector<double> sorted = m.headline_ns;
     std::sort(sorted.begin(), sorted.end());
-    m.median_ci_half_width = median_ci_half_width(sorted);
+    m.median_ci_half_width = bench::median_ci_half_width(sorted);
     m.info = *entry.measurement;
     measurements.push_back(std::move(m));
   }
   return measurements;
 }
 
-}  // namespace kerntime::bench
+}  // namespace kerntime::main

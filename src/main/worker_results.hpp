@@ -13,7 +13,7 @@
 #include <kerntime/report.hpp>
 #include <kerntime/report_transforms.hpp>
 
-namespace kerntime::bench {
+namespace kerntime::main {
 
 struct WorkerResults {
   Report report;        ///< the configurations measured so far, in the order of the selection
@@ -37,4 +37,4 @@ inline constexpr MergeRules kRunnerMerge{true, false};
 /// warnings stay in the report.
 std::vector<Measurement> measurements_of(const Report& report);
 
-}  // namespace kerntime::bench
+}  // namespace kerntime::main

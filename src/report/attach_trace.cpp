@@ -37,7 +37,7 @@ std::vector<Record> first_records(const std::vector<Record>& from, std::size_t l
 
 void attach_trace(Report& report, const Trace& trace, const TraceReportOptions& options) {
   TraceSection section;
-  section.counts = report_detail::trace_counts(trace);
+  section.counts = report::trace_counts(trace);
   if (options.kernel_summary) section.kernel_summary = summarize_kernels(trace, options.summary);
   section.origin_ns = earliest_start(trace);
   section.strings = trace.strings;

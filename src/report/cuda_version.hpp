@@ -4,7 +4,7 @@
 #include <optional>
 #include <string_view>
 
-namespace kerntime::report_detail {
+namespace kerntime::report {
 
 /// Inverse of kerntime::cuda_version_string(): "12.8" -> 12080; nothing for anything else ("12",
 /// "v13.0").
@@ -26,4 +26,4 @@ inline std::optional<int> parse_cuda_version(std::string_view text) {
   return major * 1000 + minor * 10;
 }
 
-}  // namespace kerntime::report_detail
+}  // namespace kerntime::report

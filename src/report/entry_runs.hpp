@@ -7,7 +7,7 @@
 
 #include <kerntime/report.hpp>
 
-namespace kerntime::report_detail {
+namespace kerntime::report {
 
 /// The runs of `entry` appended to `target`'s samples and run sizes. `target` starts as a copy
 /// of its first source with no samples and no run sizes; callers clear a single run's size at
@@ -20,4 +20,4 @@ inline void append_runs(Entry& target, const Entry& entry) {
   }
 }
 
-}  // namespace kerntime::report_detail
+}  // namespace kerntime::report

@@ -79,8 +79,8 @@ void compare_all_devices(const Environment& baseline, const Environment& candida
 
 }  // namespace
 
-std::vector<std::string> report_detail::gpu_model_differences(const Environment& baseline,
-                                                              const Environment& candidate) {
+std::vector<std::string> report::gpu_model_differences(const Environment& baseline,
+                                                       const Environment& candidate) {
   std::vector<std::string> out;
   compare_all_devices(baseline, candidate, out, true);
   return out;

@@ -8,11 +8,11 @@
 
 #include <kerntime/environment.hpp>
 
-namespace kerntime::report_detail {
+namespace kerntime::report {
 
 /// The GPU model and compute capability differences of compare_environments(), same sentences
 /// and same pairing of devices; unknown fields are not compared.
 std::vector<std::string> gpu_model_differences(const Environment& baseline,
                                                const Environment& candidate);
 
-}  // namespace kerntime::report_detail
+}  // namespace kerntime::report

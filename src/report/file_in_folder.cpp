@@ -8,7 +8,7 @@
 
 #include <system_error>
 
-namespace kerntime::report_detail {
+namespace kerntime::report {
 namespace fs = std::filesystem;
 namespace {
 
@@ -103,4 +103,4 @@ FileInFolder resolve_inside(const fs::path& folder, std::string_view name,
   return found;
 }
 
-}  // namespace kerntime::report_detail
+}  // namespace kerntime::report

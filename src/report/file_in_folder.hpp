@@ -12,7 +12,7 @@
 #include <string>
 #include <string_view>
 
-namespace kerntime::report_detail {
+namespace kerntime::report {
 
 /// The longest name resolve_inside() looks up (PATH_MAX on Linux); longer ones are refused.
 inline constexpr std::size_t kMaxNamedFileBytes = 4096;
@@ -42,4 +42,4 @@ struct FileInFolder {
 FileInFolder resolve_inside(const std::filesystem::path& folder, std::string_view name,
                             const std::string& folder_words);
 
-}  // namespace kerntime::report_detail
+}  // namespace kerntime::report

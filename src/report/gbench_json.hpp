@@ -11,7 +11,7 @@
 #include <system_error>
 #include <type_traits>
 
-namespace kerntime::report_detail::gbench {
+namespace kerntime::report::gbench {
 
 /// Present (with the kerntime-report schema as its value) in the context of files kerntime wrote.
 inline constexpr const char* kMarkerKey = "kerntime_report";
@@ -52,4 +52,4 @@ inline Label parse_label(std::string_view text) {
   return label;
 }
 
-}  // namespace kerntime::report_detail::gbench
+}  // namespace kerntime::report::gbench

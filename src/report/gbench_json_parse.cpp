@@ -23,7 +23,7 @@
 #include "report/json_text_errors.hpp"
 
 namespace kerntime {
-namespace report_detail {
+namespace report {
 namespace {
 
 constexpr const char* kTimer = "google-benchmark";
@@ -318,22 +318,23 @@ class StreamingReader {
 };
 
 }  // namespace
-}  // namespace report_detail
+}  // namespace report
 
 Report parse_google_benchmark_json(std::string_view json_text, const std::string& source,
                                    const ReportReadOptions& options) {
   if (json_text.find_first_not_of(" \t\r\n") == std::string_view::npos) {
     throw Error(source + ": the file is empty; expected Google Benchmark JSON");
   }
-  report_detail::StreamingReader reader(source);
-  report_detail::Json root;
+  report::StreamingReader reader(source);
+  report::Json root;
   try {
-    root = report_detail::Json::parse(
+    root = report::Json::parse(
         json_text.begin(), json_text.end(),
-        [&reader](int depth, report_detail::Json::parse_event_t event,
-                  report_detail::Json& parsed) { return reader.on_event(depth, event, parsed); });
-  } catch (const report_detail::Json::exception& e) {
-    report_detail::throw_json_text_error(json_text, source, e);
+        [&reader](int depth, report::Json::parse_event_t event, report::Json& parsed) {
+          return reader.on_event(depth, event, parsed);
+        });
+  } catch (const report::Json::exception& e) {
+    report::throw_json_text_error(json_text, source, e);
   }
   return reader.report(root, options);
 }

@@ -51,7 +51,7 @@ Json context_json(const Report& report) {
   context["json_schema_version"] = 1;
   // Custom context (Google Benchmark's AddCustomContext: string values) for what its schema has
   // no field for; the reader restores the report's environment and warnings from it.
-  using report_detail::gbench::kMarkerKey;
+  using report::gbench::kMarkerKey;
   context[kMarkerKey] = kReportSchema;
   if (!env.tool_version.empty()) context["kerntime_version"] = env.tool_version;
   if (env.driver_version > 0)

@@ -15,7 +15,7 @@
 
 #include "report/json_structure_sax.hpp"
 
-namespace kerntime::report_detail {
+namespace kerntime::report {
 
 struct JsonOverflow {
   bool found = false;
@@ -111,4 +111,4 @@ inline JsonOverflow find_json_overflow(std::string_view text) {
   return locator.result();
 }
 
-}  // namespace kerntime::report_detail
+}  // namespace kerntime::report

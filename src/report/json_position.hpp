@@ -11,7 +11,7 @@
 
 #include <nlohmann/json.hpp>
 
-namespace kerntime::report_detail {
+namespace kerntime::report {
 
 class JsonPosition {
  public:
@@ -92,4 +92,4 @@ class JsonPosition {
   std::vector<Frame> frames_;
 };
 
-}  // namespace kerntime::report_detail
+}  // namespace kerntime::report

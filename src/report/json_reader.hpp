@@ -15,7 +15,7 @@
 
 #include "io/json_text.hpp"
 
-namespace kerntime::report_detail {
+namespace kerntime::report {
 
 using Json = nlohmann::json;
 
@@ -114,4 +114,4 @@ class JsonReader {
   const std::string& source_;
 };
 
-}  // namespace kerntime::report_detail
+}  // namespace kerntime::report

@@ -8,7 +8,7 @@
 
 #include <nlohmann/json.hpp>
 
-namespace kerntime::report_detail {
+namespace kerntime::report {
 
 class StructureSax : public nlohmann::json_sax<nlohmann::json> {
  public:
@@ -25,4 +25,4 @@ class StructureSax : public nlohmann::json_sax<nlohmann::json> {
   virtual bool value() = 0;
 };
 
-}  // namespace kerntime::report_detail
+}  // namespace kerntime::report

@@ -20,7 +20,7 @@
 #include "report/json_overflow.hpp"
 #include "report/json_reader.hpp"
 
-namespace kerntime::report_detail {
+namespace kerntime::report {
 
 /// nlohmann counts bytes from 1 and reports the last byte it read; people want line:column.
 inline std::pair<std::size_t, std::size_t> line_and_column(std::string_view text,
@@ -77,4 +77,4 @@ inline double duration_ns(const JsonReader& reader, double value, double ns_per_
   return ns;
 }
 
-}  // namespace kerntime::report_detail
+}  // namespace kerntime::report

@@ -12,7 +12,7 @@
 
 #include "report/measurement_merge.hpp"
 
-namespace kerntime::report_detail {
+namespace kerntime::report {
 namespace {
 
 using OrderedJson = nlohmann::ordered_json;
@@ -210,4 +210,4 @@ MeasurementInfo read_measurement_info(const JsonReader& r, const Json& value,
   return info;
 }
 
-}  // namespace kerntime::report_detail
+}  // namespace kerntime::report

@@ -13,7 +13,7 @@
 
 #include "report/json_reader.hpp"
 
-namespace kerntime::report_detail {
+namespace kerntime::report {
 
 /// The object as the writer puts it into an entry; throws kerntime::Error ("cannot write
 /// report: <path>...") for a figure the reader would reject (not finite, or a negative time).
@@ -25,4 +25,4 @@ nlohmann::ordered_json measurement_info_json(const MeasurementInfo& info, const 
 MeasurementInfo read_measurement_info(const JsonReader& reader, const Json& value,
                                       const std::string& path, const Statistics& statistics);
 
-}  // namespace kerntime::report_detail
+}  // namespace kerntime::report

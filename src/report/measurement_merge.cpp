@@ -11,7 +11,7 @@
 #include <kerntime/statistics.hpp>
 #include <kerntime/throughput.hpp>
 
-namespace kerntime::report_detail {
+namespace kerntime::report {
 namespace {
 
 // Most settled first; a reason not listed (from a later kerntime) counts as least settled.
@@ -77,4 +77,4 @@ std::shared_ptr<const MeasurementInfo> merge_measurements(
   return std::make_shared<const MeasurementInfo>(std::move(merged));
 }
 
-}  // namespace kerntime::report_detail
+}  // namespace kerntime::report

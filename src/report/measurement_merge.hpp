@@ -9,7 +9,7 @@
 #include <kerntime/measurement_info.hpp>
 #include <kerntime/statistics.hpp>
 
-namespace kerntime::report_detail {
+namespace kerntime::report {
 
 /// Sets `info.throughput` to the rates of its work at `statistics.median` (none without
 /// samples).
@@ -24,4 +24,4 @@ void refresh_throughput(MeasurementInfo& info, const Statistics& statistics);
 std::shared_ptr<const MeasurementInfo> merge_measurements(
     const std::vector<const MeasurementInfo*>& parts, const Statistics& statistics);
 
-}  // namespace kerntime::report_detail
+}  // namespace kerntime::report

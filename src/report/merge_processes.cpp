@@ -174,14 +174,14 @@ Report merge_process_reports(const std::vector<Report>& reports,
         Entry copy = entry;
         copy.samples.clear();
         copy.run_sizes.clear();
-        report_detail::append_runs(copy, entry);
+        report::append_runs(copy, entry);
         merged.entries.push_back(std::move(copy));
         measurements.push_back({entry.measurement.get()});
         continue;
       }
       Entry& target = merged.entries[it->second];
       if (target.device != entry.device) target.device.reset();
-      report_detail::append_runs(target, entry);
+      report::append_runs(target, entry);
       measurements[it->second].push_back(entry.measurement.get());
     }
   }
@@ -191,7 +191,7 @@ Report merge_process_reports(const std::vector<Report>& reports,
     Entry& entry = merged.entries[i];
     if (entry.run_sizes.size() == 1) entry.run_sizes.clear();
     entry.statistics = compute_statistics(entry.samples, statistics);
-    entry.measurement = report_detail::merge_measurements(measurements[i], entry.statistics);
+    entry.measurement = report::merge_measurements(measurements[i], entry.statistics);
   }
   if (!sections.empty()) merged.trace = merge_sections(sections, merged.entries);
   return merged;

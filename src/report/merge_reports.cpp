@@ -45,7 +45,7 @@ bool same_measurement(const Report& a, const Report& b) {
   return true;
 }
 
-using report_detail::append_runs;
+using report::append_runs;
 
 }  // namespace
 
@@ -77,7 +77,7 @@ Report merge_reports(const std::vector<Report>& reports, const std::vector<std::
     }
     if (r > 0) {
       const auto models =
-          report_detail::gpu_model_differences(reports.front().environment, report.environment);
+          report::gpu_model_differences(reports.front().environment, report.environment);
       if (!models.empty()) {
         throw Error(source + " was measured on another GPU than " + source_of(sources, 0) + ": " +
                     models.front() + " Merge only reports of one GPU model into a baseline.");
@@ -138,7 +138,7 @@ Report merge_reports(const std::vector<Report>& reports, const std::vector<std::
     Entry& entry = merged.entries[i];
     if (entry.run_sizes.size() == 1) entry.run_sizes.clear();  // one run
     entry.statistics = compute_statistics(entry.samples);
-    entry.measurement = report_detail::merge_measurements(measurements[i], entry.statistics);
+    entry.measurement = report::merge_measurements(measurements[i], entry.statistics);
   }
   return merged;
 }

@@ -28,7 +28,7 @@
 #include "report/json_text_errors.hpp"
 
 namespace kerntime {
-namespace report_detail {
+namespace report {
 namespace {
 
 // NVBench's measurements as kerntime names them: its batch measurement is kerntime's hot mode.
@@ -417,20 +417,20 @@ class Reader : public JsonReader {
 };
 
 }  // namespace
-}  // namespace report_detail
+}  // namespace report
 
 Report parse_nvbench_json(std::string_view json_text, const std::string& source,
                           const ReportReadOptions& options) {
   if (json_text.find_first_not_of(" \t\r\n") == std::string_view::npos) {
     throw Error(source + ": the file is empty; expected NVBench JSON");
   }
-  report_detail::Json root;
+  report::Json root;
   try {
-    root = report_detail::Json::parse(json_text.begin(), json_text.end());
-  } catch (const report_detail::Json::exception& e) {
-    report_detail::throw_json_text_error(json_text, source, e);
+    root = report::Json::parse(json_text.begin(), json_text.end());
+  } catch (const report::Json::exception& e) {
+    report::throw_json_text_error(json_text, source, e);
   }
-  report_detail::Reader reader(source, options);
+  report::Reader reader(source, options);
   return reader.report(root);
 }
 

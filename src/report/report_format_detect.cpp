@@ -15,7 +15,7 @@
 namespace kerntime {
 namespace {
 
-class Sniffer : public report_detail::StructureSax {
+class Sniffer : public report::StructureSax {
  public:
   ReportFileFormat format = ReportFileFormat::kerntime;
 

@@ -54,7 +54,7 @@ Json device_json(const DeviceInfo& device) {
 // report. The raw value alone reads back exactly.
 void put_cuda_version(Json& json, const std::string& key, int version) {
   const std::string text = cuda_version_string(version);
-  const std::optional<int> parsed = report_detail::parse_cuda_version(text);
+  const std::optional<int> parsed = report::parse_cuda_version(text);
   if (parsed && *parsed == version - version % 10) json[key] = text;
   json[key + "_raw"] = version;
 }
@@ -137,8 +137,7 @@ Json entry_json(const Entry& entry, const std::string& path) {
   json["statistics"] = statistics_json(entry.statistics, path + ".statistics");
   // Only entries of the benchmark engine have it; without it the entry is as before.
   if (entry.measurement) {
-    json["measurement"] =
-        report_detail::measurement_info_json(*entry.measurement, path + ".measurement");
+    json["measurement"] = report::measurement_info_json(*entry.measurement, path + ".measurement");
   }
   return json;
 }
@@ -183,7 +182,7 @@ std::string to_json(const Report& report) {
   // Only reports made with a Tracer have one; without it the file is as before.
   if (report.trace) {
     out += ",\n  \"trace\": ";
-    out += report_detail::trace_section_text(*report.trace, 1);
+    out += report::trace_section_text(*report.trace, 1);
   }
   out += "\n}\n";
   return out;

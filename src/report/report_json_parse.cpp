@@ -29,10 +29,10 @@
 namespace kerntime {
 namespace {
 
-using report_detail::describe;
-using report_detail::index_path;
-using report_detail::Json;
-using report_detail::member;
+using report::describe;
+using report::index_path;
+using report::Json;
+using report::member;
 
 // What the parse callback collects while the file is read: the entries so far, up to the
 // first rejection (kept, not thrown: a syntax error later in the file, and any mistake in the
@@ -49,15 +49,14 @@ struct SampleList {
   std::string error;
 };
 
-class Reader : public report_detail::JsonReader {
+class Reader : public report::JsonReader {
  public:
   Reader(const std::string& source, const StatisticsOptions& statistics)
       : JsonReader(source), statistics_(statistics) {}
 
   // `root` is the DOM without the entries and trace records, which `entries` and `trace`
   // hold; the checks run in the order of the format's fields.
-  Report report(const Json& root, EntryList& entries,
-                report_detail::TraceSectionParser* trace) const {
+  Report report(const Json& root, EntryList& entries, report::TraceSectionParser* trace) const {
     object(root, "top level");
     Report report;
     check_schema(root);
@@ -151,7 +150,7 @@ class Reader : public report_detail::JsonReader {
     if (const Json* text = member(env, key.c_str())) {
       const std::string path = "environment." + key;
       const std::string value = string(*text, path);
-      const auto parsed = report_detail::parse_cuda_version(value);
+      const auto parsed = report::parse_cuda_version(value);
       if (!parsed)
         fail(path, "expected a CUDA version like \"13.0\", got " + io::json_string(value));
       if (raw == nullptr) return *parsed;
@@ -243,8 +242,8 @@ class Reader : public report_detail::JsonReader {
       }
     }
     if (const Json* measurement = member(value, "measurement")) {
-      e.measurement = std::make_shared<const MeasurementInfo>(report_detail::read_measurement_info(
-          *this, *measurement, path + ".measurement", e.statistics));
+      e.measurement = std::make_shared<const MeasurementInfo>(
+          report::read_measurement_info(*this, *measurement, path + ".measurement", e.statistics));
     }
     return e;
   }
@@ -345,13 +344,13 @@ class StreamingReader {
   bool on_trace(int depth, Event event, const Json& parsed) {
     if (depth == 1) {
       if (event == Event::key) {
-        trace_ = std::make_unique<report_detail::TraceSectionParser>(reader_, "trace");
+        trace_ = std::make_unique<report::TraceSectionParser>(reader_, "trace");
       }
       return true;
     }
     if (position_.array_at(1)) return true;  // not an object: the DOM keeps it for the error
     const std::string& list = position_.key_at(1);
-    if (!report_detail::TraceSectionParser::is_record_list(list)) return true;
+    if (!report::TraceSectionParser::is_record_list(list)) return true;
     if (depth == 2) {
       if (event == Event::key) trace_->start_list(list);
       return true;
@@ -380,10 +379,10 @@ class StreamingReader {
   }
 
   Reader reader_;
-  report_detail::JsonPosition position_;
+  report::JsonPosition position_;
   EntryList entries_;
   SampleList samples_;
-  std::unique_ptr<report_detail::TraceSectionParser> trace_;
+  std::unique_ptr<report::TraceSectionParser> trace_;
 };
 
 }  // namespace
@@ -404,7 +403,7 @@ Report parse_report(std::string_view json_text, const std::string& source,
                            return reader.on_event(depth, event, parsed);
                          });
     } catch (const Json::exception& e) {
-      report_detail::throw_json_text_error(json_text, source, e);
+      report::throw_json_text_error(json_text, source, e);
     }
     return reader.report(root);
   } catch (const std::bad_alloc&) {

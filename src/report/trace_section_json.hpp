@@ -12,7 +12,7 @@
 #include <kerntime/report.hpp>
 #include <kerntime/trace.hpp>
 
-namespace kerntime::report_detail {
+namespace kerntime::report {
 
 using TraceJson = nlohmann::ordered_json;
 
@@ -46,4 +46,4 @@ TraceJson trace_section_json(const TraceSection& trace);
 /// levels), written record by record so that no JSON tree of every record exists at once.
 std::string trace_section_text(const TraceSection& trace, int levels);
 
-}  // namespace kerntime::report_detail
+}  // namespace kerntime::report

@@ -18,7 +18,7 @@
 
 #include "trace/string_store.hpp"
 
-namespace kerntime::report_detail {
+namespace kerntime::report {
 namespace {
 
 // Names the format writes (to_string of the enums); a name a later kerntime adds reads as
@@ -409,4 +409,4 @@ TraceSection TraceSectionParser::finish(const Json& section) {
   return reader_->finish(section);
 }
 
-}  // namespace kerntime::report_detail
+}  // namespace kerntime::report

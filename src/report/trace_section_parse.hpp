@@ -14,7 +14,7 @@
 
 #include "report/json_reader.hpp"
 
-namespace kerntime::report_detail {
+namespace kerntime::report {
 
 class TraceSectionParser {
  public:
@@ -45,4 +45,4 @@ class TraceSectionParser {
   std::unique_ptr<SectionReader> reader_;
 };
 
-}  // namespace kerntime::report_detail
+}  // namespace kerntime::report

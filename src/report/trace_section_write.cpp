@@ -11,7 +11,7 @@
 #include "io/json_text.hpp"
 #include "report/trace_section_json.hpp"
 
-namespace kerntime::report_detail {
+namespace kerntime::report {
 namespace {
 
 using Out = TraceJson;
@@ -295,4 +295,4 @@ Out trace_section_json(const TraceSection& trace) {
   return json;
 }
 
-}  // namespace kerntime::report_detail
+}  // namespace kerntime::report

@@ -8,7 +8,7 @@
 #include <cstdlib>
 #include <string>
 
-namespace kerntime::stats_detail {
+namespace kerntime::stats {
 
 // Shortest "%g" text that reads back as the same double, so an error message shows the value the
 // caller actually passed (0.95 stays "0.95", 1 - 1e-12 does not collapse to "1").
@@ -29,4 +29,4 @@ inline double lerp(double a, double b, double t) {
   return t >= 0.5 ? b - diff * (1.0 - t) : a + diff * t;
 }
 
-}  // namespace kerntime::stats_detail
+}  // namespace kerntime::stats

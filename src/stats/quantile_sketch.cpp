@@ -12,11 +12,11 @@
 
 #include "stats/numeric.hpp"
 
-namespace kerntime::detail {
+namespace kerntime::stats {
 namespace {
 
-using stats_detail::format_double;
-using stats_detail::lerp;
+using stats::format_double;
+using stats::lerp;
 
 constexpr double kMinRelativeAccuracy = 1e-6;
 constexpr double kMaxRelativeAccuracy = 0.5;
@@ -257,4 +257,4 @@ QuantileSketch QuantileSketch::from_data(const QuantileSketchData& data) {
   return sketch;
 }
 
-}  // namespace kerntime::detail
+}  // namespace kerntime::stats

@@ -25,7 +25,7 @@
 #include <cstdint>
 #include <vector>
 
-namespace kerntime::detail {
+namespace kerntime::stats {
 
 /// A sketch as plain data, for writing per-process sketches into a file and merging them later.
 /// `counts[k]` is the count of bucket `first_index + k`.
@@ -107,4 +107,4 @@ class QuantileSketch {
   bool collapsed_ = false;
 };
 
-}  // namespace kerntime::detail
+}  // namespace kerntime::stats

@@ -16,8 +16,8 @@
 namespace kerntime {
 namespace {
 
-using stats_detail::format_double;
-using stats_detail::lerp;
+using stats::format_double;
+using stats::lerp;
 
 // Median of an unsorted buffer with the same interpolation as quantile_sorted(values, 0.5); the
 // buffer is reordered. O(n): one selection, plus a scan for the lower neighbour when n is even.

@@ -7,7 +7,7 @@
 
 #include <kerntime/error.hpp>
 
-namespace kerntime::detail {
+namespace kerntime::stats {
 namespace {
 
 // NumPy's lerp, as kerntime::quantile_sorted interpolates: t == 1 returns exactly b.
@@ -128,4 +128,4 @@ StreamingSummary StreamingSummary::from_data(const StreamingSummaryData& data) {
   return summary;
 }
 
-}  // namespace kerntime::detail
+}  // namespace kerntime::stats

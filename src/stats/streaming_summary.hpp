@@ -11,7 +11,7 @@
 
 #include "stats/quantile_sketch.hpp"
 
-namespace kerntime::detail {
+namespace kerntime::stats {
 
 /// A summary as plain data, for writing it into a file and merging it later.
 struct StreamingSummaryData {
@@ -69,4 +69,4 @@ class StreamingSummary {
   double max_ = 0.0;
 };
 
-}  // namespace kerntime::detail
+}  // namespace kerntime::stats

@@ -7,7 +7,7 @@
 
 #include <kerntime/error.hpp>
 
-namespace kerntime::detail {
+namespace kerntime::stats {
 namespace {
 
 // The continued fraction of I_x(a, b), valid (fast converging) for x < (a + 1) / (a + b + 2).
@@ -122,4 +122,4 @@ double student_t_quantile(double p, double df) {
   return p > 0.5 ? t : -t;
 }
 
-}  // namespace kerntime::detail
+}  // namespace kerntime::stats

@@ -3,7 +3,7 @@
 // estimated from a few values (compare's per-process rule, where the process is the unit).
 #pragma once
 
-namespace kerntime::detail {
+namespace kerntime::stats {
 
 /// The regularized incomplete beta function I_x(a, b) for a, b > 0 and x in [0, 1], by the
 /// continued fraction of Numerical Recipes (modified Lentz), accurate to about 1e-14.
@@ -21,4 +21,4 @@ double student_t_quantile(double p, double df);
 /// Two-sided p of a t statistic: P(|T| >= |t|).
 double student_t_two_sided_p(double t, double df);
 
-}  // namespace kerntime::detail
+}  // namespace kerntime::stats

@@ -20,7 +20,7 @@ namespace kerntime {
 // sum or spread that overflowed) is "overflow", and the ends that fixed-point notation would
 // fill with zeros (below 0.001 ns, from 10^12 s) keep 4 significant digits with an exponent.
 std::string format_duration(double nanoseconds) {
-  if (!std::isfinite(nanoseconds)) return detail::kOverflow;
+  if (!std::isfinite(nanoseconds)) return text::kOverflow;
   if (nanoseconds == 0.0) return "0 ns";  // also -0.0: a sign on zero means nothing
 
   const std::string sign = nanoseconds < 0.0 ? "-" : "";

@@ -10,7 +10,7 @@
 
 #include <kerntime/duration.hpp>
 
-namespace kerntime::detail {
+namespace kerntime::text {
 namespace {
 
 // Past this many significant digits a number is written with an exponent: no one reads more,
@@ -127,4 +127,4 @@ std::string format_exact(double value) {
   return std::isfinite(value) ? fmt::format("{}", value) : std::string{};
 }
 
-}  // namespace kerntime::detail
+}  // namespace kerntime::text

@@ -10,7 +10,7 @@
 
 #include <string>
 
-namespace kerntime::detail {
+namespace kerntime::text {
 
 /// Shown for a change or ratio that overflowed a double (a median of 1e300 ns against one of
 /// 5e-324 ns) or that is 1e10 % or more.
@@ -72,4 +72,4 @@ std::string format_exact(double value);
 /// Nanoseconds per `unit` for the time units kerntime knows (ns, us, ms, s), else 0.
 double nanoseconds_per(const std::string& unit);
 
-}  // namespace kerntime::detail
+}  // namespace kerntime::text

@@ -6,7 +6,7 @@
 #include <algorithm>
 #include <utility>
 
-namespace kerntime::detail {
+namespace kerntime::text {
 namespace {
 
 constexpr std::size_t kNone = std::string_view::npos;
@@ -351,4 +351,4 @@ std::string_view ShortNames::operator()(std::size_t row) const {
   return shown != shown_.end() ? std::string_view{shown->second} : name_at_(row);
 }
 
-}  // namespace kerntime::detail
+}  // namespace kerntime::text

@@ -10,7 +10,7 @@
 #include <unordered_map>
 #include <vector>
 
-namespace kerntime::detail {
+namespace kerntime::text {
 
 /// The widest short name where a table has no width to fit: a qualified kernel name with its
 /// elided template arguments fits beside the columns of a report's or a comparison's table.
@@ -63,4 +63,4 @@ class ShortNames {
   bool numbered_ = false;
 };
 
-}  // namespace kerntime::detail
+}  // namespace kerntime::text

@@ -81,19 +81,59 @@ std::vector<std::string> exported_symbols(const std::string& library) {
 
 SymbolRules example_rules() {
   SymbolRules rules;
-  rules.private_namespaces = {"bench", "cupti", "inject"};
+  rules.private_namespaces = {"bench", "cupti", "format", "inject"};
   rules.public_namespaces = {"detail"};
   rules.public_identifiers = {"benchmark_name_from_spelling", "Report"};
   return rules;
 }
 
 TEST(SymbolRules, FindsTheNamespacesASourceDeclares) {
-  EXPECT_EQ(declared_namespaces("namespace kerntime::report_detail::gbench {\n"
+  EXPECT_EQ(declared_namespaces("namespace kerntime::report::gbench {\n"
                                 "namespace detail {\n"
                                 "namespace {\n"
                                 "namespace fs = std::filesystem;\n"
-                                "}  // namespace kerntime::report_detail::gbench\n"),
-            (std::set<std::string>{"detail", "gbench", "report_detail"}));
+                                "}  // namespace kerntime::report::gbench\n"),
+            (std::set<std::string>{"detail", "gbench", "report"}));
+}
+
+TEST(SymbolRules, APrivateNamespaceIsNamedAfterItsFolder) {
+  EXPECT_EQ(folder_namespace("format"), "format");
+  EXPECT_EQ(folder_namespace("compare"), "compare_detail");  // kerntime::compare() is public
+  EXPECT_TRUE(misnamed_namespaces("report",
+                                  "namespace kerntime::report::gbench {\n"
+                                  "}  // namespace kerntime::report::gbench\n"
+                                  "namespace kerntime {\nnamespace report {\n"
+                                  "namespace {\nnamespace inner {\n")
+                  .empty());
+  // A namespace of its own outside kerntime (a test program's) is not the library's.
+  EXPECT_TRUE(
+      misnamed_namespaces("cli", "namespace {\n}  // namespace\nnamespace tool {\n").empty());
+  EXPECT_EQ(misnamed_namespaces("cuda",
+                                "namespace kerntime::detail {\n}  // namespace kerntime::detail\n"
+                                "namespace kerntime::io {\n}  // namespace kerntime::io\n"
+                                "namespace kerntime::cuda_detail {\n"),
+            (std::vector<std::string>{"kerntime::io", "kerntime::cuda_detail"}));
+  EXPECT_EQ(misnamed_namespaces("text",
+                                "namespace kerntime {\nnamespace text_detail {\n"
+                                "}  // namespace text_detail\nnamespace {\n"),
+            (std::vector<std::string>{"text_detail"}));
+}
+
+TEST(SymbolRules, EveryPrivateNamespaceOfSrcIsNamedAfterItsFolder) {
+  const fs::path source_dir{KERNTIME_SOURCE_DIR};
+  std::vector<std::string> problems;
+  for (const auto& folder : fs::directory_iterator(source_dir / "src")) {
+    if (!folder.is_directory()) continue;
+    const std::string name = folder.path().filename().string();
+    for (const auto& entry : fs::recursive_directory_iterator(folder.path())) {
+      if (!entry.is_regular_file() || !is_code(entry.path())) continue;
+      for (const std::string& ns : misnamed_namespaces(name, read(entry.path())))
+        problems.push_back(entry.path().lexically_relative(source_dir).generic_string() + ": " +
+                           ns + " (expected kerntime::" + folder_namespace(name) + ")");
+    }
+  }
+  EXPECT_TRUE(problems.empty()) << "rename these namespaces after their folder:\n"
+                                << joined(problems);
 }
 
 TEST(SymbolRules, PrivateNamespacesAnywhereInASymbolArePrivate) {
@@ -101,7 +141,7 @@ TEST(SymbolRules, PrivateNamespacesAnywhereInASymbolArePrivate) {
       "kerntime::bench::select_configurations(kerntime::BenchmarkRegistry const&)",
       "typeinfo for kerntime::cupti::CuptiApi",
       "void std::vector<kerntime::inject::Row, std::allocator<kerntime::inject::Row> >::f()",
-      "kerntime::format_detail::Grid::render() const",
+      "kerntime::format::Grid::render() const",
       "kerntime::detail::EventPool::close(unsigned int)",
   };
   EXPECT_EQ(private_symbols(symbols, example_rules()), symbols);

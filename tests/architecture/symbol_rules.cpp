@@ -58,6 +58,38 @@ std::set<std::string> declared_namespaces(std::string_view source) {
   return names;
 }
 
+std::string folder_namespace(const std::string& folder) {
+  return folder == "compare" ? "compare_detail" : folder;
+}
+
+std::vector<std::string> misnamed_namespaces(const std::string& folder, std::string_view source) {
+  // Opened namespaces, and the closing comments clang-format writes (`}  // namespace x`).
+  static const std::regex kToken{
+      R"((?:^|\n)\s*namespace\s*([A-Za-z_][A-Za-z0-9_:]*)?\s*\{|\}\s*//\s*namespace)"};
+  const std::string own = folder_namespace(folder);
+  std::vector<std::string> misnamed;
+  std::vector<std::string> open;  // "" for an anonymous namespace
+  const std::string text{source};
+  for (auto it = std::sregex_iterator(text.begin(), text.end(), kToken);
+       it != std::sregex_iterator(); ++it) {
+    if ((*it)[0].str().find('{') == std::string::npos) {
+      if (!open.empty()) open.pop_back();
+      continue;
+    }
+    const std::string name = (*it)[1].str();
+    const bool outermost = open.empty() || (open.size() == 1 && open.front() == "kerntime");
+    const bool allowed = name.empty() || name == "kerntime" || name == own ||
+                         name == "kerntime::" + own ||
+                         name.rfind("kerntime::" + own + "::", 0) == 0 ||
+                         name == "kerntime::detail" || name == "detail";
+    if (outermost && !allowed && (!open.empty() || name.rfind("kerntime", 0) == 0)) {
+      misnamed.push_back(name);
+    }
+    open.push_back(name);
+  }
+  return misnamed;
+}
+
 std::set<std::string> identifiers(std::string_view source) {
   std::set<std::string> names;
   for (std::size_t at = 0; at < source.size();) {

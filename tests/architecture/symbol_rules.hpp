@@ -14,7 +14,7 @@ namespace kerntime::architecture {
 /// What the source tree says is private and what is public.
 struct SymbolRules {
   /// Namespaces under kerntime:: that src/ declares and include/kerntime/ does not ("bench",
-  /// "cupti", "report_detail", ...). Any name ending in "_detail" is private as well.
+  /// "cupti", "report", ...). Any name ending in "_detail" is private as well.
   std::set<std::string> private_namespaces;
   /// Namespaces under kerntime:: that public headers declare ("detail"): a symbol in one is
   /// public only if a public header names it.
@@ -26,6 +26,16 @@ struct SymbolRules {
 /// The namespace components declared in `source` (`namespace kerntime::a::b {` gives a and b),
 /// without kerntime itself. Aliases and anonymous namespaces are left out.
 std::set<std::string> declared_namespaces(std::string_view source);
+
+/// The namespace of src/<folder>'s private code: kerntime::<folder>, or kerntime::compare_detail
+/// for compare/, whose name is taken by the public function kerntime::compare().
+std::string folder_namespace(const std::string& folder);
+
+/// The namespaces that `source`, a file of src/<folder>, opens at the start of a line and that
+/// are not its folder's: each must be kerntime, kerntime::<folder namespace>[::...], the folder
+/// namespace nested in kerntime, or kerntime::detail (the details of public headers, defined
+/// beside their layer's code). Nested namespaces (indented, or inside these) are free.
+std::vector<std::string> misnamed_namespaces(const std::string& folder, std::string_view source);
 
 /// Every identifier of `source` (comments and strings included: a looser match only lets a
 /// symbol pass that a public header mentions).

@@ -192,12 +192,12 @@ TEST(RenderResults, ItemsPerSecondAndCountersAreColumnsOfTheirOwn) {
 }
 
 TEST(FormatSi, FourDigitsAndAPrefix) {
-  EXPECT_EQ(detail::format_si(1'234'567.0), "1.235M");
-  EXPECT_EQ(detail::format_si(2.5e9), "2.5G");
-  EXPECT_EQ(detail::format_si(512.0), "512");
-  EXPECT_EQ(detail::format_si(0.25), "0.25");
-  EXPECT_EQ(detail::format_si(999'960.0), "1M");
-  EXPECT_EQ(detail::format_si(-4'000.0), "-4k");
+  EXPECT_EQ(text::format_si(1'234'567.0), "1.235M");
+  EXPECT_EQ(text::format_si(2.5e9), "2.5G");
+  EXPECT_EQ(text::format_si(512.0), "512");
+  EXPECT_EQ(text::format_si(0.25), "0.25");
+  EXPECT_EQ(text::format_si(999'960.0), "1M");
+  EXPECT_EQ(text::format_si(-4'000.0), "-4k");
 }
 
 TEST(StateCounters, AddElementCountAddsAndSetCounterReplaces) {

@@ -8,7 +8,7 @@
 
 #include <gtest/gtest.h>
 
-namespace kerntime::detail {
+namespace kerntime::compare_detail {
 namespace {
 
 TEST(CompareRankTest, NullDistributionOfTwoAndTwo) {
@@ -97,4 +97,4 @@ TEST(CompareRankTest, NormalQuantile) {
 }
 
 }  // namespace
-}  // namespace kerntime::detail
+}  // namespace kerntime::compare_detail

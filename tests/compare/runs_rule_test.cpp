@@ -12,7 +12,7 @@
 
 #include <kerntime/error.hpp>
 
-namespace kerntime::detail {
+namespace kerntime::compare_detail {
 namespace {
 
 // A run of `count` samples around `median` ns with a small deterministic spread (+-0.5 %).
@@ -124,4 +124,4 @@ TEST(RunsRule, InvalidInput) {
 }
 
 }  // namespace
-}  // namespace kerntime::detail
+}  // namespace kerntime::compare_detail

@@ -17,7 +17,7 @@
 #include "compare/runs_rule.hpp"
 #include "verdict_rates.hpp"
 
-namespace kerntime::detail {
+namespace kerntime::compare_detail {
 namespace {
 
 constexpr int kPairs = 1000;
@@ -216,4 +216,4 @@ TEST(RunsSimulation, OneRunPerSide) {
 }
 
 }  // namespace
-}  // namespace kerntime::detail
+}  // namespace kerntime::compare_detail

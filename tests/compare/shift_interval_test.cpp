@@ -11,7 +11,7 @@
 
 #include "compare/rank_test.hpp"
 
-namespace kerntime::detail {
+namespace kerntime::compare_detail {
 namespace {
 
 std::vector<double> all_differences(const std::vector<double>& a, const std::vector<double>& b) {
@@ -100,4 +100,4 @@ TEST(CompareShiftInterval, LargeSamplesAreFast) {
 }
 
 }  // namespace
-}  // namespace kerntime::detail
+}  // namespace kerntime::compare_detail

@@ -40,7 +40,7 @@ Rates simulate(double slowdown, const std::string& threshold, const testing::Noi
   // with one run per side (400 ns or 1.5 %): some simulated medians are a few microseconds,
   // where it would turn a planted change into "inconclusive" and hide what the rank test and
   // interval decide.
-  detail::RunsRuleOptions rule;
+  compare_detail::RunsRuleOptions rule;
   rule.threshold = thresholds.default_fraction;
   rule.one_run_shift_ns = 0.0;
   rule.one_run_shift_fraction = 0.0;
@@ -49,7 +49,7 @@ Rates simulate(double slowdown, const std::string& threshold, const testing::Noi
     const double median = 50000.0 * std::exp(std::normal_distribution<double>(0.0, 1.0)(rng));
     const auto a = testing::simulate_run(rng, samples, median, 1.0, noise);
     const auto b = testing::simulate_run(rng, samples, median, slowdown, noise);
-    return detail::compare_runs({a}, {b}, rule).verdict;
+    return compare_detail::compare_runs({a}, {b}, rule).verdict;
   });
   std::printf("| %5.0f%% | %9s | %7zu | %8.1f%% | %6.1f%% | %12.1f%% | %8.1f%% |\n",
               (slowdown - 1.0) * 100.0, threshold.c_str(), samples, rates.regressed * 100.0,

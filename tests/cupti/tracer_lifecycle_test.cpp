@@ -38,7 +38,7 @@ TEST(TracerSession, StartsInOrderAndDetachesOnStop) {
   EXPECT_EQ(position(calls, kind(CUPTI_ACTIVITY_KIND_KERNEL)), -1) << "KERNEL serializes kernels";
   EXPECT_GT(position(calls, "mute 4:" + std::to_string(cupti::kDriverKernelGetName)),
             position(calls, kind(CUPTI_ACTIVITY_KIND_DRIVER)));
-  EXPECT_NE(detail::scope_listener(), nullptr);
+  EXPECT_NE(events::scope_listener(), nullptr);
 
   t->tracer.stop();
   EXPECT_EQ(t->tracer.status(), TracerStatus::stopped);
@@ -47,7 +47,7 @@ TEST(TracerSession, StartsInOrderAndDetachesOnStop) {
   EXPECT_EQ(calls.back(), "unsubscribe");
   EXPECT_LT(position(calls, "sync"), position(calls, "flush 1"));
   EXPECT_LT(position(calls, "flush 1"), position(calls, "unsubscribe"));
-  EXPECT_EQ(detail::scope_listener(), nullptr);
+  EXPECT_EQ(events::scope_listener(), nullptr);
   t->tracer.stop();  // idempotent
 }
 
@@ -122,7 +122,7 @@ TEST(TracerSession, NamesTheToolHoldingCupti) {
   EXPECT_NE(t->tracer.unavailable_reason().find("nsys stats"), std::string::npos) << "what to do";
   EXPECT_NE(t->tracer.unavailable_reason().find("cudaEvents"), std::string::npos);
   EXPECT_EQ(position(*t->log, kind(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL)), -1);
-  EXPECT_EQ(detail::scope_listener(), nullptr);
+  EXPECT_EQ(events::scope_listener(), nullptr);
   t->tracer.flush();  // no-op
   EXPECT_TRUE(mentions(t->tracer.trace(), "held by Nsight Systems"));
 

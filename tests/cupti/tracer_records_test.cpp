@@ -107,10 +107,10 @@ TEST(TracerSession, BackgroundReadingRecyclesFullBuffers) {
 
 TEST(TracerSession, TagsLaunchesWithTheInnermostScopeOfTheirThread) {
   auto t = start();
-  detail::ScopeListener* seam = detail::scope_listener();
+  events::ScopeListener* seam = events::scope_listener();
   ASSERT_NE(seam, nullptr);
-  const std::uint64_t outer = detail::next_scope_id();
-  const std::uint64_t inner = detail::next_scope_id();
+  const std::uint64_t outer = events::next_scope_id();
+  const std::uint64_t inner = events::next_scope_id();
   seam->scope_begin(outer, "outer");
   EXPECT_EQ(t->fake->pushed_on_this_thread(), (std::vector<std::uint64_t>{outer}));
   t->fake->launch("_Z1av", 1, 1'000, 2'000, 100, 7);
@@ -142,15 +142,15 @@ TEST(TracerSession, ScopesOnManyThreads) {
   std::vector<std::thread> threads;
   for (int i = 0; i < 4; ++i) {
     threads.emplace_back([&, i] {
-      const std::uint64_t scope = detail::next_scope_id();
+      const std::uint64_t scope = events::next_scope_id();
       const std::string name = "thread" + std::to_string(i);
-      detail::scope_listener()->scope_begin(scope, name);
+      events::scope_listener()->scope_begin(scope, name);
       for (int n = 0; n < 100; ++n) {
         const std::uint32_t id = ++next_id;
         t->fake->launch("_Z1kv", id, id * 100, id * 100 + 50, 10,
                         7 + static_cast<std::uint32_t>(i));
       }
-      detail::scope_listener()->scope_end(scope);
+      events::scope_listener()->scope_end(scope);
     });
   }
   for (std::thread& thread : threads)
@@ -169,11 +169,11 @@ TEST(TracerSession, ScopesOnManyThreads) {
 
 TEST(TracerSession, StopDetachesScopesAndLateCallbacksAreHarmless) {
   auto t = start();
-  const std::uint64_t scope = detail::next_scope_id();
-  detail::ScopeListener* seam = detail::scope_listener();
+  const std::uint64_t scope = events::next_scope_id();
+  events::ScopeListener* seam = events::scope_listener();
   seam->scope_begin(scope, "open across stop");
   t->tracer.stop();
-  EXPECT_EQ(detail::scope_listener(), nullptr);
+  EXPECT_EQ(events::scope_listener(), nullptr);
   seam->scope_end(scope);  // a ScopedTimer that read the listener just before stop
   // CUPTI finishing a buffer after the session ended: it gets one and frees it.
   EXPECT_TRUE(t->fake->emit(testing::api_record(9, 10, 20), 3));

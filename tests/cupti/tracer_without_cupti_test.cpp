@@ -26,7 +26,7 @@ TEST(TracerWithoutCupti, IsUnavailableAndSaysWhy) {
   EXPECT_NE(reason.find("CUPTI could not be loaded"), std::string::npos) << reason;
   EXPECT_NE(reason.find("/nonexistent/libcupti.so.13"), std::string::npos) << reason;
   EXPECT_EQ(tracer.cupti_version(), 0);
-  EXPECT_EQ(detail::scope_listener(), nullptr);  // scopes cost nothing without a tracer
+  EXPECT_EQ(events::scope_listener(), nullptr);  // scopes cost nothing without a tracer
 
   tracer.flush();  // no-op, no throw
   tracer.clear();

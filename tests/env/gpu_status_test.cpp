@@ -75,12 +75,12 @@ TEST(DiagnoseGpuStatus, OtherFailuresNameTheError) {
 }
 
 TEST(DescribeCudaError, NamesCallErrorTextAndWhatToDo) {
-  const std::string m = detail::describe_cuda_error(cudaErrorMemoryAllocation, "cudaMalloc", {});
+  const std::string m = cuda::describe_cuda_error(cudaErrorMemoryAllocation, "cudaMalloc", {});
   EXPECT_EQ(m,
             "cudaMalloc failed: cudaErrorMemoryAllocation (out of memory). The GPU is out of "
             "memory: free device memory or use smaller problems.");
   const std::string hinted =
-      detail::describe_cuda_error(cudaErrorInvalidValue, "cudaEventRecord", "Pass a stream.");
+      cuda::describe_cuda_error(cudaErrorInvalidValue, "cudaEventRecord", "Pass a stream.");
   EXPECT_EQ(hinted,
             "cudaEventRecord failed: cudaErrorInvalidValue (invalid argument). Pass a "
             "stream.");
@@ -89,7 +89,7 @@ TEST(DescribeCudaError, NamesCallErrorTextAndWhatToDo) {
 TEST(DescribeCudaError, StartupErrorsBecomeTheDiagnosis) {
   const GpuStatus status = query_gpu_status();
   const std::string m =
-      detail::describe_cuda_error(cudaErrorInsufficientDriver, "cudaGetDeviceCount", {});
+      cuda::describe_cuda_error(cudaErrorInsufficientDriver, "cudaGetDeviceCount", {});
   if (status.usable()) {
     // With a working GPU the raw error is described as it is.
     EXPECT_TRUE(contains(m, "cudaErrorInsufficientDriver")) << m;

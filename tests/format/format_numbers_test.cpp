@@ -12,7 +12,7 @@
 #include "support/readable_text.hpp"
 #include "text/numbers.hpp"
 
-namespace kerntime::detail {
+namespace kerntime::text {
 namespace {
 
 constexpr double kInf = std::numeric_limits<double>::infinity();
@@ -120,4 +120,4 @@ TEST(FormatNumbers, NoExtremeValueGivesInfNanOrAWallOfDigits) {
 }
 
 }  // namespace
-}  // namespace kerntime::detail
+}  // namespace kerntime::text

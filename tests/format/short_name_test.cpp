@@ -10,7 +10,7 @@
 
 #include "kernel_names.hpp"
 
-namespace kerntime::detail {
+namespace kerntime::text {
 namespace {
 
 using namespace kerntime::testing::kernel_names;
@@ -153,4 +153,4 @@ TEST(ShortName, FreeTextIsOnlyCut) {
 }
 
 }  // namespace
-}  // namespace kerntime::detail
+}  // namespace kerntime::text

@@ -21,8 +21,8 @@ namespace kerntime {
 namespace {
 
 namespace fs = std::filesystem;
-using report_detail::FileInFolder;
-using report_detail::resolve_inside;
+using report::FileInFolder;
+using report::resolve_inside;
 
 // Little-endian float32 seconds, as NVBench writes them.
 void write_samples(const fs::path& path, const std::vector<float>& seconds) {

@@ -56,8 +56,8 @@ TEST(ReportTraceJson, TheSectionWrittenRecordByRecordIsTheTreesText) {
   for (const TraceSection& section : sections) {
     for (const int levels : {0, 1, 3}) {
       const std::string tree =
-          io::nested_json(io::dump_json(report_detail::trace_section_json(section), 2), levels);
-      EXPECT_EQ(report_detail::trace_section_text(section, levels), tree) << "levels " << levels;
+          io::nested_json(io::dump_json(report::trace_section_json(section), 2), levels);
+      EXPECT_EQ(report::trace_section_text(section, levels), tree) << "levels " << levels;
     }
   }
 }
@@ -65,9 +65,9 @@ TEST(ReportTraceJson, TheSectionWrittenRecordByRecordIsTheTreesText) {
 TEST(ReportTraceJson, TheRecordByRecordTextRejectsWhatTheTreeRejects) {
   TraceSection section = testing::sample_trace_section();
   section.origin_ns = section.kernels.front().start_ns + 1;
-  EXPECT_THROW(report_detail::trace_section_json(section), Error);
+  EXPECT_THROW(report::trace_section_json(section), Error);
   try {
-    report_detail::trace_section_text(section, 1);
+    report::trace_section_text(section, 1);
     ADD_FAILURE() << "no error";
   } catch (const Error& e) {
     EXPECT_NE(std::string{e.what()}.find("trace.kernels[0]: starts before origin_ns"),

@@ -17,7 +17,7 @@
 
 #include "sketch_test_data.hpp"
 
-namespace kerntime::detail {
+namespace kerntime::stats {
 namespace {
 
 using testing::duration_shapes;
@@ -252,4 +252,4 @@ TEST(QuantileSketch, MergeIntoItselfDoublesTheCounts) {
 }
 
 }  // namespace
-}  // namespace kerntime::detail
+}  // namespace kerntime::stats

@@ -18,8 +18,8 @@
 
 namespace {
 
-using kerntime::detail::QuantileSketch;
-using kerntime::detail::StreamingSummary;
+using kerntime::stats::QuantileSketch;
+using kerntime::stats::StreamingSummary;
 using Clock = std::chrono::steady_clock;
 
 double seconds_since(Clock::time_point start) {

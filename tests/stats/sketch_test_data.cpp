@@ -5,7 +5,7 @@
 #include <cstdint>
 #include <random>
 
-namespace kerntime::detail::testing {
+namespace kerntime::stats::testing {
 
 std::vector<DataSet> duration_shapes(std::size_t size) {
   std::mt19937_64 random(20261201);
@@ -54,4 +54,4 @@ double sketch_error_bound(double exact, double alpha) {
   return alpha * std::fabs(exact) * (1.0 + 1e-9);
 }
 
-}  // namespace kerntime::detail::testing
+}  // namespace kerntime::stats::testing

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-namespace kerntime::detail::testing {
+namespace kerntime::stats::testing {
 
 struct DataSet {
   std::string name;
@@ -26,4 +26,4 @@ const std::vector<double>& tested_quantiles();
 /// the next bucket, whose answer is then off by alpha plus a few units in the last place).
 double sketch_error_bound(double exact, double alpha);
 
-}  // namespace kerntime::detail::testing
+}  // namespace kerntime::stats::testing

@@ -17,7 +17,7 @@
 
 #include "sketch_test_data.hpp"
 
-namespace kerntime::detail {
+namespace kerntime::stats {
 namespace {
 
 using testing::duration_shapes;
@@ -177,4 +177,4 @@ TEST(StreamingSummary, TenMillionKernelsInBoundedMemory) {
 }
 
 }  // namespace
-}  // namespace kerntime::detail
+}  // namespace kerntime::stats

@@ -10,7 +10,7 @@
 
 #include <kerntime/error.hpp>
 
-namespace kerntime::detail {
+namespace kerntime::stats {
 namespace {
 
 TEST(StudentT, IncompleteBetaClosedForms) {
@@ -78,4 +78,4 @@ TEST(StudentT, RejectsBadArguments) {
 }
 
 }  // namespace
-}  // namespace kerntime::detail
+}  // namespace kerntime::stats

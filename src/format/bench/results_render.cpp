@@ -11,7 +11,7 @@
 #include "format/text_grid.hpp"
 #include "text/numbers.hpp"
 
-namespace kerntime::format_detail {
+namespace kerntime::format {
 namespace {
 
 using Row = std::vector<std::string>;
@@ -20,7 +20,7 @@ const Row kHeader = {"Benchmark", "Samples", "Headline", "Source",  "Events", "C
                      "Noise",     "GB/s",    "% peak",   "TFLOP/s", "SM MHz", "Stop"};
 
 std::string optional_number(const std::optional<double>& v, int decimals) {
-  return v ? detail::format_fixed(*v, decimals) : std::string{"-"};
+  return v ? text::format_fixed(*v, decimals) : std::string{"-"};
 }
 
 std::string source_label(const Measurement& m) {
@@ -33,7 +33,7 @@ Row row_of(const Measurement& m) {
   const Statistics& h = m.headline;
   const std::optional<double>& ci = m.median_ci_half_width;
   auto percent = [](const std::optional<double>& share) {
-    return share ? detail::format_percent_value(100.0 * *share, 2) : std::string{"-"};
+    return share ? text::format_percent_value(100.0 * *share, 2) : std::string{"-"};
   };
   std::string samples = std::to_string(h.count);
   if (m.info.throttled_samples + m.info.invalid_samples > 0) {
@@ -48,7 +48,7 @@ Row row_of(const Measurement& m) {
           percent(h.relative_noise),
           optional_number(m.info.throughput.gb_per_s, 1),
           m.info.throughput.peak_bandwidth_percent
-              ? detail::format_percent_value(*m.info.throughput.peak_bandwidth_percent, 1)
+              ? text::format_percent_value(*m.info.throughput.peak_bandwidth_percent, 1)
               : "-",
           optional_number(m.info.throughput.tflop_per_s, 3),
           optional_number(m.info.median_sm_clock_mhz, 0),
@@ -74,7 +74,7 @@ std::string csv(const std::vector<Measurement>& ms) {
     out += "," + csv_field(name);
   out += "\n";
   auto num = [](const std::optional<double>& v) {
-    return v ? detail::format_exact(*v) : std::string{};
+    return v ? text::format_exact(*v) : std::string{};
   };
   for (const Measurement& m : ms) {
     const auto median = [](const Statistics& s) {
@@ -144,13 +144,13 @@ std::string render_results(const std::vector<Measurement>& ms, const Report& rep
   return out;
 }
 
-}  // namespace kerntime::format_detail
+}  // namespace kerntime::format
 
 namespace kerntime {
 
 std::string render(const std::vector<Measurement>& measurements, const Report& report,
                    Format format) {
-  return format_detail::render_results(measurements, report, format);
+  return format::render_results(measurements, report, format);
 }
 
 }  // namespace kerntime

@@ -11,11 +11,11 @@
 #include <kerntime/measurement.hpp>
 #include <kerntime/report.hpp>
 
-namespace kerntime::format_detail {
+namespace kerntime::format {
 
 /// Renders `measurements` in `format`; Format::json renders `report` (kerntime-report/1).
 /// `report.warnings` follow the table in the table and Markdown views.
 std::string render_results(const std::vector<Measurement>& measurements, const Report& report,
                            Format format);
 
-}  // namespace kerntime::format_detail
+}  // namespace kerntime::format

@@ -9,7 +9,7 @@
 #include "format/format_name.hpp"
 
 namespace kerntime {
-namespace format_detail {
+namespace format {
 
 NameColumn entry_names(const Comparison& comparison, NameStyle names) {
   return NameColumn(names, comparison.entries.size(), [&comparison](std::size_t i) {
@@ -17,30 +17,30 @@ NameColumn entry_names(const Comparison& comparison, NameStyle names) {
   });
 }
 
-}  // namespace format_detail
+}  // namespace format
 
 CompareFormat parse_compare_format(std::string_view name) {
   constexpr CompareFormat formats[] = {CompareFormat::table, CompareFormat::markdown,
                                        CompareFormat::json, CompareFormat::junit};
-  return formats[format_detail::parse_format_name(
-      name, {{"table"}, {"md", "markdown"}, {"json"}, {"junit"}})];
+  return formats[format::parse_format_name(name,
+                                           {{"table"}, {"md", "markdown"}, {"json"}, {"junit"}})];
 }
 
 void render_to(const Comparison& comparison, CompareFormat format, const TextSink& write,
                bool color, NameStyle names) {
-  format_detail::ChunkedText out(write);
+  format::ChunkedText out(write);
   switch (format) {
     case CompareFormat::table:
-      format_detail::write_comparison_table(comparison, color, names, out);
+      format::write_comparison_table(comparison, color, names, out);
       break;
     case CompareFormat::markdown:
-      format_detail::write_comparison_markdown(comparison, names, out);
+      format::write_comparison_markdown(comparison, names, out);
       break;
     case CompareFormat::json:
-      format_detail::write_comparison_json(comparison, out);
+      format::write_comparison_json(comparison, out);
       break;
     case CompareFormat::junit:
-      format_detail::write_comparison_junit(comparison, out);
+      format::write_comparison_junit(comparison, out);
       break;
     default:
       // Only reachable through a value cast from an integer outside the enum.

@@ -12,14 +12,14 @@
 
 #include "text/numbers.hpp"
 
-namespace kerntime::format_detail {
+namespace kerntime::format {
 
 // The text layer's number formats, which every comparison view uses.
-using detail::format_amount;
-using detail::format_change;
-using detail::format_p;
-using detail::format_percent;
-using detail::p_clause;
+using text::format_amount;
+using text::format_change;
+using text::format_p;
+using text::format_percent;
+using text::p_clause;
 
 /// The text cells of one entry; "-" where a value does not exist.
 struct EntryCells {
@@ -69,4 +69,4 @@ std::string summary_counts(const Comparison& comparison);
 /// The settings in one line: alpha, interval level, default threshold, sample floor.
 std::string settings_line(const Comparison& comparison);
 
-}  // namespace kerntime::format_detail
+}  // namespace kerntime::format

@@ -10,7 +10,7 @@
 #include "format/compare/renderers.hpp"
 #include "io/json_text.hpp"
 
-namespace kerntime::format_detail {
+namespace kerntime::format {
 namespace {
 
 using Json = nlohmann::ordered_json;
@@ -98,4 +98,4 @@ void write_comparison_json(const Comparison& comparison, ChunkedText& out) {
   out += "\n}\n";
 }
 
-}  // namespace kerntime::format_detail
+}  // namespace kerntime::format

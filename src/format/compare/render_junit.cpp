@@ -15,7 +15,7 @@
 #include "format/compare/renderers.hpp"
 #include "format/text_grid.hpp"
 
-namespace kerntime::format_detail {
+namespace kerntime::format {
 
 namespace {
 
@@ -70,9 +70,9 @@ std::string details(const Comparison& comparison, const EntryComparison& entry) 
                         entry.run_spread ? ", per-process medians spread " + c.spread : "");
   }
   if (entry.ratio) {
-    text +=
-        fmt::format("change {}, {} {}, {}, threshold {}\n", c.change, interval_title(comparison),
-                    c.interval, entry.p_value ? p_clause(*entry.p_value) : "no test", c.threshold);
+    text += fmt::format("change {}, {} {}, {}, threshold {}\n", c.change,
+                        interval_title(comparison), c.interval,
+                        entry.p_value ? text::p_clause(*entry.p_value) : "no test", c.threshold);
   }
   return text;
 }
@@ -104,7 +104,7 @@ void write_comparison_junit(const Comparison& comparison, ChunkedText& out) {
   property("baseline", comparison.baseline_source);
   property("candidate", comparison.candidate_source);
   property("alpha", fmt::format("{}", comparison.alpha));
-  property("threshold", format_percent(comparison.default_threshold));
+  property("threshold", text::format_percent(comparison.default_threshold));
   property("min_samples", std::to_string(comparison.min_samples));
   property("outcome", outcome(comparison));
   for (const std::string& warning : comparison.warnings) {
@@ -134,13 +134,13 @@ void write_comparison_junit(const Comparison& comparison, ChunkedText& out) {
   out += "  </testsuite>\n</testsuites>\n";
 }
 
-}  // namespace kerntime::format_detail
+}  // namespace kerntime::format
 
 namespace kerntime {
 
 std::string render_junit_error(const std::string& baseline, const std::string& candidate,
                                const std::string& message) {
-  const std::string suite = format_detail::xml("kerntime compare " + baseline + " " + candidate);
+  const std::string suite = format::xml("kerntime compare " + baseline + " " + candidate);
   std::string out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
   out += R"(<testsuites name="kerntime compare" tests="1" failures="0" errors="1">)"
          "\n";
@@ -149,13 +149,12 @@ std::string render_junit_error(const std::string& baseline, const std::string& c
                      suite);
   out += R"(    <testcase name="kerntime compare" classname="kerntime.compare" time="0">)"
          "\n";
-  out += fmt::format(
-      R"(      <error type="bad input" message="{}">{}</error>)"
-      "\n",
-      format_detail::xml(message),
-      format_detail::xml(message + "\nExit status 2: the reports could not be compared; no "
-                                   "verdicts were made.",
-                         true));
+  out += fmt::format(R"(      <error type="bad input" message="{}">{}</error>)"
+                     "\n",
+                     format::xml(message),
+                     format::xml(message + "\nExit status 2: the reports could not be compared; no "
+                                           "verdicts were made.",
+                                 true));
   out += "    </testcase>\n  </testsuite>\n</testsuites>\n";
   return out;
 }

@@ -12,7 +12,7 @@
 #include "format/name_column.hpp"
 #include "format/text_grid.hpp"
 
-namespace kerntime::format_detail {
+namespace kerntime::format {
 namespace {
 
 std::string escape(const std::string& text) {
@@ -93,4 +93,4 @@ void write_comparison_markdown(const Comparison& comparison, NameStyle names, Ch
   if (comparison.entries.empty()) out += "No entries to compare.\n";
 }
 
-}  // namespace kerntime::format_detail
+}  // namespace kerntime::format

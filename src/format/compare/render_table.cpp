@@ -12,7 +12,7 @@
 #include "format/name_column.hpp"
 #include "format/text_grid.hpp"
 
-namespace kerntime::format_detail {
+namespace kerntime::format {
 
 namespace {
 
@@ -101,4 +101,4 @@ void write_comparison_table(const Comparison& comparison, bool color, NameStyle 
   out += "\n";
 }
 
-}  // namespace kerntime::format_detail
+}  // namespace kerntime::format

@@ -8,7 +8,7 @@
 #include "format/chunked_text.hpp"
 #include "format/name_column.hpp"
 
-namespace kerntime::format_detail {
+namespace kerntime::format {
 
 void write_comparison_table(const Comparison& comparison, bool color, NameStyle names,
                             ChunkedText& out);
@@ -20,4 +20,4 @@ NameColumn entry_names(const Comparison& comparison, NameStyle names);
 void write_comparison_json(const Comparison& comparison, ChunkedText& out);
 void write_comparison_junit(const Comparison& comparison, ChunkedText& out);
 
-}  // namespace kerntime::format_detail
+}  // namespace kerntime::format

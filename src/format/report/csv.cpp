@@ -9,12 +9,12 @@
 #include "format/text_grid.hpp"
 #include "text/numbers.hpp"
 
-namespace kerntime::format_detail {
+namespace kerntime::format {
 namespace {
 
 // Shortest text that reads back as the same double: 812, 815.75, 1.25e+20.
 std::string number(double value) {
-  return detail::format_exact(value);
+  return text::format_exact(value);
 }
 
 }  // namespace
@@ -55,4 +55,4 @@ std::string render_csv(const Report& report) {
   return grid_csv(grid);
 }
 
-}  // namespace kerntime::format_detail
+}  // namespace kerntime::format

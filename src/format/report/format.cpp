@@ -12,8 +12,8 @@ namespace kerntime {
 
 Format parse_format(std::string_view name) {
   constexpr Format formats[] = {Format::table, Format::markdown, Format::csv, Format::json};
-  return formats[format_detail::parse_format_name(
-      name, {{"table"}, {"md", "markdown"}, {"csv"}, {"json"}})];
+  return formats[format::parse_format_name(name,
+                                           {{"table"}, {"md", "markdown"}, {"csv"}, {"json"}})];
 }
 
 Format format_for_path(std::string_view path) {
@@ -29,11 +29,11 @@ Format format_for_path(std::string_view path) {
 std::string render(const Report& report, Format format, NameStyle names) {
   switch (format) {
     case Format::table:
-      return format_detail::render_table(report, names);
+      return format::render_table(report, names);
     case Format::markdown:
-      return format_detail::render_markdown(report, names);
+      return format::render_markdown(report, names);
     case Format::csv:
-      return format_detail::render_csv(report);
+      return format::render_csv(report);
     case Format::json:
       return to_json(report);
   }

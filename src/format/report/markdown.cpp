@@ -7,7 +7,7 @@
 #include "format/report/summary.hpp"
 #include "format/text_grid.hpp"
 
-namespace kerntime::format_detail {
+namespace kerntime::format {
 
 std::string render_markdown(const Report& report, NameStyle names) {
   std::string out;
@@ -34,4 +34,4 @@ std::string render_markdown(const Report& report, NameStyle names) {
   return out;
 }
 
-}  // namespace kerntime::format_detail
+}  // namespace kerntime::format

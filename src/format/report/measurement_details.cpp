@@ -9,7 +9,7 @@
 
 #include "text/numbers.hpp"
 
-namespace kerntime::format_detail {
+namespace kerntime::format {
 namespace {
 
 std::string yes_no(bool value) {
@@ -21,16 +21,16 @@ std::string or_dash(const std::string& text) {
 }
 
 std::string rate(const std::optional<double>& value, int decimals) {
-  return value ? detail::format_fixed(*value, decimals) : std::string{"-"};
+  return value ? text::format_fixed(*value, decimals) : std::string{"-"};
 }
 
 std::string share(const std::optional<double>& percent) {
-  return percent ? detail::format_percent_value(*percent, 1) : std::string{"-"};
+  return percent ? text::format_percent_value(*percent, 1) : std::string{"-"};
 }
 
 // Shortest text that reads back as the same double, for CSV.
 std::string number(double value) {
-  return detail::format_exact(value);
+  return text::format_exact(value);
 }
 
 std::string optional_number(const std::optional<double>& value) {
@@ -171,4 +171,4 @@ std::vector<std::string> measurement_csv_cells(const Entry& entry, const Counter
   return cells;
 }
 
-}  // namespace kerntime::format_detail
+}  // namespace kerntime::format

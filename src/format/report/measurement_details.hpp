@@ -12,7 +12,7 @@
 #include "format/counter_columns.hpp"
 #include "format/text_grid.hpp"
 
-namespace kerntime::format_detail {
+namespace kerntime::format {
 
 /// The line above the table of how each entry was measured.
 inline constexpr const char* kMeasurementTitle = "How the benchmark engine measured each entry:";
@@ -34,4 +34,4 @@ Grid measurement_grid(const Report& report, bool markdown);
 std::vector<std::string> measurement_csv_titles(const CounterColumns& extra);
 std::vector<std::string> measurement_csv_cells(const Entry& entry, const CounterColumns& extra);
 
-}  // namespace kerntime::format_detail
+}  // namespace kerntime::format

@@ -7,10 +7,10 @@
 #include <kerntime/name_style.hpp>
 #include <kerntime/report.hpp>
 
-namespace kerntime::format_detail {
+namespace kerntime::format {
 
 std::string render_table(const Report& report, NameStyle names);
 std::string render_markdown(const Report& report, NameStyle names);
 std::string render_csv(const Report& report);
 
-}  // namespace kerntime::format_detail
+}  // namespace kerntime::format

@@ -12,16 +12,16 @@
 #include "format/name_column.hpp"
 #include "text/numbers.hpp"
 
-namespace kerntime::format_detail {
+namespace kerntime::format {
 namespace {
 
 // Percent with two decimals: noise below 0.01 % is indistinguishable from none in practice.
 std::string percent(double fraction) {
-  return detail::format_percent_value(fraction * 100.0, 2);
+  return text::format_percent_value(fraction * 100.0, 2);
 }
 
 std::string level_percent(double level) {
-  return detail::format_percent(level);
+  return text::format_percent(level);
 }
 
 // The confidence level all intervals share, or nothing when entries disagree; then each cell
@@ -128,4 +128,4 @@ std::vector<std::string> environment_lines(const Environment& env) {
   return lines;
 }
 
-}  // namespace kerntime::format_detail
+}  // namespace kerntime::format

@@ -12,7 +12,7 @@
 
 #include "format/text_grid.hpp"
 
-namespace kerntime::format_detail {
+namespace kerntime::format {
 
 /// Says "not enough samples" in a cell, explained by kMissingLegend under the table.
 inline constexpr const char* kMissingCell = "-";
@@ -31,4 +31,4 @@ Summary summarize(const Report& report, NameStyle names = NameStyle::short_form)
 /// Lines saying where and with what the report was measured; empty when nothing is known.
 std::vector<std::string> environment_lines(const Environment& environment);
 
-}  // namespace kerntime::format_detail
+}  // namespace kerntime::format

@@ -7,7 +7,7 @@
 #include "format/report/summary.hpp"
 #include "format/text_grid.hpp"
 
-namespace kerntime::format_detail {
+namespace kerntime::format {
 
 // The environment first (which GPU these numbers are about), then the table, then what a
 // reader must know before trusting it: the legend for "-" and every warning.
@@ -33,4 +33,4 @@ std::string render_table(const Report& report, NameStyle names) {
   return out;
 }
 
-}  // namespace kerntime::format_detail
+}  // namespace kerntime::format

@@ -7,7 +7,7 @@
 #include "format/trace/summary_views.hpp"
 #include "format/trace/trace_text.hpp"
 
-namespace kerntime::format_detail {
+namespace kerntime::format {
 namespace {
 
 Grid api_grid(const std::vector<ApiCallSummary>& rows, bool raw) {
@@ -48,4 +48,4 @@ std::string render_api_summary(const SummaryInput& input, Format format) {
                                  std::to_string(nested)});
 }
 
-}  // namespace kerntime::format_detail
+}  // namespace kerntime::format

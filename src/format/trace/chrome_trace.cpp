@@ -208,13 +208,12 @@ std::string to_chrome_trace(const Trace& trace) {
             call.thread_id, call.start_ns, call.end_ns, args);
   }
   for (const KernelActivity& k : trace.kernels) {
-    w.slice(
-        k.name, "kernel", gpu_pid(k.device), work_tid(k.stream), k.start_ns, k.end_ns,
-        launch_args(k) + fmt::format(",\"grid\":\"{}\",\"block\":\"{}\",\"registers\":{},"
-                                     "\"static smem\":{},\"dynamic smem\":{}",
-                                     format_detail::dimensions(k.grid),
-                                     format_detail::dimensions(k.block), k.registers_per_thread,
-                                     k.static_shared_memory_bytes, k.dynamic_shared_memory_bytes));
+    w.slice(k.name, "kernel", gpu_pid(k.device), work_tid(k.stream), k.start_ns, k.end_ns,
+            launch_args(k) + fmt::format(",\"grid\":\"{}\",\"block\":\"{}\",\"registers\":{},"
+                                         "\"static smem\":{},\"dynamic smem\":{}",
+                                         format::dimensions(k.grid), format::dimensions(k.block),
+                                         k.registers_per_thread, k.static_shared_memory_bytes,
+                                         k.dynamic_shared_memory_bytes));
   }
   for (const MemcpyActivity& m : trace.memcpys) {
     w.slice(fmt::format("Memcpy {}", to_string(m.kind)), "memcpy", gpu_pid(m.device),

@@ -12,7 +12,7 @@
 #include "format/trace/summary_views.hpp"
 #include "format/trace/trace_text.hpp"
 
-namespace kerntime::format_detail {
+namespace kerntime::format {
 namespace {
 
 Grid launch_grid(const std::vector<KernelExecutionSummary>& rows, bool raw,
@@ -71,4 +71,4 @@ std::string render_kernel_launch_summary(const SummaryInput& input, Format forma
                         names_note(kernel_names.shortened(), kernel_names.numbered()));
 }
 
-}  // namespace kerntime::format_detail
+}  // namespace kerntime::format

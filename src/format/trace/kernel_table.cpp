@@ -19,7 +19,7 @@
 #include "report/trace_section_json.hpp"
 
 namespace kerntime {
-namespace format_detail {
+namespace format {
 namespace {
 
 constexpr const char* kNone = "-";
@@ -76,7 +76,7 @@ KernelGrid kernel_grid(const std::vector<KernelSummary>& rows, Format format, Na
   const std::size_t name = grid.columns.size() - 1;
   const std::size_t width =
       compact ? std::max(column_room(grid, name, kTerminalColumns), kMinNameColumns)
-              : detail::kShortNameWidth;
+              : text::kShortNameWidth;
   const NameColumn shown(
       raw ? NameStyle::full : names, rows.size(),
       [&rows](std::size_t i) { return std::string_view{rows[i].name}; }, width);
@@ -87,21 +87,21 @@ KernelGrid kernel_grid(const std::vector<KernelSummary>& rows, Format format, Na
   return out;
 }
 
-// The rows in the report's shape (one writer: report_detail::kernel_summary_json), then the
+// The rows in the report's shape (one writer: report::kernel_summary_json), then the
 // counts every JSON view carries.
 std::string kernel_json(const Trace& trace, const std::vector<KernelSummary>& rows) {
   nlohmann::ordered_json out;
   out["kernels"] = nlohmann::ordered_json::array();
   for (std::size_t i = 0; i < rows.size(); ++i) {
     out["kernels"].push_back(
-        report_detail::kernel_summary_json(rows[i], "kernels[" + std::to_string(i) + "]"));
+        report::kernel_summary_json(rows[i], "kernels[" + std::to_string(i) + "]"));
   }
   add_trace_counts(out, trace);
   return io::dump_json(out, 2) + "\n";
 }
 
 }  // namespace
-}  // namespace format_detail
+}  // namespace format
 
 std::string render_kernel_summary(const Report& report, Format format, NameStyle names) {
   if (!report.trace) {
@@ -115,44 +115,42 @@ std::string render_kernel_summary(const Report& report, Format format, NameStyle
     out["kernels"] = nlohmann::ordered_json::array();
     for (std::size_t i = 0; i < rows.size(); ++i) {
       out["kernels"].push_back(
-          report_detail::kernel_summary_json(rows[i], "kernels[" + std::to_string(i) + "]"));
+          report::kernel_summary_json(rows[i], "kernels[" + std::to_string(i) + "]"));
     }
     if (!report.trace->range_summary.empty()) {
-      out["ranges"] = format_detail::range_rows_json(report.trace->range_summary);
+      out["ranges"] = format::range_rows_json(report.trace->range_summary);
     }
-    out["counts"] = report_detail::counts_json(report.trace->counts);
+    out["counts"] = report::counts_json(report.trace->counts);
     out["warnings"] = report.warnings;
     return io::dump_json(out, 2) + "\n";
   }
-  const format_detail::KernelGrid kernels = format_detail::kernel_grid(rows, format, names, false);
-  std::string text = format_detail::render_trace_grid(kernels.grid, format);
+  const format::KernelGrid kernels = format::kernel_grid(rows, format, names, false);
+  std::string text = format::render_trace_grid(kernels.grid, format);
   bool shortened = kernels.shortened;
   bool numbered = kernels.numbered;
   if (!report.trace->range_summary.empty()) {
-    const format_detail::RangeGrid ranges =
-        format_detail::range_grid(report.trace->range_summary, format, names);
-    text += "\n" + format_detail::render_trace_grid(ranges.grid, format);
+    const format::RangeGrid ranges = format::range_grid(report.trace->range_summary, format, names);
+    text += "\n" + format::render_trace_grid(ranges.grid, format);
     shortened = shortened || ranges.shortened;
     numbered = numbered || ranges.numbered;
   }
   return format == Format::csv
              ? text
-             : text + format_detail::counts_footer(report.trace->counts, report.warnings, format,
-                                                   format_detail::names_note(shortened, numbered));
+             : text + format::counts_footer(report.trace->counts, report.warnings, format,
+                                            format::names_note(shortened, numbered));
 }
 
 std::string render_kernel_summary(const Trace& trace, Format format,
                                   const KernelSummaryOptions& options, NameStyle names) {
   const std::vector<KernelSummary> rows = summarize_kernels(trace, options);
-  if (format == Format::json) return format_detail::kernel_json(trace, rows);
-  const format_detail::KernelGrid kernels =
-      format_detail::kernel_grid(rows, format, names, options.by_launch_config);
-  const std::string table = format_detail::render_trace_grid(kernels.grid, format);
+  if (format == Format::json) return format::kernel_json(trace, rows);
+  const format::KernelGrid kernels =
+      format::kernel_grid(rows, format, names, options.by_launch_config);
+  const std::string table = format::render_trace_grid(kernels.grid, format);
   return format == Format::csv
              ? table
-             : table + format_detail::trace_footer(
-                           trace, format,
-                           format_detail::names_note(kernels.shortened, kernels.numbered));
+             : table + format::trace_footer(
+                           trace, format, format::names_note(kernels.shortened, kernels.numbered));
 }
 
 }  // namespace kerntime

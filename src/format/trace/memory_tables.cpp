@@ -13,7 +13,7 @@
 #include "format/trace/trace_text.hpp"
 #include "text/numbers.hpp"
 
-namespace kerntime::format_detail {
+namespace kerntime::format {
 namespace {
 
 Grid time_grid(const std::vector<MemoryOperationSummary>& rows, bool raw) {
@@ -36,7 +36,7 @@ Grid time_grid(const std::vector<MemoryOperationSummary>& rows, bool raw) {
 // Megabytes as nsys prints them (three decimals); CSV keeps every digit.
 std::string megabytes(double bytes, bool raw) {
   const double mb = bytes / 1e6;
-  return raw ? detail::format_exact(mb) : detail::format_fixed(mb, 3);
+  return raw ? text::format_exact(mb) : text::format_fixed(mb, 3);
 }
 
 Grid size_grid(const std::vector<MemoryOperationSummary>& rows, bool raw) {
@@ -88,4 +88,4 @@ std::string render_memory_size_summary(const SummaryInput& input, Format format)
          summary_footer(input, format);
 }
 
-}  // namespace kerntime::format_detail
+}  // namespace kerntime::format

@@ -18,7 +18,7 @@
 #include "report/trace_section_json.hpp"
 
 namespace kerntime {
-namespace format_detail {
+namespace format {
 
 RangeGrid range_grid(const std::vector<RangeSummary>& rows, Format format, NameStyle names) {
   const bool raw = format == Format::csv;
@@ -41,10 +41,10 @@ RangeGrid range_grid(const std::vector<RangeSummary>& rows, Format format, NameS
   // A range's name is the program's text, not a symbol: only cut, to the terminal's width.
   const std::size_t width = format == Format::table
                                 ? std::max(column_room(grid, 0, kTerminalColumns), kMinNameColumns)
-                                : detail::kShortNameWidth;
+                                : text::kShortNameWidth;
   const NameColumn shown(
       raw ? NameStyle::full : names, rows.size(),
-      [&full](std::size_t i) { return std::string_view{full[i]}; }, width, detail::NameKind::text);
+      [&full](std::size_t i) { return std::string_view{full[i]}; }, width, text::NameKind::text);
   for (std::size_t i = 0; i < rows.size(); ++i)
     grid.rows[i][0] = shown(i);
   out.shortened = shown.shortened();
@@ -55,12 +55,12 @@ RangeGrid range_grid(const std::vector<RangeSummary>& rows, Format format, NameS
 nlohmann::ordered_json range_rows_json(const std::vector<RangeSummary>& rows) {
   nlohmann::ordered_json out = nlohmann::ordered_json::array();
   for (std::size_t i = 0; i < rows.size(); ++i) {
-    out.push_back(report_detail::range_summary_json(rows[i], "ranges[" + std::to_string(i) + "]"));
+    out.push_back(report::range_summary_json(rows[i], "ranges[" + std::to_string(i) + "]"));
   }
   return out;
 }
 
-}  // namespace format_detail
+}  // namespace format
 
 std::string render_range_summary(const Report& report, Format format, NameStyle names) {
   if (!report.trace) {
@@ -70,11 +70,10 @@ std::string render_range_summary(const Report& report, Format format, NameStyle 
   const std::vector<RangeSummary>& rows = report.trace->range_summary;
   if (format == Format::json) {
     nlohmann::ordered_json out;
-    out["ranges"] = format_detail::range_rows_json(rows);
+    out["ranges"] = format::range_rows_json(rows);
     return io::dump_json(out, 2) + "\n";
   }
-  return format_detail::render_trace_grid(format_detail::range_grid(rows, format, names).grid,
-                                          format);
+  return format::render_trace_grid(format::range_grid(rows, format, names).grid, format);
 }
 
 }  // namespace kerntime

@@ -15,7 +15,7 @@
 #include "io/json_text.hpp"
 
 namespace kerntime {
-namespace format_detail {
+namespace format {
 namespace {
 
 // The stats layer's median, so a span median reads like any other median kerntime prints.
@@ -84,14 +84,14 @@ std::string scope_json(const Trace& trace, const std::vector<ScopeSummary>& rows
 }
 
 }  // namespace
-}  // namespace format_detail
+}  // namespace format
 
 std::string render_scope_summary(const Trace& trace, Format format, const Report* events) {
   const std::vector<ScopeSummary> rows = summarize_scopes(trace);
-  if (format == Format::json) return format_detail::scope_json(trace, rows, events);
-  const std::string table = format_detail::render_trace_grid(
-      format_detail::scope_grid(rows, events, format == Format::csv), format);
-  return format == Format::csv ? table : table + format_detail::trace_footer(trace, format);
+  if (format == Format::json) return format::scope_json(trace, rows, events);
+  const std::string table =
+      format::render_trace_grid(format::scope_grid(rows, events, format == Format::csv), format);
+  return format == Format::csv ? table : table + format::trace_footer(trace, format);
 }
 
 }  // namespace kerntime

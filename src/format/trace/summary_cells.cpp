@@ -7,14 +7,14 @@
 
 #include "text/numbers.hpp"
 
-namespace kerntime::format_detail {
+namespace kerntime::format {
 
 std::string duration_cell(double ns, bool raw) {
-  return raw ? detail::format_exact(ns) : format_duration(ns);
+  return raw ? text::format_exact(ns) : format_duration(ns);
 }
 
 std::string percent_cell(double percent, bool raw) {
-  return raw ? detail::format_exact(percent) : detail::format_fixed(percent, 1);
+  return raw ? text::format_exact(percent) : text::format_fixed(percent, 1);
 }
 
 void append_duration_cells(std::vector<std::string>& row, const ValueSummary& s, bool raw) {
@@ -44,4 +44,4 @@ nlohmann::ordered_json value_summary_json(const ValueSummary& s, const std::stri
   return json;
 }
 
-}  // namespace kerntime::format_detail
+}  // namespace kerntime::format

@@ -11,7 +11,7 @@
 
 #include <kerntime/trace_summaries.hpp>
 
-namespace kerntime::format_detail {
+namespace kerntime::format {
 
 /// A duration cell: format_duration() in tables, the shortest exact ns in CSV (`raw`; empty
 /// when not finite).
@@ -28,4 +28,4 @@ void append_duration_cells(std::vector<std::string>& row, const ValueSummary& s,
 nlohmann::ordered_json value_summary_json(const ValueSummary& s, const std::string& unit,
                                           bool with_total = true);
 
-}  // namespace kerntime::format_detail
+}  // namespace kerntime::format

@@ -14,7 +14,7 @@
 #include <kerntime/report.hpp>
 #include <kerntime/trace.hpp>
 
-namespace kerntime::format_detail {
+namespace kerntime::format {
 
 struct SummaryInput {
   const Trace& records;
@@ -41,4 +41,4 @@ std::string summary_footer(const SummaryInput& input, Format format,
 std::string summary_json(const char* key, nlohmann::ordered_json rows, const SummaryInput& input,
                          nlohmann::ordered_json extra = nlohmann::ordered_json::object());
 
-}  // namespace kerntime::format_detail
+}  // namespace kerntime::format

@@ -12,7 +12,7 @@
 #include "report/trace_section_json.hpp"
 
 namespace kerntime {
-namespace format_detail {
+namespace format {
 namespace {
 
 std::string render(const SummaryInput& input, TraceSummaryKind kind, Format format) {
@@ -102,12 +102,12 @@ std::string summary_json(const char* key, nlohmann::ordered_json rows, const Sum
   out[key] = std::move(rows);
   for (auto& [name, value] : extra.items())
     out[name] = std::move(value);
-  out["counts"] = report_detail::counts_json(input.counts);
+  out["counts"] = report::counts_json(input.counts);
   out["warnings"] = input.warnings;
   return io::dump_json(out, 2) + "\n";
 }
 
-}  // namespace format_detail
+}  // namespace format
 
 std::string_view to_string(TraceSummaryKind kind) {
   switch (kind) {
@@ -153,9 +153,8 @@ TraceSummaryKind parse_trace_summary_kind(std::string_view name) {
 std::string render_trace_summary(const Trace& trace, TraceSummaryKind kind, Format format,
                                  NameStyle names) {
   if (kind == TraceSummaryKind::kernels) return render_kernel_summary(trace, format, {}, names);
-  const format_detail::SummaryInput input{trace, report_detail::trace_counts(trace), trace.warnings,
-                                          names};
-  return format_detail::render(input, kind, format);
+  const format::SummaryInput input{trace, report::trace_counts(trace), trace.warnings, names};
+  return format::render(input, kind, format);
 }
 
 std::string render_trace_summary(const Report& report, TraceSummaryKind kind, Format format,
@@ -165,11 +164,11 @@ std::string render_trace_summary(const Report& report, TraceSummaryKind kind, Fo
     throw Error("the report has no trace section, so no " + std::string{to_string(kind)} +
                 ": record with a kerntime::Tracer (attach_trace)");
   }
-  const Trace records = format_detail::records_of(*report.trace);
-  format_detail::SummaryInput input{records, report.trace->counts, report.warnings, names};
-  for (std::string& note : format_detail::partial_lists(*report.trace, kind))
+  const Trace records = format::records_of(*report.trace);
+  format::SummaryInput input{records, report.trace->counts, report.warnings, names};
+  for (std::string& note : format::partial_lists(*report.trace, kind))
     input.warnings.push_back(std::move(note));
-  return format_detail::render(input, kind, format);
+  return format::render(input, kind, format);
 }
 
 }  // namespace kerntime

@@ -6,7 +6,7 @@
 #include "format/name_column.hpp"
 #include "report/trace_section_json.hpp"
 
-namespace kerntime::format_detail {
+namespace kerntime::format {
 namespace {
 
 void escape_text_columns(Grid& grid, std::string (*escape)(const std::string&)) {
@@ -57,11 +57,11 @@ std::string counts_footer(const TraceCounts& counts, const std::vector<std::stri
 }
 
 std::string trace_footer(const Trace& trace, Format format, const std::string& note) {
-  return counts_footer(report_detail::trace_counts(trace), trace.warnings, format, note);
+  return counts_footer(report::trace_counts(trace), trace.warnings, format, note);
 }
 
 void add_trace_counts(nlohmann::ordered_json& out, const Trace& trace) {
-  out["counts"] = report_detail::counts_json(report_detail::trace_counts(trace));
+  out["counts"] = report::counts_json(report::trace_counts(trace));
   out["warnings"] = trace.warnings;
 }
 
@@ -69,4 +69,4 @@ std::string dimensions(const Dim3& dim) {
   return fmt::format("{}x{}x{}", dim.x, dim.y, dim.z);
 }
 
-}  // namespace kerntime::format_detail
+}  // namespace kerntime::format

@@ -15,7 +15,7 @@
 
 #include "format/text_grid.hpp"
 
-namespace kerntime::format_detail {
+namespace kerntime::format {
 
 /// Renders `grid` as a table, Markdown or CSV (Format::json is not a grid view). Text in
 /// left-aligned columns (names) is escaped for the format; "(none)" stands for no rows.
@@ -51,4 +51,4 @@ nlohmann::ordered_json range_rows_json(const std::vector<RangeSummary>& rows);
 /// "128x1x1".
 std::string dimensions(const Dim3& dim);
 
-}  // namespace kerntime::format_detail
+}  // namespace kerntime::format

@@ -25,7 +25,7 @@
 #include "main/worker_results.hpp"
 #include "support/run_command.hpp"
 
-namespace kerntime::bench {
+namespace kerntime::main {
 namespace {
 
 bool contains(const std::string& text, const std::string& part) {
@@ -543,4 +543,4 @@ TEST(RunProcesses, AChildThatWroteNothingIsNamed) {
 }
 
 }  // namespace
-}  // namespace kerntime::bench
+}  // namespace kerntime::main

@@ -33,9 +33,9 @@ std::optional<std::string> value_of(int argc, char** argv, const std::string& op
 }  // namespace
 
 int main(int argc, char** argv) {
-  using kerntime::bench::WorkerResults;
-  const auto worker = value_of(argc, argv, kerntime::bench::kWorkerOption);
-  const auto output = value_of(argc, argv, kerntime::bench::kWorkerOutputOption);
+  using kerntime::main::WorkerResults;
+  const auto worker = value_of(argc, argv, kerntime::main::kWorkerOption);
+  const auto output = value_of(argc, argv, kerntime::main::kWorkerOutputOption);
   const auto processes = value_of(argc, argv, "--processes");
   if (!worker || !output || !processes) return 3;
   const std::size_t k = std::stoul(*worker);
@@ -48,7 +48,7 @@ int main(int argc, char** argv) {
   std::vector<std::optional<kerntime::Entry>> done(names.size());
   std::string order = "process " + std::to_string(k + 1) + " order:";
   auto write = [&](const std::string& running) {
-    WorkerResults results;
+    kerntime::main::WorkerResults results;
     results.report.environment.host_name = "fake";
     for (const auto& entry : done) {
       if (!entry) continue;
@@ -62,9 +62,9 @@ int main(int argc, char** argv) {
     }
     results.report.warnings.push_back(order);
     results.running = running;
-    kerntime::io::write_file_atomically(*output, kerntime::bench::worker_results_json(results));
+    kerntime::io::write_file_atomically(*output, kerntime::main::worker_results_json(results));
   };
-  for (std::size_t i : kerntime::bench::process_order(names.size(), k, n)) {
+  for (std::size_t i : kerntime::main::process_order(names.size(), k, n)) {
     write(names[i]);
     if (chosen && value_of(argc, argv, "--crash-at") == names[i]) {
       // The default action, so that the parent sees "killed by signal 11" even under a

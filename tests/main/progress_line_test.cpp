@@ -19,7 +19,7 @@
 
 #include "support/terminal_screen.hpp"
 
-namespace kerntime::bench {
+namespace kerntime::main {
 namespace {
 
 // A pseudo-terminal of `columns` columns; `out` writes to its terminal side.
@@ -78,12 +78,12 @@ MeasureProgress progress(const std::string& name, std::size_t samples, double el
 TEST(ProgressLine, IsWantedOnATerminalUnlessQuiet) {
   Pty pty{80};
   ASSERT_NE(pty.out, nullptr);
-  EXPECT_TRUE(ProgressLine::wanted(false, pty.out));
-  EXPECT_FALSE(ProgressLine::wanted(true, pty.out));
+  EXPECT_TRUE(main::ProgressLine::wanted(false, pty.out));
+  EXPECT_FALSE(main::ProgressLine::wanted(true, pty.out));
   int fds[2];
   ASSERT_EQ(::pipe(fds), 0);
   std::FILE* pipe_out = ::fdopen(fds[1], "w");
-  EXPECT_FALSE(ProgressLine::wanted(false, pipe_out)) << "a pipe is not a terminal";
+  EXPECT_FALSE(main::ProgressLine::wanted(false, pipe_out)) << "a pipe is not a terminal";
   std::fclose(pipe_out);
   ::close(fds[0]);
 }
@@ -91,7 +91,7 @@ TEST(ProgressLine, IsWantedOnATerminalUnlessQuiet) {
 TEST(ProgressLine, RedrawsInPlaceAndClearsBeforeWhatFollows) {
   Pty pty{80};
   ASSERT_NE(pty.out, nullptr);
-  ProgressLine line{pty.out, ProgressLine::wanted(false, pty.out), "process 2/5 "};
+  main::ProgressLine line{pty.out, main::ProgressLine::wanted(false, pty.out), "process 2/5 "};
   const std::string name = "spin/ns=2000/cold";
   line.show(3, 22, progress(name, 1200, 10.25));
   line.show(3, 22, progress(name, 20, 0.5));  // shorter: nothing of the longer one may remain
@@ -116,7 +116,7 @@ TEST(ProgressLine, RedrawsInPlaceAndClearsBeforeWhatFollows) {
 TEST(ProgressLine, NeverWiderThanTheTerminal) {
   Pty pty{40};
   ASSERT_NE(pty.out, nullptr);
-  ProgressLine line{pty.out, true, ""};
+  main::ProgressLine line{pty.out, true, ""};
   const std::string name = "transpose/variant=naive/side=4096/cold/device=1";
   line.show(17, 22, progress(name, 337, 0.25));
   const std::vector<std::string> shown = terminal_screen(pty.read());
@@ -127,13 +127,13 @@ TEST(ProgressLine, NeverWiderThanTheTerminal) {
 
 TEST(ProgressLine, ControlCharactersInANameCannotBreakTheLine) {
   const std::string name = "odd\nname\x1b[31m";
-  EXPECT_EQ(ProgressLine::text("", 1, 1, progress(name, 5, 1.0), 0),
+  EXPECT_EQ(main::ProgressLine::text("", 1, 1, progress(name, 5, 1.0), 0),
             "[1/1] odd?name?[31m: 5 samples, 1.0 s");
 }
 
 TEST(ProgressLine, ARepetitionFollowsTheName) {
   const std::string name = "spin/ns=2000/cold";
-  EXPECT_EQ(ProgressLine::text("", 2, 4, progress(name, 7, 0.25), 0, " (repetition 2/3)"),
+  EXPECT_EQ(main::ProgressLine::text("", 2, 4, progress(name, 7, 0.25), 0, " (repetition 2/3)"),
             "[2/4] spin/ns=2000/cold (repetition 2/3): 7 samples, 0.2 s");
 }
 
@@ -141,7 +141,7 @@ TEST(ProgressLine, SilentWhenNotATerminal) {
   int fds[2];
   ASSERT_EQ(::pipe(fds), 0);
   std::FILE* out = ::fdopen(fds[1], "w");
-  ProgressLine line{out, ProgressLine::wanted(false, out), ""};
+  main::ProgressLine line{out, main::ProgressLine::wanted(false, out), ""};
   const std::string name = "spin/ns=2000/cold";
   line.show(1, 1, progress(name, 20, 0.5));
   line.clear();
@@ -152,4 +152,4 @@ TEST(ProgressLine, SilentWhenNotATerminal) {
 }
 
 }  // namespace
-}  // namespace kerntime::bench
+}  // namespace kerntime::main

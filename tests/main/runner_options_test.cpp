@@ -7,15 +7,15 @@
 
 #include <gtest/gtest.h>
 
-namespace kerntime::bench {
+namespace kerntime::main {
 namespace {
 
-ParsedArguments parse(std::vector<std::string> args) {
+main::ParsedArguments parse(std::vector<std::string> args) {
   args.insert(args.begin(), "/path/to/bench");
   std::vector<const char*> argv;
   for (const std::string& a : args)
     argv.push_back(a.c_str());
-  return parse_runner_arguments(static_cast<int>(argv.size()), argv.data());
+  return main::parse_runner_arguments(static_cast<int>(argv.size()), argv.data());
 }
 
 int count_lines(const std::string& text) {
@@ -26,9 +26,9 @@ int count_lines(const std::string& text) {
 }
 
 TEST(RunnerOptions, DefaultsConvergeFast) {
-  const ParsedArguments p = parse({});
+  const main::ParsedArguments p = parse({});
   ASSERT_FALSE(p.exit_status.has_value()) << p.err;
-  const RunnerOptions& o = p.options;
+  const main::RunnerOptions& o = p.options;
   EXPECT_EQ(o.mode, MeasureMode::cold);
   EXPECT_FALSE(o.format.has_value());  // table on standard output, extensions for files
   EXPECT_EQ(o.stopping.min_samples, 20u);
@@ -49,39 +49,39 @@ TEST(RunnerOptions, DefaultsConvergeFast) {
 }
 
 TEST(RunnerOptions, EveryOptionLandsInItsField) {
-  const ParsedArguments p = parse({"--filter",
-                                   "^spin",
-                                   "--axis",
-                                   "ns=2000,5000",
-                                   "-a",
-                                   "n=2^20",
-                                   "--format",
-                                   "json",
-                                   "--output",
-                                   "a.json",
-                                   "-o",
-                                   "b.md",
-                                   "--mode",
-                                   "graph",
-                                   "--min-samples",
-                                   "50",
-                                   "--max-noise",
-                                   "1.5",
-                                   "--min-time",
-                                   "0.25",
-                                   "--timeout",
-                                   "3",
-                                   "--warmup",
-                                   "4",
-                                   "--device",
-                                   "1",
-                                   "-d",
-                                   "0",
-                                   "--no-l2-flush",
-                                   "--no-cupti",
-                                   "--quiet"});
+  const main::ParsedArguments p = parse({"--filter",
+                                         "^spin",
+                                         "--axis",
+                                         "ns=2000,5000",
+                                         "-a",
+                                         "n=2^20",
+                                         "--format",
+                                         "json",
+                                         "--output",
+                                         "a.json",
+                                         "-o",
+                                         "b.md",
+                                         "--mode",
+                                         "graph",
+                                         "--min-samples",
+                                         "50",
+                                         "--max-noise",
+                                         "1.5",
+                                         "--min-time",
+                                         "0.25",
+                                         "--timeout",
+                                         "3",
+                                         "--warmup",
+                                         "4",
+                                         "--device",
+                                         "1",
+                                         "-d",
+                                         "0",
+                                         "--no-l2-flush",
+                                         "--no-cupti",
+                                         "--quiet"});
   ASSERT_FALSE(p.exit_status.has_value()) << p.err;
-  const RunnerOptions& o = p.options;
+  const main::RunnerOptions& o = p.options;
   EXPECT_EQ(o.selection.filter, "^spin");
   ASSERT_EQ(o.selection.axes.size(), 2u);
   EXPECT_EQ(o.selection.axes[0].name, "ns");
@@ -102,14 +102,14 @@ TEST(RunnerOptions, EveryOptionLandsInItsField) {
 }
 
 TEST(RunnerOptions, SamplesIsAFixedCount) {
-  const ParsedArguments p = parse({"--samples", "300", "--all-devices"});
+  const main::ParsedArguments p = parse({"--samples", "300", "--all-devices"});
   ASSERT_FALSE(p.exit_status.has_value()) << p.err;
   EXPECT_EQ(p.options.stopping.fixed_samples, 300u);
   EXPECT_TRUE(p.options.all_devices);
 }
 
 TEST(RunnerOptions, HelpExitsZeroWithTheOptions) {
-  const ParsedArguments p = parse({"--help"});
+  const main::ParsedArguments p = parse({"--help"});
   ASSERT_TRUE(p.exit_status.has_value());
   EXPECT_EQ(*p.exit_status, 0);
   for (const char* option : {"--list", "--filter", "--axis", "--format", "--output",
@@ -145,7 +145,7 @@ TEST(RunnerOptions, BadArgumentsExitTwoWithOneLine) {
                                                      {"-a", "n=[1,2"},
                                                      {"--benchmark"}};
   for (const auto& args : bad) {
-    const ParsedArguments p = parse(args);
+    const main::ParsedArguments p = parse(args);
     ASSERT_TRUE(p.exit_status.has_value()) << args[0];
     EXPECT_EQ(*p.exit_status, 2) << args[0];
     EXPECT_EQ(count_lines(p.err), 1) << p.err;
@@ -156,14 +156,14 @@ TEST(RunnerOptions, BadArgumentsExitTwoWithOneLine) {
 }
 
 TEST(RunnerOptions, ANegativeDeviceIsNamedNotBoundedByTheLargestDouble) {
-  const ParsedArguments p = parse({"-d", "-1"});
+  const main::ParsedArguments p = parse({"-d", "-1"});
   ASSERT_TRUE(p.exit_status.has_value());
   EXPECT_NE(p.err.find("'-1' is not a device number"), std::string::npos) << p.err;
   EXPECT_EQ(p.err.find("1797"), std::string::npos) << p.err;
 }
 
 TEST(RunnerOptions, DevicesTakeNvbenchsCommaListsAndAll) {
-  ParsedArguments p = parse({"--devices", "0,1", "-d", "3"});
+  main::ParsedArguments p = parse({"--devices", "0,1", "-d", "3"});
   ASSERT_FALSE(p.exit_status.has_value()) << p.err;
   EXPECT_EQ(p.options.devices, (std::vector<int>{0, 1, 3}));
   EXPECT_FALSE(p.options.all_devices);
@@ -174,10 +174,10 @@ TEST(RunnerOptions, DevicesTakeNvbenchsCommaListsAndAll) {
 }
 
 TEST(RunnerOptions, AxesAfterABenchmarkBelongToIt) {
-  const ParsedArguments p = parse({"-a", "n=1", "-b", "sort", "-a", "T=[float,int8]", "--benchmark",
-                                   "2", "-a", "n[pow2]=[20:24]", "-a", "m=3"});
+  const main::ParsedArguments p = parse({"-a", "n=1", "-b", "sort", "-a", "T=[float,int8]",
+                                         "--benchmark", "2", "-a", "n[pow2]=[20:24]", "-a", "m=3"});
   ASSERT_FALSE(p.exit_status.has_value()) << p.err;
-  const Selection& s = p.options.selection;
+  const bench::Selection& s = p.options.selection;
   ASSERT_EQ(s.axes.size(), 1u);
   EXPECT_EQ(s.axes[0].name, "n");
   ASSERT_EQ(s.benchmarks.size(), 2u);
@@ -193,7 +193,8 @@ TEST(RunnerOptions, AxesAfterABenchmarkBelongToIt) {
 }
 
 TEST(RunnerOptions, ThrottleThresholdIsAPercentageAsInNvbench) {
-  ParsedArguments p = parse({"--throttle-threshold", "50", "--throttle-recovery-delay", "0.2"});
+  main::ParsedArguments p =
+      parse({"--throttle-threshold", "50", "--throttle-recovery-delay", "0.2"});
   ASSERT_FALSE(p.exit_status.has_value()) << p.err;
   EXPECT_DOUBLE_EQ(p.options.throttle_threshold, 0.5);
   EXPECT_DOUBLE_EQ(p.options.throttle_recovery_s, 0.2);
@@ -203,7 +204,7 @@ TEST(RunnerOptions, ThrottleThresholdIsAPercentageAsInNvbench) {
 }
 
 TEST(RunnerOptions, ProfileIsOneSampleWithoutBlockingKernelCuptiOrChildren) {
-  ParsedArguments p = parse({"--profile"});
+  main::ParsedArguments p = parse({"--profile"});
   ASSERT_FALSE(p.exit_status.has_value()) << p.err;
   EXPECT_TRUE(p.options.run_once);
   EXPECT_FALSE(p.options.blocking_kernel);
@@ -226,7 +227,7 @@ TEST(RunnerOptions, ProfileIsOneSampleWithoutBlockingKernelCuptiOrChildren) {
 }
 
 TEST(RunnerOptions, RepetitionsShareTheTimeoutAndInterleavingTakesASeed) {
-  ParsedArguments p = parse({"--repetitions", "4", "--random-interleaving", "--seed", "42"});
+  main::ParsedArguments p = parse({"--repetitions", "4", "--random-interleaving", "--seed", "42"});
   ASSERT_FALSE(p.exit_status.has_value()) << p.err;
   EXPECT_EQ(p.options.repetitions, 4u);
   EXPECT_DOUBLE_EQ(p.options.stopping.timeout_s, 5.0 / 4.0);
@@ -242,7 +243,7 @@ TEST(RunnerOptions, RepetitionsShareTheTimeoutAndInterleavingTakesASeed) {
 }
 
 TEST(RunnerOptions, AChildTakesTheParentsSeedAndItsShareOfTheTimeout) {
-  const ParsedArguments p =
+  const main::ParsedArguments p =
       parse({"--random-interleaving", "--repetitions", "2", "--kerntime-worker=1",
              "--kerntime-worker-output=/tmp/x.json", "--kerntime-worker-seed=99"});
   ASSERT_FALSE(p.exit_status.has_value()) << p.err;
@@ -253,9 +254,9 @@ TEST(RunnerOptions, AChildTakesTheParentsSeedAndItsShareOfTheTimeout) {
   EXPECT_DOUBLE_EQ(p.options.stopping.timeout_s, 5.0 / 5.0 / 2.0);
 }
 
-std::vector<std::string> describe(const std::vector<Output>& outputs) {
+std::vector<std::string> describe(const std::vector<main::Output>& outputs) {
   std::vector<std::string> out;
-  for (const Output& o : outputs) {
+  for (const main::Output& o : outputs) {
     const char* names[] = {"table", "md", "csv", "json"};
     out.push_back(o.path + ":" + names[static_cast<int>(o.format)]);
   }
@@ -263,9 +264,9 @@ std::vector<std::string> describe(const std::vector<Output>& outputs) {
 }
 
 std::vector<std::string> outputs_for(std::vector<std::string> args) {
-  const ParsedArguments p = parse(std::move(args));
+  const main::ParsedArguments p = parse(std::move(args));
   EXPECT_FALSE(p.exit_status.has_value()) << p.err;
-  return describe(outputs_of(p.options));
+  return describe(main::outputs_of(p.options));
 }
 
 // One rule with `kerntime compare` and `kerntime report`: --format is the format of the file.
@@ -293,4 +294,4 @@ TEST(RunnerOptions, OutputFormatFollowsTheExtension) {
 }
 
 }  // namespace
-}  // namespace kerntime::bench
+}  // namespace kerntime::main
