@@ -12,7 +12,7 @@
 #include <kerntime/report.hpp>
 #include <kerntime/report_json.hpp>
 
-#include "run/run_python.hpp"
+#include "inject/run_python.hpp"
 #include "support/gpu_test.hpp"
 #include "support/run_command.hpp"
 

@@ -14,7 +14,7 @@
 #include <kerntime/trace_format.hpp>
 #include <kerntime/trace_summaries.hpp>
 
-#include "summary_trace.hpp"
+#include "support/summary_trace.hpp"
 
 namespace kerntime {
 namespace {

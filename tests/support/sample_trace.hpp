@@ -7,7 +7,7 @@
 #include <kerntime/report.hpp>
 #include <kerntime/trace.hpp>
 
-#include "synthetic_records.hpp"
+#include "support/synthetic_records.hpp"
 #include "trace/trace_builder.hpp"
 
 namespace kerntime::testing {

@@ -9,7 +9,7 @@
 #include <kerntime/statistics.hpp>
 #include <kerntime/trace_format.hpp>
 
-#include "sample_trace.hpp"
+#include "support/sample_trace.hpp"
 
 namespace kerntime {
 namespace {

@@ -13,7 +13,7 @@
 #include <kerntime/error.hpp>
 #include <kerntime/trace_format.hpp>
 
-#include "sample_trace.hpp"
+#include "support/sample_trace.hpp"
 #include "support/golden.hpp"
 
 namespace kerntime {

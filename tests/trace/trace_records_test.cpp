@@ -7,7 +7,7 @@
 
 #include <gtest/gtest.h>
 
-#include "synthetic_records.hpp"
+#include "support/synthetic_records.hpp"
 #include "trace/trace_builder.hpp"
 
 namespace kerntime::trace {

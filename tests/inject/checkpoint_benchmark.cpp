@@ -5,7 +5,7 @@
 // atomic rename after fsync), and the longest a program thread closing an NVTX range meanwhile
 // waits for the recorder. The final report, with the first records listed, is timed for scale.
 // Not a test (timings belong to no pass/fail rule); run it on an idle machine, Release build:
-//   build/default/tests/run/kerntime_run_checkpoint_benchmark [names] [launches] [directory]
+//   build/default/tests/inject/kerntime_run_checkpoint_benchmark [names] [launches] [directory]
 #include <algorithm>
 #include <atomic>
 #include <chrono>

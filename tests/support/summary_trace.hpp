@@ -8,7 +8,7 @@
 
 #include <kerntime/trace.hpp>
 
-#include "synthetic_records.hpp"
+#include "support/synthetic_records.hpp"
 #include "trace/trace_builder.hpp"
 
 namespace kerntime::testing {

@@ -9,7 +9,7 @@
 
 #include <gtest/gtest.h>
 
-#include "synthetic_records.hpp"
+#include "support/synthetic_records.hpp"
 
 namespace kerntime::trace {
 namespace {
