@@ -17,7 +17,7 @@
 #include <kerntime/report_json.hpp>
 #include <kerntime/trace_format.hpp>
 
-#include "kernel_names.hpp"
+#include "support/kernel_names.hpp"
 #include "support/run_command.hpp"
 
 namespace kerntime {

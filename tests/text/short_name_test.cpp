@@ -8,7 +8,7 @@
 
 #include <gtest/gtest.h>
 
-#include "kernel_names.hpp"
+#include "support/kernel_names.hpp"
 
 namespace kerntime::text {
 namespace {
