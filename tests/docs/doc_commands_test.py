@@ -124,7 +124,7 @@ class Checks(unittest.TestCase):
             "kerntime compare base.json new.json --threshold 'gemm/*=10%' --format junit -o x.xml",
             "kerntime run --capture-range=cudaProfilerApi -o step.json -- python train.py",
             "ctest --preset gpu -R RunsSimulation",
-            "bash .ci/gate-measure build/gate-measure 10",
+            "bash bench/scripts/gate-measure build/gate-measure 10",
             "git diff",
             FENCE,
             "and `kerntime run` in prose.")

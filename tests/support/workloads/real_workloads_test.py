@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: Apache-2.0
-# .ci/real_workloads.py without a GPU: the comparison of a kerntime report with the reader's
+# bench/scripts/real_workloads.py without a GPU: the comparison of a kerntime report with the reader's
 # records, the table, and the whole script on a fake program and a fake `kerntime run`.
 import contextlib
 import importlib.util
@@ -16,7 +16,7 @@ import unittest
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(HERE)))
 spec = importlib.util.spec_from_file_location("real_workloads",
-                                              os.path.join(ROOT, ".ci", "real_workloads.py"))
+                                              os.path.join(ROOT, "bench", "scripts", "real_workloads.py"))
 rw = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(rw)
 read_reference = rw.read_reference

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: Apache-2.0
-# .ci/step_cost.py without a GPU: the verdict on the cost target, and the whole script with a
+# bench/scripts/step_cost.py without a GPU: the verdict on the cost target, and the whole script with a
 # fake Python (standing for torch_step.py under each tool) and a fake `kerntime run`.
 import contextlib
 import importlib.util
@@ -13,7 +13,7 @@ import unittest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(HERE)))
-spec = importlib.util.spec_from_file_location("step_cost", os.path.join(ROOT, ".ci", "step_cost.py"))
+spec = importlib.util.spec_from_file_location("step_cost", os.path.join(ROOT, "bench", "scripts", "step_cost.py"))
 sc = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(sc)
 

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: Apache-2.0
-# A program `kerntime run` is measured on (.ci/run-measure, docs/run.md); it knows nothing of kerntime.
+# A program `kerntime run` is measured on (bench/scripts/run-measure, docs/run.md); it knows nothing of kerntime.
 # Two worker processes on one GPU (torch.multiprocessing, spawn), each a few matmuls.
 import torch, torch.multiprocessing as mp
 def work(rank):

@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: Apache-2.0
 """Side by side, on the same kernels launched from Python: each timing method's median and wall time.
 
-    python python/bench/side_by_side.py [--repeat N]
+    python bench/python/side_by_side.py [--repeat N]
 
 Kernels: a %globaltimer spin of 2, 10 and 100 us (Triton), a bandwidth-bound copy of 256 MiB
 (Triton) and a torch.matmul (4096^2, bf16). Methods, each on its own and in this order:

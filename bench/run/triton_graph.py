@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: Apache-2.0
-# A program `kerntime run` is measured on (.ci/run-measure, docs/run.md); it knows nothing of kerntime.
+# A program `kerntime run` is measured on (bench/scripts/run-measure, docs/run.md); it knows nothing of kerntime.
 # A Triton kernel launched 100 times and a torch CUDA graph of 3 kernels replayed 50 times.
 import torch, triton, triton.language as tl
 @triton.jit

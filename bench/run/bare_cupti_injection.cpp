@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 // The floor that kerntime run's host cost per launch is measured against (docs/run.md,
-// .ci/run-measure): a CUPTI injection library that turns on exactly the activity kinds
+// bench/scripts/run-measure): a CUPTI injection library that turns on exactly the activity kinds
 // kerntime run turns on, with buffers of the same size, and does nothing with the records. What
 // kerntime run costs beyond it is kerntime's own work.
 //
-//   CUDA_INJECTION64_PATH=build/gpu/examples/run/libkerntime_bare_cupti_injection.so PROGRAM
+//   CUDA_INJECTION64_PATH=build/gpu/bench/run/libkerntime_bare_cupti_injection.so PROGRAM
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>

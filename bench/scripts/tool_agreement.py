@@ -1,12 +1,12 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: Apache-2.0
-# Per-kernel totals of the same PyTorch step measured two ways (docs/run.md, .ci/run-measure):
+# Per-kernel totals of the same PyTorch step measured two ways (docs/run.md, bench/scripts/run-measure):
 # each side is a list of files, kerntime run reports (-o) or torch_step.py's profiler JSON
 # (told apart by their contents), one per process. Prints, per kernel, each side's totals and
 # the difference of the sides' means; then how many kernels agree within 1 % and how many
 # vary less than 0.2 % between the processes of a side.
 #
-#   python3 .ci/tool_agreement.py LABEL "a1.json a2.json ..." "b1.json b2.json ..."
+#   python3 bench/scripts/tool_agreement.py LABEL "a1.json a2.json ..." "b1.json b2.json ..."
 import json
 import statistics
 import sys

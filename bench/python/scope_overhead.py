@@ -1,10 +1,10 @@
 # SPDX-License-Identifier: Apache-2.0
 """Host cost of kerntime.scope around one launch from Python, beside the C++ ScopedTimer's.
 
-    python python/bench/scope_overhead.py [--cxx build/gpu/examples/scope_overhead/scope_overhead]
+    python bench/python/scope_overhead.py [--cxx build/gpu/bench/scope_overhead/scope_overhead]
                                           [--launches 200] [--batches 200]
 
-As examples/scope_overhead does in C++: an empty launch (torch.cuda._sleep(0), one kernel of no
+As bench/scope_overhead does in C++: an empty launch (torch.cuda._sleep(0), one kernel of no
 work), timed on the host in batches of --launches, every variant interleaved batch by batch; a
 sample is one batch's mean per launch; between batches, outside the timed window, the stream is
 drained and the sessions' events are read. Variants: the untimed launch; `with kerntime.scope(n)`
@@ -36,7 +36,7 @@ import kerntime
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--cxx", default="build/gpu/examples/scope_overhead/scope_overhead")
+    parser.add_argument("--cxx", default="build/gpu/bench/scope_overhead/scope_overhead")
     parser.add_argument("--launches", type=int, default=200)
     parser.add_argument("--batches", type=int, default=200)
     parser.add_argument("--processes", type=int, default=5)

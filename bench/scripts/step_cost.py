@@ -12,7 +12,7 @@
 # verdict takes the median of the rounds' margins, with its distribution-free interval (the
 # widest ranks k and n + 1 - k that still cover it with at least 95 %: 2 and 8 of 9).
 #
-#   python3 .ci/step_cost.py KERNTIME READER OUT_DIR [ROUNDS] [STEPS]
+#   python3 bench/scripts/step_cost.py KERNTIME READER OUT_DIR [ROUNDS] [STEPS]
 import json
 import math
 import os
@@ -21,7 +21,7 @@ import statistics
 import subprocess
 import sys
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, os.path.join(ROOT, "tests", "support", "reference_reader"))
 import read_reference  # noqa: E402
 

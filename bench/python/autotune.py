@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: Apache-2.0
 """Triton's autotuner with do_bench=kerntime.do_bench against its default, on a small matmul.
 
-    python python/bench/autotune.py [--size 1024] [--repeat 3]
+    python bench/python/autotune.py [--size 1024] [--repeat 3]
 
 One Triton fp16 matmul kernel (M = N = K = --size) and 12 configurations. Every configuration is
 compiled first, untimed, so tuning time is benchmarking time only. Then, --repeat times each and

@@ -1,12 +1,12 @@
 # SPDX-License-Identifier: Apache-2.0
-# A program `kerntime run` is measured on (.ci/run-measure, docs/run.md); it knows nothing of kerntime.
+# A program `kerntime run` is measured on (bench/scripts/run-measure, docs/run.md); it knows nothing of kerntime.
 # A small PyTorch training step, launch-bound (tiny MLP) or not (large matmuls):
 #   torch_step.py MODE SIZE STEPS [DELAY_US]
 # SIZE small: a two-layer MLP, 64 wide, batch 32, SGD (21 kernels a step); large: the same
 # 4096 wide, batch 4096; block: two transformer encoder layers (256 wide, 4 heads, SDPA, 8
 # sequences of 128) under bf16 autocast with AdamW and NVTX ranges step > forward, backward,
 # optimizer: launch-bound, over 100 kernels and under 5 ms a step (the cost target of
-# docs/run.md, .ci/step_cost.py).
+# docs/run.md, bench/scripts/step_cost.py).
 # MODE plain: the steps bare; profiler: under torch.profiler, printing its per-kernel counts
 # and totals as JSON; profiler-whole: the same, but the profiler runs from before the model is
 # made (CUPTI then starts before the program's first CUDA allocation, as under kerntime run) and

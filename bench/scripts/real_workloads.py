@@ -9,7 +9,7 @@ median step time (each program prints its own) under kerntime against bare and a
 reader. Prints a Markdown table, writes it to OUTPUT.md, and exits 1 if any program failed,
 was skipped (everything is installed on the GPU machine), or a count disagrees.
 
-    .ci/real-workloads [OUTPUT.md] [--build build/gpu] [--work DIR] [--only NAME,...]
+    bench/scripts/real-workloads [OUTPUT.md] [--build build/gpu] [--work DIR] [--only NAME,...]
                        [--budget SECONDS]
 
 Needs the gpu preset built (cmake --build --preset gpu); runs from the repository root."""
@@ -25,7 +25,7 @@ import sys
 import time
 from typing import Dict, List, Optional
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, os.path.join(ROOT, "tests", "support", "reference_reader"))
 import read_reference  # noqa: E402
 
@@ -341,7 +341,7 @@ def main(argv):
         print(f"real-workloads: {name}: {'FAIL' if row.failures else 'ok'} "
               f"({sum(a.wall_s for a in arms.values()):.0f} s)", file=sys.stderr, flush=True)
     header = (f"`kerntime run` on real programs against the independent CUPTI reader "
-              f"({environment_line(python)}; `.ci/real-workloads`, "
+              f"({environment_line(python)}; `bench/scripts/real-workloads`, "
               f"{time.monotonic() - started:.0f} s)")
     text = header + "\n\n" + markdown(rows) + "\n"
     failed = [r.program for r in rows if r.failures]

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: Apache-2.0
-# A program `kerntime run` is measured on (.ci/run-measure, docs/run.md); it knows nothing of kerntime.
+# A program `kerntime run` is measured on (bench/scripts/run-measure, docs/run.md); it knows nothing of kerntime.
 # Two ranks on one GPU under torchrun: NCCL refuses two ranks on one device, so the collectives
 # go through gloo on CPU tensors, and each rank does its matmuls on cuda:0.
 #   torchrun --standalone --nproc-per-node 2 torchrun_two.py

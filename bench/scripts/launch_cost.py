@@ -13,7 +13,7 @@
 # distribution-free interval of that median (the widest ranks k and n + 1 - k that still cover
 # it with at least 95 %: 2 and 8 of 9, 4 and 12 of 15).
 #
-#   python3 .ci/launch_cost.py KERNTIME RUN_TARGET BARE_INJECTION [ROUNDS] [LAUNCHES]
+#   python3 bench/scripts/launch_cost.py KERNTIME RUN_TARGET BARE_INJECTION [ROUNDS] [LAUNCHES]
 import math
 import os
 import re
