@@ -93,7 +93,7 @@ def main(argv):
                           ",".join(map(str, available[-4:])) if len(available) >= 8 else "")
     pin = ["taskset", "-c", cpus] if cpus and shutil.which("taskset") else []
     os.makedirs(out, exist_ok=True)
-    step = [python, os.path.join(ROOT, "examples", "run", "torch_step.py")]
+    step = [python, os.path.join(ROOT, "bench", "run", "torch_step.py")]
     base_env = {k: v for k, v in os.environ.items()
                 if k not in ("CUDA_INJECTION64_PATH", "KERNTIME_REFERENCE_OUT")}
 

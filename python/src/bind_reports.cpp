@@ -259,8 +259,13 @@ void bind_report(nb::module_& m) {
       "Parses kerntime-report/1 JSON; errors name `source`, the entry and the field.");
   m.def("read_report", &read_report_file, "path"_a, nb::call_guard<nb::gil_scoped_release>(),
         "Reads and parses a report file (at most 1 GiB); errors name the path.");
-  m.def("merge_reports", &merge_reports, "reports"_a, "sources"_a = std::vector<std::string>{},
-        "Reports of repeated runs merged into one, each report a run of every entry it has.");
+  m.def(
+      "merge_reports",
+      [](const std::vector<Report>& reports, const std::vector<std::string>& sources) {
+        return merge_reports(reports, sources);
+      },
+      "reports"_a, "sources"_a = std::vector<std::string>{},
+      "Reports of repeated runs merged into one, each report a run of every entry it has.");
   m.def(
       "render_measurements",
       [](const std::vector<Measurement>& measurements, const Report& report,
