@@ -100,6 +100,88 @@ INSTANTIATE_TEST_SUITE_P(Layers, LayerTest, ::testing::ValuesIn(layer_names()),
                            return info.param;
                          });
 
+// Whether some include of `files` reaches layer `use`: a private header of src/<use.layer>/ or
+// a public header it owns.
+bool reaches(const std::vector<CheckedFile>& files, const Use& use) {
+  for (const CheckedFile& file : files) {
+    for (const Include& include : find_includes(read(kSourceDir / file.path))) {
+      const bool hit = include.is_public
+                           ? rules().owner_of(include.path) == use.layer
+                           : !use.public_only && include.path.rfind(use.layer + "/", 0) == 0;
+      if (hit) return true;
+    }
+  }
+  return false;
+}
+
+// An edge the table allows and no file takes misleads a reader about what depends on what.
+TEST_P(LayerTest, TakesEveryEdgeTheTableAllows) {
+  const Layer* layer = rules().find_layer(GetParam());
+  ASSERT_NE(layer, nullptr);
+  const std::vector<CheckedFile> files = files_of(GetParam());
+  std::vector<std::string> unused;
+  for (const Use& use : layer->uses) {
+    if (use.layer != "*" && !reaches(files, use)) unused.push_back(use.layer);
+  }
+  EXPECT_TRUE(unused.empty()) << GetParam() << " may use, but includes nothing of:\n"
+                              << joined(unused)
+                              << "remove the edge from tests/architecture/layers.txt and "
+                                 "docs/architecture.md";
+}
+
+// The "May use" column of docs/architecture.md's layer table, in layers.txt's spelling.
+std::map<std::string, std::string> documented_uses() {
+  std::map<std::string, std::string> uses;
+  std::istringstream doc{read(kSourceDir / "docs/architecture.md")};
+  for (std::string line; std::getline(doc, line);) {
+    if (line.rfind("| `", 0) != 0) continue;
+    std::vector<std::string> cells;
+    std::istringstream row{line.substr(1)};
+    for (std::string cell; std::getline(row, cell, '|');)
+      cells.push_back(cell);
+    if (cells.size() < 4) continue;
+    const auto trim = [](std::string text) {
+      text.erase(0, text.find_first_not_of(' '));
+      text.erase(text.find_last_not_of(' ') + 1);
+      return text;
+    };
+    const std::string name = trim(cells[0]);
+    if (name.size() < 3 || name.find(' ') != std::string::npos) continue;
+    std::string spelled;
+    std::istringstream list{trim(cells[2])};
+    for (std::string use; std::getline(list, use, ',');) {
+      use = trim(use.substr(0, use.find(" (")));
+      if (use == "nothing") continue;
+      if (use == "public headers of every layer") use = "*(public)";
+      const std::size_t own = use.find("'s public headers");
+      if (own != std::string::npos) use = use.substr(0, own) + "(public)";
+      spelled += (spelled.empty() ? "" : " ") + use;
+    }
+    uses[name.substr(1, name.size() - 2)] = spelled;
+  }
+  return uses;
+}
+
+TEST(SourceTreeTest, ArchitectureDocShowsTheTableOfLayersTxt) {
+  const std::map<std::string, std::string> documented = documented_uses();
+  std::vector<std::string> differences;
+  for (const Layer& layer : rules().layers) {
+    std::string table;
+    for (const Use& use : layer.uses)
+      table += (table.empty() ? "" : " ") + use.layer + (use.public_only ? "(public)" : "");
+    const auto found = documented.find(layer.name);
+    if (found == documented.end()) {
+      differences.push_back(layer.name + ": no row");
+    } else if (found->second != table) {
+      differences.push_back(layer.name + ": the doc says \"" + found->second + "\", layers.txt \"" +
+                            table + "\"");
+    }
+  }
+  EXPECT_TRUE(differences.empty())
+      << "docs/architecture.md's layer table differs from tests/architecture/layers.txt:\n"
+      << joined(differences);
+}
+
 TEST(SourceTreeTest, EveryFolderOfSrcIsALayer) {
   std::vector<std::string> unknown;
   for (const auto& entry : fs::directory_iterator(kSourceDir / "src"))
