@@ -111,12 +111,7 @@ void DeviceResources::release(std::uint64_t seq) {
 
 SlotReport DeviceResources::report(std::uint64_t seq) const {
   const volatile SlotReport& slot = host_->reports[seq % kSlots];
-  SlotReport copy;
-  copy.timed_out_seq = slot.timed_out_seq;
-  copy.clock_seq = slot.clock_seq;
-  copy.cycles = slot.cycles;
-  copy.ns = slot.ns;
-  return copy;
+  return SlotReport{slot.timed_out_seq, slot.clock_seq, slot.cycles, slot.ns};
 }
 
 }  // namespace kerntime::bench

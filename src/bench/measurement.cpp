@@ -40,34 +40,40 @@ std::string_view to_string(StopReason reason) {
   return "unknown";
 }
 
+namespace {
+
+Entry entry_of(std::string name, std::string timer, int device, std::vector<double> samples,
+               const Statistics& statistics) {
+  Entry entry;
+  entry.name = std::move(name);
+  entry.timer = std::move(timer);
+  entry.device = device;
+  entry.samples = std::move(samples);
+  entry.statistics = statistics;
+  return entry;
+}
+
+}  // namespace
+
 void add_to_report(Report& report, const Measurement& m) {
   if (report.find(m.name) != nullptr || report.find(m.name + "/events") != nullptr) {
     throw Error("the report already has an entry named '" + m.name +
                 "'; give each measurement a unique name");
   }
-  Entry headline;
-  headline.name = m.name;
-  headline.timer = m.headline_timer;
-  headline.device = m.device;
-  headline.samples = m.headline_ns;
-  headline.statistics = m.headline;
-  headline.measurement = std::make_shared<const MeasurementInfo>(m.info);
-  report.entries.push_back(std::move(headline));
+  report.entries.push_back(entry_of(m.name, m.headline_timer, m.device, m.headline_ns, m.headline));
+  report.entries.back().measurement = std::make_shared<const MeasurementInfo>(m.info);
 
   // The raw event time of the very samples the headline counts, so that the two sit side by
   // side in any view and a comparison can check either.
-  Entry events;
-  events.name = m.name + "/events";
-  events.timer = "cuda-event";
-  events.device = m.device;
-  events.statistics = m.events;
-  events.samples.reserve(m.headline_ns.size());
+  std::vector<double> event_ns;
+  event_ns.reserve(m.headline_ns.size());
   for (const SampleRecord& r : m.samples) {
     const bool counted =
         r.valid && !r.throttled && (m.headline_timer != "cupti-kernel" || r.cupti_ns);
-    if (counted) events.samples.push_back(r.event_ns);
+    if (counted) event_ns.push_back(r.event_ns);
   }
-  report.entries.push_back(std::move(events));
+  report.entries.push_back(
+      entry_of(m.name + "/events", "cuda-event", m.device, std::move(event_ns), m.events));
 
   for (const std::string& w : m.warnings)
     report.warnings.push_back(m.name + ": " + w);

@@ -107,14 +107,10 @@ Measurement run_measurement(SampleSource& source, const MeasureOptions& options,
     const std::vector<RawSample> round = source.take(size);
     bool throttled_round = false;
     for (const RawSample& raw : round) {
-      SampleRecord record;
-      record.event_ns = raw.event_ns;
-      record.cupti_ns = raw.cupti_ns;
-      record.sm_clock_mhz = raw.sm_clock_mhz;
-      record.valid = raw.valid;
-      record.host_overhead_ns = raw.host_overhead_ns;
-      record.throttled = raw.valid && is_throttled(raw.sm_clock_mhz, m.info.normal_sm_clock_mhz,
-                                                   options.throttle_threshold);
+      const bool throttled = raw.valid && is_throttled(raw.sm_clock_mhz, m.info.normal_sm_clock_mhz,
+                                                       options.throttle_threshold);
+      const SampleRecord record{raw.event_ns, raw.cupti_ns, raw.sm_clock_mhz,
+                                raw.valid,    throttled,    raw.host_overhead_ns};
       m.info.invalid_samples += raw.valid ? 0 : 1;
       m.info.throttled_samples += record.throttled ? 1 : 0;
       throttled_round = throttled_round || record.throttled;

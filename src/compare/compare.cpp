@@ -103,6 +103,18 @@ void one_run_note(Comparison& result) {
       compare_detail::RunsRuleOptions::kHostTimeShiftFraction * 100.0));
 }
 
+// An entry only one report has: `removed` (the baseline's) or `added` (the candidate's).
+EntryComparison one_sided(const Entry& entry, Verdict verdict, const CompareOptions& options) {
+  EntryComparison side;
+  side.name = entry.name;
+  side.verdict = verdict;
+  side.reason = verdict == Verdict::removed ? "only in the baseline" : "only in the candidate";
+  side.threshold = options.thresholds.for_entry(entry.name);
+  (verdict == Verdict::removed ? side.baseline : side.candidate) =
+      compare_detail::summarize_side(entry);
+  return side;
+}
+
 }  // namespace
 
 std::string_view to_string(Verdict verdict) {
@@ -177,13 +189,7 @@ Comparison compare(const Report& baseline, const Report& candidate, const Compar
   for (const Entry& entry : baseline.entries) {
     const auto match = candidate_index.find(entry.name);
     if (match == candidate_index.end()) {
-      EntryComparison removed;
-      removed.name = entry.name;
-      removed.verdict = Verdict::removed;
-      removed.reason = "only in the baseline";
-      removed.threshold = options.thresholds.for_entry(entry.name);
-      removed.baseline = compare_detail::summarize_side(entry);
-      result.entries.push_back(std::move(removed));
+      result.entries.push_back(one_sided(entry, Verdict::removed, options));
       continue;
     }
     const Entry& other = candidate.entries[match->second];
@@ -197,13 +203,7 @@ Comparison compare(const Report& baseline, const Report& candidate, const Compar
   }
   for (const Entry& entry : candidate.entries) {
     if (baseline_index.count(entry.name) != 0) continue;
-    EntryComparison added;
-    added.name = entry.name;
-    added.verdict = Verdict::added;
-    added.reason = "only in the candidate";
-    added.threshold = options.thresholds.for_entry(entry.name);
-    added.candidate = compare_detail::summarize_side(entry);
-    result.entries.push_back(std::move(added));
+    result.entries.push_back(one_sided(entry, Verdict::added, options));
   }
   for (EntryComparison& entry : result.entries) {
     entry.fails = fails_gate(entry, options);

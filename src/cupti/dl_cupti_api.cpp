@@ -120,7 +120,7 @@ class DlCuptiApi final : public CuptiApi {
   }
   CUptiResult watch_launch_sites(LaunchSiteHandler handler, void* context) override {
     std::lock_guard lock{callbacks_mutex_};
-    if (enable_callback_ == nullptr || subscriber_ == nullptr) return CUPTI_ERROR_NOT_SUPPORTED;
+    if (!can_watch()) return CUPTI_ERROR_NOT_SUPPORTED;
     watch_.site_context.store(context);
     watch_.site_handler.store(handler);
     // Each context's device, learnt as it is made, so a site names its device without a CUPTI
@@ -133,7 +133,7 @@ class DlCuptiApi final : public CuptiApi {
   }
   CUptiResult watch_api_results(ApiResultHandler handler, void* context) override {
     std::lock_guard lock{callbacks_mutex_};
-    if (enable_callback_ == nullptr || subscriber_ == nullptr) return CUPTI_ERROR_NOT_SUPPORTED;
+    if (!can_watch()) return CUPTI_ERROR_NOT_SUPPORTED;
     watch_.result_context.store(context);
     watch_.result_handler.store(handler);
     // A call entered before the callbacks were on would leave its thread's call depth behind.
@@ -151,7 +151,7 @@ class DlCuptiApi final : public CuptiApi {
   }
   const std::atomic<std::uint64_t>* watch_unloads(UnloadHandler handler, void* context) override {
     std::lock_guard lock{callbacks_mutex_};
-    if (enable_callback_ == nullptr || subscriber_ == nullptr) return nullptr;
+    if (!can_watch()) return nullptr;
     watch_.unload_context.store(context);
     watch_.unload_handler.store(handler);
     const CUptiResult module = enable_callback_(1, subscriber_, CUPTI_CB_DOMAIN_RESOURCE,
@@ -161,7 +161,7 @@ class DlCuptiApi final : public CuptiApi {
     return module == CUPTI_SUCCESS && contexts == CUPTI_SUCCESS ? &watch_.unloads : nullptr;
   }
   CUptiResult watch_profiler_api(ProfilerApiHandler handler, void* context) override {
-    if (enable_callback_ == nullptr || subscriber_ == nullptr) return CUPTI_ERROR_NOT_SUPPORTED;
+    if (!can_watch()) return CUPTI_ERROR_NOT_SUPPORTED;
     watch_.profiler_context.store(context);
     watch_.profiler_handler.store(handler);
     const std::uint32_t on = handler != nullptr ? 1 : 0;
@@ -201,7 +201,7 @@ class DlCuptiApi final : public CuptiApi {
   // and the launch-site handler (kerntime run, all along): on while either wants them. An id the
   // loaded CUPTI does not know is refused alone; the others still count.
   CUptiResult update_launch_callbacks() {
-    if (enable_callback_ == nullptr || subscriber_ == nullptr) return CUPTI_ERROR_NOT_SUPPORTED;
+    if (!can_watch()) return CUPTI_ERROR_NOT_SUPPORTED;
     const bool want = counting_ || watch_.site_handler.load() != nullptr;
     if (want == launch_callbacks_on_) return CUPTI_SUCCESS;
     if (want) watch_.epoch.fetch_add(1);
@@ -224,6 +224,8 @@ class DlCuptiApi final : public CuptiApi {
   std::mutex callbacks_mutex_;
   bool counting_ = false;
   bool launch_callbacks_on_ = false;
+  // Callbacks need cuptiEnableCallback (optional in old CUPTIs) and a subscriber.
+  bool can_watch() const { return enable_callback_ != nullptr && subscriber_ != nullptr; }
   decltype(&cuptiEnableCallback) enable_callback_ = nullptr;  // optional: no watch without it
   decltype(&cuptiGetVersion) get_version_ = nullptr;
   decltype(&cuptiSubscribe) subscribe_ = nullptr;

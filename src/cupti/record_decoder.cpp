@@ -90,34 +90,22 @@ void read_kernel(const CUpti_Activity* record, trace::RecordBatch& batch) {
   const KernelView view{record};
   trace::RawKernel& out = batch.kernels.emplace_back();
   out.name = view.mangled_name();
-  out.start_ns = view.start_ns();
-  out.end_ns = view.end_ns();
-  out.device = view.device();
-  out.context = view.context();
-  out.stream = view.stream();
-  out.grid = Dim3{view.grid_x(), view.grid_y(), view.grid_z()};
-  out.block = Dim3{view.block_x(), view.block_y(), view.block_z()};
-  out.registers_per_thread = view.registers_per_thread();
-  out.static_shared_memory_bytes = view.static_shared_bytes();
-  out.dynamic_shared_memory_bytes = view.dynamic_shared_bytes();
-  out.correlation_id = view.correlation_id();
-  out.graph_id = view.graph_id();
-  out.graph_node_id = view.graph_node_id();
+  // In the field order of GpuSpan, then of KernelConfig (records.hpp).
+  static_cast<GpuSpan&>(out) =
+      GpuSpan{view.device(), view.context(),        view.stream(),   view.start_ns(),
+              view.end_ns(), view.correlation_id(), view.graph_id(), view.graph_node_id()};
+  static_cast<KernelConfig&>(out) = KernelConfig{
+      Dim3{view.grid_x(), view.grid_y(), view.grid_z()},
+      Dim3{view.block_x(), view.block_y(), view.block_z()}, view.registers_per_thread(),
+      view.static_shared_bytes(), view.dynamic_shared_bytes()};
 }
 
 // The fields every copy and memset record version names alike.
 template <class Record>
 GpuSpan span_of(const Record& r) {
-  GpuSpan span;
-  span.start_ns = r.start;
-  span.end_ns = r.end;
-  span.device = r.deviceId;
-  span.context = r.contextId;
-  span.stream = r.streamId;
-  span.correlation_id = r.correlationId;
-  span.graph_id = r.graphId;
-  span.graph_node_id = r.graphNodeId;
-  return span;
+  // In GpuSpan's field order: device, context, stream, start, end, correlation, graph, node.
+  return GpuSpan{r.deviceId, r.contextId,     r.streamId, r.start,
+                 r.end,      r.correlationId, r.graphId,  r.graphNodeId};
 }
 
 template <class Record>

@@ -133,12 +133,7 @@ void Tracer::stop() {
 
 CuptiAvailability cupti_availability() {
   const cupti::CuptiProbe probe = cupti::probe_cupti();
-  CuptiAvailability availability;
-  availability.loads = probe.loaded;
-  availability.path = probe.path;
-  availability.api_version = probe.api_version;
-  availability.problem = probe.problem;
-  return availability;
+  return CuptiAvailability{probe.loaded, probe.path, probe.api_version, probe.problem};
 }
 
 }  // namespace kerntime

@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <cwchar>
+#include <initializer_list>
 #include <mutex>
 #include <string>
 #include <vector>
@@ -160,27 +161,25 @@ void end(nvtxRangeId_t handle) {
   if (range.capture) g_sink.capture(false, now);
 }
 
-// The handlers NVTX calls, with NVTX's signatures.
-int NVTX_API push_a(const char* message) {
-  return push(nullptr, message != nullptr ? message : "");
-}
-int NVTX_API push_w(const wchar_t* message) {
-  return push(nullptr, narrow_here(message));
-}
-int NVTX_API push_ex(const nvtxEventAttributes_t* attributes) {
-  return push(nullptr, message_text(attributes));
-}
+// The handlers NVTX calls, with NVTX's signatures. The three forms of a call that opens a
+// range in the default domain: an ASCII message, a wide one, and event attributes.
+template <typename Result, Result (*Open)(nvtxDomainHandle_t, const char*)>
+struct DefaultDomain {
+  static Result NVTX_API ascii(const char* message) {
+    return Open(nullptr, message != nullptr ? message : "");
+  }
+  static Result NVTX_API wide(const wchar_t* message) {
+    return Open(nullptr, narrow_here(message));
+  }
+  static Result NVTX_API attributes(const nvtxEventAttributes_t* attributes) {
+    return Open(nullptr, message_text(attributes));
+  }
+};
+using Push = DefaultDomain<int, &push>;
+using Start = DefaultDomain<nvtxRangeId_t, &start>;
+
 int NVTX_API pop_default() {
   return pop(nullptr);
-}
-nvtxRangeId_t NVTX_API start_a(const char* message) {
-  return start(nullptr, message != nullptr ? message : "");
-}
-nvtxRangeId_t NVTX_API start_w(const wchar_t* message) {
-  return start(nullptr, narrow_here(message));
-}
-nvtxRangeId_t NVTX_API start_ex(const nvtxEventAttributes_t* attributes) {
-  return start(nullptr, message_text(attributes));
 }
 void NVTX_API end_default(nvtxRangeId_t id) {
   end(id);
@@ -211,10 +210,25 @@ nvtxStringHandle_t NVTX_API register_string_w(nvtxDomainHandle_t, const wchar_t*
   return reinterpret_cast<nvtxStringHandle_t>(new RegisteredString{narrow(text)});
 }
 
+// One handler in a module's function table.
+struct Hook {
+  unsigned int id;
+  NvtxFunctionPointer function;
+};
+
 template <typename Function>
-void set(NvtxFunctionTable table, unsigned int size, unsigned int id, Function function) {
-  if (table != nullptr && id < size && table[id] != nullptr) {
-    *table[id] = reinterpret_cast<NvtxFunctionPointer>(function);
+Hook hook(unsigned int id, Function function) {
+  return {id, reinterpret_cast<NvtxFunctionPointer>(function)};
+}
+
+// Installs `hooks` in `module`'s table, each only where NVTX has a slot for it.
+void install(const NvtxExportTableCallbacks& callbacks, NvtxCallbackModule module,
+             std::initializer_list<Hook> hooks) {
+  NvtxFunctionTable table = nullptr;
+  unsigned int size = 0;
+  if (callbacks.GetModuleFunctionTable(module, &table, &size) == 0 || table == nullptr) return;
+  for (const Hook& h : hooks) {
+    if (h.id < size && table[h.id] != nullptr) *table[h.id] = h.function;
   }
 }
 
@@ -231,30 +245,23 @@ int install_nvtx_handlers(NvtxGetExportTableFunc_t get_export_table, const NvtxS
   if (callbacks == nullptr || callbacks->GetModuleFunctionTable == nullptr) return 0;
   g_sink = sink;
 
-  NvtxFunctionTable core = nullptr;
-  unsigned int core_size = 0;
-  if (callbacks->GetModuleFunctionTable(NVTX_CB_MODULE_CORE, &core, &core_size) != 0) {
-    set(core, core_size, NVTX_CBID_CORE_RangePushA, &push_a);
-    set(core, core_size, NVTX_CBID_CORE_RangePushW, &push_w);
-    set(core, core_size, NVTX_CBID_CORE_RangePushEx, &push_ex);
-    set(core, core_size, NVTX_CBID_CORE_RangePop, &pop_default);
-    set(core, core_size, NVTX_CBID_CORE_RangeStartA, &start_a);
-    set(core, core_size, NVTX_CBID_CORE_RangeStartW, &start_w);
-    set(core, core_size, NVTX_CBID_CORE_RangeStartEx, &start_ex);
-    set(core, core_size, NVTX_CBID_CORE_RangeEnd, &end_default);
-  }
-  NvtxFunctionTable core2 = nullptr;
-  unsigned int core2_size = 0;
-  if (callbacks->GetModuleFunctionTable(NVTX_CB_MODULE_CORE2, &core2, &core2_size) != 0) {
-    set(core2, core2_size, NVTX_CBID_CORE2_DomainRangePushEx, &domain_push_ex);
-    set(core2, core2_size, NVTX_CBID_CORE2_DomainRangePop, &domain_pop);
-    set(core2, core2_size, NVTX_CBID_CORE2_DomainRangeStartEx, &domain_start_ex);
-    set(core2, core2_size, NVTX_CBID_CORE2_DomainRangeEnd, &domain_end);
-    set(core2, core2_size, NVTX_CBID_CORE2_DomainCreateA, &domain_create_a);
-    set(core2, core2_size, NVTX_CBID_CORE2_DomainCreateW, &domain_create_w);
-    set(core2, core2_size, NVTX_CBID_CORE2_DomainRegisterStringA, &register_string_a);
-    set(core2, core2_size, NVTX_CBID_CORE2_DomainRegisterStringW, &register_string_w);
-  }
+  install(
+      *callbacks, NVTX_CB_MODULE_CORE,
+      {hook(NVTX_CBID_CORE_RangePushA, &Push::ascii), hook(NVTX_CBID_CORE_RangePushW, &Push::wide),
+       hook(NVTX_CBID_CORE_RangePushEx, &Push::attributes),
+       hook(NVTX_CBID_CORE_RangePop, &pop_default), hook(NVTX_CBID_CORE_RangeStartA, &Start::ascii),
+       hook(NVTX_CBID_CORE_RangeStartW, &Start::wide),
+       hook(NVTX_CBID_CORE_RangeStartEx, &Start::attributes),
+       hook(NVTX_CBID_CORE_RangeEnd, &end_default)});
+  install(*callbacks, NVTX_CB_MODULE_CORE2,
+          {hook(NVTX_CBID_CORE2_DomainRangePushEx, &domain_push_ex),
+           hook(NVTX_CBID_CORE2_DomainRangePop, &domain_pop),
+           hook(NVTX_CBID_CORE2_DomainRangeStartEx, &domain_start_ex),
+           hook(NVTX_CBID_CORE2_DomainRangeEnd, &domain_end),
+           hook(NVTX_CBID_CORE2_DomainCreateA, &domain_create_a),
+           hook(NVTX_CBID_CORE2_DomainCreateW, &domain_create_w),
+           hook(NVTX_CBID_CORE2_DomainRegisterStringA, &register_string_a),
+           hook(NVTX_CBID_CORE2_DomainRegisterStringW, &register_string_w)});
   return 1;
 }
 

@@ -183,39 +183,32 @@ KERNTIME_EXPORT int execveat(int dirfd, const char* path, char* const argv[], ch
 }
 
 // glibc's execl, execlp and execle reach execve inside libc, past any preload: each is
-// rebuilt here on its v counterpart.
+// rebuilt here on its v counterpart. The arguments after `arg` go to an array on the caller's
+// frame (alloca: no allocation, which a vfork child must not do), and `list` stays open after
+// the terminating null, for execle's environment.
+#define KERNTIME_ARGUMENTS_AFTER(arg, list, args)                                      \
+  va_list list;                                                                        \
+  va_start(list, arg);                                                                 \
+  const std::size_t args##_count = count_arguments(list);                              \
+  va_end(list);                                                                        \
+  auto** args = static_cast<const char**>(alloca((args##_count + 1) * sizeof(char*))); \
+  va_start(list, arg);                                                                 \
+  collect_arguments(arg, list, args##_count, args)
+
 KERNTIME_EXPORT int execl(const char* path, const char* arg, ...) {
-  va_list list;
-  va_start(list, arg);
-  const std::size_t count = count_arguments(list);
-  va_end(list);
-  auto** args = static_cast<const char**>(alloca((count + 1) * sizeof(char*)));
-  va_start(list, arg);
-  collect_arguments(arg, list, count, args);
+  KERNTIME_ARGUMENTS_AFTER(arg, list, args);
   va_end(list);
   return call_execv(path, const_cast<char* const*>(args));
 }
 
 KERNTIME_EXPORT int execlp(const char* file, const char* arg, ...) {
-  va_list list;
-  va_start(list, arg);
-  const std::size_t count = count_arguments(list);
-  va_end(list);
-  auto** args = static_cast<const char**>(alloca((count + 1) * sizeof(char*)));
-  va_start(list, arg);
-  collect_arguments(arg, list, count, args);
+  KERNTIME_ARGUMENTS_AFTER(arg, list, args);
   va_end(list);
   return call_execvp(file, const_cast<char* const*>(args));
 }
 
 KERNTIME_EXPORT int execle(const char* path, const char* arg, ...) {
-  va_list list;
-  va_start(list, arg);
-  const std::size_t count = count_arguments(list);
-  va_end(list);
-  auto** args = static_cast<const char**>(alloca((count + 1) * sizeof(char*)));
-  va_start(list, arg);
-  collect_arguments(arg, list, count, args);
+  KERNTIME_ARGUMENTS_AFTER(arg, list, args);
   char* const* envp = va_arg(list, char* const*);
   va_end(list);
   return call_execve(path, const_cast<char* const*>(args), envp);

@@ -48,42 +48,38 @@ std::size_t sequence_length(std::string_view text, std::size_t at, std::size_t* 
   return length;
 }
 
-}  // namespace
-
-std::string valid_utf8(std::string_view text) {
-  std::string out;
-  out.reserve(text.size());
+// Copies `text` to `out` by UTF-8 sequence: an invalid one becomes U+FFFD, a multi-byte one is
+// copied as it is, and each single byte goes to `one_byte`.
+template <class OneByte>
+void copy_utf8(std::string& out, std::string_view text, OneByte one_byte) {
   for (std::size_t at = 0; at < text.size();) {
     std::size_t skip = 1;
     const std::size_t length = sequence_length(text, at, &skip);
     if (length == 0) {
       out += kReplacement;
       at += skip;
-    } else {
+    } else if (length > 1) {
       out.append(text.substr(at, length));
       at += length;
+    } else {
+      one_byte(text[at++]);
     }
   }
+}
+
+}  // namespace
+
+std::string valid_utf8(std::string_view text) {
+  std::string out;
+  out.reserve(text.size());
+  copy_utf8(out, text, [&out](char c) { out.push_back(c); });
   return out;
 }
 
 void append_json_string(std::string& out, std::string_view text) {
   static constexpr char kHex[] = "0123456789abcdef";
   out.push_back('"');
-  for (std::size_t at = 0; at < text.size();) {
-    std::size_t skip = 1;
-    const std::size_t length = sequence_length(text, at, &skip);
-    if (length == 0) {
-      out += kReplacement;
-      at += skip;
-      continue;
-    }
-    if (length > 1) {
-      out.append(text.substr(at, length));
-      at += length;
-      continue;
-    }
-    const char c = text[at++];
+  copy_utf8(out, text, [&out](char c) {
     switch (c) {
       case '"':
         out += "\\\"";
@@ -115,7 +111,7 @@ void append_json_string(std::string& out, std::string_view text) {
           out.push_back(c);
         }
     }
-  }
+  });
   out.push_back('"');
 }
 

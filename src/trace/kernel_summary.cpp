@@ -25,19 +25,19 @@ struct Group {
 KernelSummary summarize(const Group& group) {
   std::vector<std::uint64_t> durations = group.durations;
   const ValueSummary figures = trace::summarize_values(durations);
-  KernelSummary row;
-  row.name = std::string{group.first->name};
-  row.instances = figures.count;
-  row.grid = group.first->grid;
-  row.block = group.first->block;
-  row.mixed_launch_config = group.mixed;
-  row.min_ns = figures.min;
-  row.max_ns = figures.max;
-  row.total_ns = figures.total;
-  row.average_ns = figures.average;
-  row.median_ns = figures.median;
-  row.stddev_ns = figures.stddev;
-  return row;
+  // In KernelSummary's field order; the time share is set once every group is summarized.
+  return KernelSummary{std::string{group.first->name},
+                       figures.count,
+                       figures.total,
+                       0.0,
+                       figures.average,
+                       figures.median,
+                       figures.min,
+                       figures.max,
+                       figures.stddev,
+                       group.first->grid,
+                       group.first->block,
+                       group.mixed};
 }
 
 }  // namespace

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // The nsys-style summaries by name, from a Trace or from a report's trace section (whose lists
 // may stop at the record limit while its counts are exact), and what every one of them ends with.
+#include <tuple>
+
 #include <fmt/format.h>
 
 #include <kerntime/error.hpp>
@@ -34,11 +36,8 @@ std::string render(const SummaryInput& input, TraceSummaryKind kind, Format form
 // The section's records as a Trace, so one summary code serves both sources.
 Trace records_of(const TraceSection& section) {
   Trace trace;
-  trace.kernels = section.kernels;
-  trace.memcpys = section.memcpys;
-  trace.memsets = section.memsets;
-  trace.api_calls = section.api_calls;
-  trace.strings = section.strings;
+  std::tie(trace.kernels, trace.memcpys, trace.memsets, trace.api_calls, trace.strings) = std::tie(
+      section.kernels, section.memcpys, section.memsets, section.api_calls, section.strings);
   return trace;
 }
 
