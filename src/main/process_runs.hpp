@@ -13,8 +13,8 @@
 namespace kerntime::main {
 
 struct ProcessRuns {
-  Report report;  ///< the children's reports merged into runs (merge_runs), failures warned
-  std::vector<Measurement> measurements;  ///< one per measured name (combine_measurements)
+  Report report;  ///< the children's reports merged into runs (merge_reports), failures warned
+  std::vector<Measurement> measurements;  ///< one per measured name (measurements_of)
   std::vector<std::string> failures;      ///< one line per failed child, also in the warnings
   int status = 0;  ///< 1 when a child failed or a configuration failed in one, else 0
 };
