@@ -288,9 +288,27 @@ TEST(CompareCli, JunitToAFileAndTheTableToStdout) {
   const std::string xml = read_file(path);
   EXPECT_EQ(testing::xml_problem(xml), "") << xml;
   EXPECT_TRUE(contains(xml, R"(tests="4" failures="1" errors="0" skipped="1")")) << xml;
-  EXPECT_TRUE(contains(xml, R"(<testcase name="saxpy" classname="kerntime.compare" time="0">)"
+  // Time: slower.json's saxpy median, 13227.5 ns, in seconds; class: the family.
+  EXPECT_TRUE(contains(xml, R"(<testcase name="saxpy" classname="saxpy" time="0.0000132275">)"
                             "\n      <failure type=\"regressed\""))
       << xml;
+  EXPECT_TRUE(contains(xml, R"(<testcase name="transpose/64x64" classname="transpose" )"
+                            R"(time="0.00007941715">)"))
+      << xml;
+  // A removed entry's time is the baseline's median.
+  EXPECT_TRUE(contains(xml, R"(<testcase name="retired_kernel" classname="retired_kernel" )"
+                            R"(time="0.0000050254">)"))
+      << xml;
+}
+
+// CI systems key a suite's history by its name: the checkout's absolute path must not be in it.
+TEST(CompareCli, TheJunitSuiteIsNamedByFileNamesOnly) {
+  const std::string path = temp_path("junit-paths.xml");
+  const CommandResult r = kerntime("compare '" + kData + "/base.json' '" + kData +
+                                   "/slower.json' --format junit --output '" + path + "'");
+  EXPECT_EQ(r.exit_status, 1);
+  const std::string xml = read_file(path);
+  EXPECT_TRUE(contains(xml, R"(<testsuite name="kerntime compare base.json slower.json" )")) << xml;
 }
 
 TEST(CompareCli, JsonAndMarkdownOnStdout) {

@@ -1,12 +1,17 @@
 // SPDX-License-Identifier: Apache-2.0
 // JUnit XML, the format CI systems (GitLab, Jenkins, GitHub test reporters) read: one test case
 // per entry; entries that fail the gate are failures, inconclusive or removed ones that do not
-// fail it are skipped, so a reader sees them without the build going red. Valid against the
+// fail it are skipped, so a reader sees them without the build going red. Each case's class is
+// the benchmark's family and its time the candidate's median, and the suite is named by file
+// names, so that CI history views track a benchmark from build to build. Valid against the
 // Jenkins xUnit plugin's junit-10.xsd (tests/compare/data), the strictest schema CI tools use:
 // `skipped` is an attribute of <testsuite> only. When the comparison could not be made at all
 // (exit status 2), render_junit_error() still gives CI a file: one test case with an <error>,
 // as pytest writes for an error outside the tests.
+#include <algorithm>
+#include <cmath>
 #include <cstddef>
+#include <optional>
 #include <string>
 
 #include <fmt/format.h>
@@ -14,6 +19,7 @@
 #include "format/compare/render_cells.hpp"
 #include "format/compare/renderers.hpp"
 #include "format/text_grid.hpp"
+#include "text/numbers.hpp"
 
 namespace kerntime::format {
 
@@ -77,6 +83,40 @@ std::string details(const Comparison& comparison, const EntryComparison& entry) 
   return text;
 }
 
+// A benchmark's family, for CI views that group and track test cases by class: the name up to
+// its first "/" ("saxpy" of "saxpy/n=16777216/cold"); a name without one is its own family.
+std::string family_of(const std::string& name) {
+  const std::size_t slash = name.find('/');
+  return slash == std::string::npos || slash == 0 ? name : name.substr(0, slash);
+}
+
+// The test case's time: the candidate's median in seconds (the baseline's for a removed entry),
+// so a CI system's duration history is the benchmark's; 0 when the unit is not a time.
+std::string seconds_of(const EntryComparison& entry) {
+  const std::optional<SampleSummary>& side = entry.candidate ? entry.candidate : entry.baseline;
+  if (!side) return "0";
+  const double ns_per_unit = text::nanoseconds_per(side->unit);
+  if (ns_per_unit <= 0.0 || !std::isfinite(side->median) || side->median < 0.0) return "0";
+  // Fixed point (xs:decimal allows no exponent) with at most 12 significant digits and down to
+  // the picosecond, trailing zeros cut; a time past 12 integer digits (no real median) is 0.
+  const double value = side->median * ns_per_unit * 1e-9;
+  const int integer_digits = value < 1.0 ? 0 : static_cast<int>(std::floor(std::log10(value))) + 1;
+  if (integer_digits > 12) return "0";
+  std::string seconds = fmt::format("{:.{}f}", value, std::min(12, 12 - integer_digits));
+  if (seconds.find('.') != std::string::npos) {
+    seconds.erase(seconds.find_last_not_of('0') + 1);
+    if (seconds.back() == '.') seconds.pop_back();
+  }
+  return seconds;
+}
+
+// A source's file name: CI systems key a suite's history by its name, which must not change with
+// the checkout's absolute path.
+std::string file_name_of(const std::string& source) {
+  const std::size_t slash = source.find_last_of('/');
+  return slash == std::string::npos ? source : source.substr(slash + 1);
+}
+
 }  // namespace
 
 void write_comparison_junit(const Comparison& comparison, ChunkedText& out) {
@@ -93,10 +133,10 @@ void write_comparison_junit(const Comparison& comparison, ChunkedText& out) {
   const std::string counts = fmt::format(R"(tests="{}" failures="{}" errors="0")", tests, failures);
   out += "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
   out += fmt::format("<testsuites name=\"kerntime compare\" {}>\n", counts);
-  out += fmt::format(
-      "  <testsuite name=\"{}\" {} skipped=\"{}\">\n",
-      xml("kerntime compare " + comparison.baseline_source + " " + comparison.candidate_source),
-      counts, skipped);
+  out += fmt::format("  <testsuite name=\"{}\" {} skipped=\"{}\">\n",
+                     xml("kerntime compare " + file_name_of(comparison.baseline_source) + " " +
+                         file_name_of(comparison.candidate_source)),
+                     counts, skipped);
   out += "    <properties>\n";
   const auto property = [&](const std::string& name, const std::string& value) {
     out += fmt::format("      <property name=\"{}\" value=\"{}\"/>\n", xml(name), xml(value));
@@ -116,8 +156,8 @@ void write_comparison_junit(const Comparison& comparison, ChunkedText& out) {
   out += "    </properties>\n";
 
   for (const EntryComparison& entry : comparison.entries) {
-    out += fmt::format("    <testcase name=\"{}\" classname=\"kerntime.compare\" time=\"0\">\n",
-                       xml(entry.name));
+    out += fmt::format("    <testcase name=\"{}\" classname=\"{}\" time=\"{}\">\n", xml(entry.name),
+                       xml(family_of(entry.name)), seconds_of(entry));
     const std::string message = xml(std::string(to_string(entry.verdict)) + ": " + entry.reason);
     const std::string text = xml(details(comparison, entry), true);
     if (entry.fails) {
