@@ -13,8 +13,8 @@
 #include <kerntime/error.hpp>
 #include <kerntime/trace_format.hpp>
 
-#include "support/sample_trace.hpp"
 #include "support/golden.hpp"
+#include "support/sample_trace.hpp"
 
 namespace kerntime {
 namespace {

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // The number formats of the text layer (text/numbers.hpp) are total: infinity, NaN, 1e300 and
 // denormals give a fixed word or an exponent, never "inf", "nan" or hundreds of digits.
+#include "text/numbers.hpp"
+
 #include <cmath>
 #include <limits>
 #include <string>
@@ -10,7 +12,6 @@
 #include <kerntime/duration.hpp>
 
 #include "support/readable_text.hpp"
-#include "text/numbers.hpp"
 
 namespace kerntime::text {
 namespace {
