@@ -14,7 +14,6 @@
 # it with at least 95 %: 2 and 8 of 9, 4 and 12 of 15).
 #
 #   python3 bench/scripts/launch_cost.py KERNTIME RUN_TARGET BARE_INJECTION [ROUNDS] [LAUNCHES]
-import math
 import os
 import re
 import shutil
@@ -22,6 +21,9 @@ import statistics
 import subprocess
 import sys
 import tempfile
+
+# The median and its distribution-free 95 % interval, as the cost target computes them.
+from step_cost import median_interval  # noqa: E402 (bench/scripts, beside this file)
 
 kerntime, target, bare = sys.argv[1:4]
 rounds = int(sys.argv[4]) if len(sys.argv) > 4 else 9
@@ -76,20 +78,8 @@ for name in names:
           + " ".join(f"{v:.3f}" for v in s))
 
 
-def interval_rank(n):
-    # The largest k with P(k <= rank of the median <= n + 1 - k) >= 95 % (binomial, p = 1/2).
-    k = 1
-    while True:
-        below = sum(math.comb(n, i) for i in range(k + 1)) / 2 ** n
-        if 1 - 2 * below < 0.95:
-            return k
-        k += 1
-
-
 def difference(a, b):
-    d = sorted(x - y for x, y in zip(samples[a], samples[b]))
-    k = interval_rank(len(d))
-    return statistics.median(d), d[k - 1], d[len(d) - k]
+    return median_interval([x - y for x, y in zip(samples[a], samples[b])])
 
 
 pairs = [("bare CUPTI", "bare"), ("kerntime run", "bare CUPTI"),
