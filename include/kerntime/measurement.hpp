@@ -47,8 +47,12 @@ KERNTIME_API std::string_view to_string(StopReason reason);
 /// One sample as the engine took it. Times are per call of the launcher (a hot or graph sample
 /// of a batch of N calls is divided by N).
 struct SampleRecord {
-  double event_ns = 0.0;               ///< the cudaEvent pair around the sample
-  std::optional<double> cupti_ns;      ///< GPU span of the sample's kernels, copies and memsets
+  double event_ns = 0.0;  ///< the cudaEvent pair around the sample
+  /// GPU span of the sample's kernels, copies and memsets: first start to last end.
+  std::optional<double> cupti_ns;
+  /// The sum of those kernels', copies' and memsets' own durations: busy time, without the
+  /// gaps between them (docs/timing.md, "Several kernels per call").
+  std::optional<double> cupti_sum_ns;
   std::optional<double> sm_clock_mhz;  ///< SM clock over the sample (cycles over %globaltimer)
   bool valid = true;              ///< false: the blocking kernel gave up, the times are meaningless
   bool throttled = false;         ///< the SM clock sat under the throttle threshold
@@ -67,9 +71,10 @@ struct Measurement {
   std::string headline_timer;
   std::vector<double> headline_ns;  ///< per counted sample (valid and not throttled)
   Statistics headline;
-  Statistics events;                  ///< raw cudaEvent time per call of the counted samples
-  std::optional<Statistics> cupti;    ///< CUPTI span per call, when the Tracer delivered it
-  std::vector<SampleRecord> samples;  ///< all samples in order, excluded ones included
+  Statistics events;                    ///< raw cudaEvent time per call of the counted samples
+  std::optional<Statistics> cupti;      ///< CUPTI span per call, when the Tracer delivered it
+  std::optional<Statistics> cupti_sum;  ///< CUPTI sum of durations per call, likewise
+  std::vector<SampleRecord> samples;    ///< all samples in order, excluded ones included
   /// Half-width of the 95 % interval of the headline median that the stopping rule judges,
   /// relative to the median; empty below 8 samples or for a median of 0.
   std::optional<double> median_ci_half_width;

@@ -41,6 +41,11 @@ struct MeasurementInfo {
   /// an events-only headline reads low by about this much.
   std::optional<double> kernel_fixed_cost_ns;
   std::string kernel_fixed_cost_source;  ///< one of the kFixedCostFrom... names; empty: none
+  /// With a CUPTI headline (a span: first start to last end), the median sum of the
+  /// activities' own durations, gaps between them left out (docs/timing.md).
+  std::optional<double> median_cupti_sum_ns;
+  /// With a CUPTI headline: the median number of kernels, copies and memsets per call.
+  std::optional<double> activities_per_call;
   std::optional<double> median_sm_clock_mhz;
   double normal_sm_clock_mhz = 0.0;  ///< the throttle reference, the device's peak SM clock
   Work work;                         ///< declared per launcher call

@@ -155,6 +155,8 @@ void bind_measurement(nb::module_& m) {
   nb::class_<SampleRecord>(m, "SampleRecord",
                            "One sample as the engine took it, per launcher call.")
       .def_ro("event_ns", &SampleRecord::event_ns, "the cudaEvent pair around the sample")
+      .def_ro("cupti_sum_ns", &SampleRecord::cupti_sum_ns,
+              "sum of the sample's kernel, copy and memset durations, per call")
       .def_ro("cupti_ns", &SampleRecord::cupti_ns,
               "GPU span of the sample's kernels, copies and memsets; None without CUPTI")
       .def_ro("sm_clock_mhz", &SampleRecord::sm_clock_mhz)
@@ -182,7 +184,17 @@ void bind_measurement(nb::module_& m) {
           "median_ms", [](const Measurement& x) { return x.headline.median / 1e6; },
           "the headline median in ms (triton.testing.do_bench's unit)")
       .def_ro("events", &Measurement::events, "raw cudaEvent time of the counted samples")
-      .def_ro("cupti", &Measurement::cupti, "CUPTI span of the counted samples; None without it")
+      .def_ro("cupti", &Measurement::cupti,
+              "CUPTI span (first start to last end) of the counted samples; None without it")
+      .def_ro("cupti_sum", &Measurement::cupti_sum,
+              "CUPTI sum of each counted sample's activity durations (gaps left out); None "
+              "without it")
+      .def_prop_ro(
+          "median_cupti_sum_ns", [](const Measurement& x) { return x.info.median_cupti_sum_ns; },
+          "median sum of a call's kernel, copy and memset durations; None without CUPTI")
+      .def_prop_ro(
+          "activities_per_call", [](const Measurement& x) { return x.info.activities_per_call; },
+          "median kernels, copies and memsets per call; None without CUPTI")
       .def_ro("samples", &Measurement::samples, "every sample in order, excluded ones included")
       .def_prop_ro("warmup_samples", [](const Measurement& x) { return x.info.warmup_samples; })
       .def_prop_ro(

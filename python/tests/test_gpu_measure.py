@@ -40,6 +40,28 @@ def test_short_and_long_spins(cupy_spin, ns):
     assert_spin(m, ns, slack_ns=max(1500.0, 0.02 * ns))
 
 
+def test_a_call_of_two_kernels_keeps_their_sum_beside_the_span(cupy_spin):
+    short, long = cupy_spin(3_000), cupy_spin(5_000)
+
+    def two():
+        short()
+        long()
+
+    m = kerntime.measure(two, name="two-spins")
+    assert m.headline_timer == "cupti-kernel", m.warnings
+    assert m.activities_per_call == 2
+    # The headline is the span, first start to last end; the sum leaves the gap out.
+    assert 8 * US <= m.median_cupti_sum_ns < m.median_ns < m.median_cupti_sum_ns + 3 * US, m
+    assert m.cupti_sum.median == m.median_cupti_sum_ns
+    assert all(s.cupti_sum_ns is not None for s in m.samples if s.valid and not s.throttled)
+    # Both reach the report's JSON.
+    import json
+
+    written = json.loads(m.to_json())["entries"][0]
+    assert written["measurement"]["median_cupti_sum_ns"] == pytest.approx(m.median_cupti_sum_ns)
+    assert written["measurement"]["activities_per_call"] == 2
+
+
 def test_events_only_when_cupti_is_turned_off(cupy_spin):
     m = kerntime.measure(cupy_spin(10_000), cupti=False)
     assert m.headline_timer == "cuda-event-corrected"

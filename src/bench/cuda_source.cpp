@@ -217,11 +217,14 @@ void CudaSampleSource::attach_cupti(std::vector<RawSample>& samples,
                     "without a record are left out",
                     trace.dropped_records));
   }
-  const std::vector<std::optional<double>> spans = scope_spans(trace, scopes);
+  const std::vector<std::optional<ScopeTime>> times = scope_times(trace, scopes);
   std::size_t missing = 0;
+  const auto per_call = [&](double ns) { return ns / static_cast<double>(batch_); };
   for (std::size_t i = 0; i < samples.size(); ++i) {
-    if (spans[i]) {
-      samples[i].cupti_ns = *spans[i] / static_cast<double>(batch_);
+    if (times[i]) {
+      samples[i].cupti_ns = per_call(times[i]->span_ns);
+      samples[i].cupti_sum_ns = per_call(times[i]->sum_ns);
+      samples[i].cupti_activities = per_call(static_cast<double>(times[i]->activities));
     } else if (samples[i].valid) {
       ++missing;
     }
@@ -315,7 +318,7 @@ void CudaSampleSource::warm_up(std::size_t samples) {
   tracer_->flush();
   const Trace trace = tracer_->trace();
   tracer_->clear();
-  const std::vector<std::optional<double>> spans = scope_spans(trace, last_scopes_);
+  const std::vector<std::optional<ScopeTime>> spans = scope_times(trace, last_scopes_);
   if (tracer_->status() == TracerStatus::starved) {
     warnings_.push_back("the headline is the event time: " + tracer_->unavailable_reason());
     tracer_ = nullptr;

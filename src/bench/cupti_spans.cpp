@@ -12,6 +12,8 @@ constexpr int kMaxNesting = 64;
 struct Span {
   std::uint64_t first = std::numeric_limits<std::uint64_t>::max();
   std::uint64_t last = 0;
+  std::uint64_t sum = 0;
+  std::size_t count = 0;
 };
 
 class Attributor {
@@ -25,13 +27,17 @@ class Attributor {
     Span& span = spans_[*index];
     span.first = std::min(span.first, start);
     span.last = std::max(span.last, end);
+    span.sum += end > start ? end - start : 0;
+    ++span.count;
   }
 
-  std::vector<std::optional<double>> result() const {
-    std::vector<std::optional<double>> out(spans_.size());
+  std::vector<std::optional<ScopeTime>> result() const {
+    std::vector<std::optional<ScopeTime>> out(spans_.size());
     for (std::size_t i = 0; i < spans_.size(); ++i) {
-      if (spans_[i].last >= spans_[i].first && spans_[i].last != 0) {
-        out[i] = static_cast<double>(spans_[i].last - spans_[i].first);
+      const Span& s = spans_[i];
+      if (s.count > 0 && s.last >= s.first) {
+        out[i] =
+            ScopeTime{static_cast<double>(s.last - s.first), static_cast<double>(s.sum), s.count};
       }
     }
     return out;
@@ -57,8 +63,8 @@ class Attributor {
 
 }  // namespace
 
-std::vector<std::optional<double>> scope_spans(const Trace& trace,
-                                               const std::vector<std::uint64_t>& scope_ids) {
+std::vector<std::optional<ScopeTime>> scope_times(const Trace& trace,
+                                                  const std::vector<std::uint64_t>& scope_ids) {
   Attributor attributor{trace, scope_ids};
   for (const KernelActivity& k : trace.kernels) {
     if (k.scope_id != 0) attributor.add(k.scope_id, k.start_ns, k.end_ns);

@@ -12,10 +12,20 @@
 
 namespace kerntime::bench {
 
-/// For each scope id in `scope_ids` (ascending), the GPU span of its activity: the latest end
-/// minus the earliest start over the kernels, copies and memsets attributed to it or to a scope
-/// nested in it. Empty where a scope has no activity in `trace`.
-std::vector<std::optional<double>> scope_spans(const Trace& trace,
-                                               const std::vector<std::uint64_t>& scope_ids);
+/// What CUPTI saw of one sample's activity (kernels, copies and memsets).
+struct ScopeTime {
+  /// The latest end minus the earliest start: the headline, gaps between the activities
+  /// included (docs/timing.md, "Several kernels per call").
+  double span_ns = 0.0;
+  /// The sum of the activities' own durations: busy GPU time, gaps left out; above the span
+  /// when activities overlap (several streams).
+  double sum_ns = 0.0;
+  std::size_t activities = 0;
+};
+
+/// For each scope id in `scope_ids` (ascending), the time of the activity attributed to it or
+/// to a scope nested in it. Empty where a scope has no activity in `trace`.
+std::vector<std::optional<ScopeTime>> scope_times(const Trace& trace,
+                                                  const std::vector<std::uint64_t>& scope_ids);
 
 }  // namespace kerntime::bench

@@ -18,7 +18,9 @@ namespace kerntime::bench {
 /// One sample as a source delivers it: times per launcher call.
 struct RawSample {
   double event_ns = 0.0;
-  std::optional<double> cupti_ns;
+  std::optional<double> cupti_ns;          ///< span: first start to last end
+  std::optional<double> cupti_sum_ns;      ///< sum of the activities' durations
+  std::optional<double> cupti_activities;  ///< kernels, copies and memsets per call
   std::optional<double> sm_clock_mhz;
   bool valid = true;
   double host_overhead_ns = 0.0;

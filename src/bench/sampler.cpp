@@ -35,19 +35,30 @@ std::optional<double> headline_of(const RawSample& s, const SampleSource& source
   return s.event_ns;
 }
 
-std::vector<double> field(const std::vector<SampleRecord>& records,
-                          const std::vector<std::size_t>& counted, bool cupti) {
+std::vector<double> event_times(const std::vector<SampleRecord>& records,
+                                const std::vector<std::size_t>& counted) {
+  std::vector<double> values;
+  values.reserve(counted.size());
+  for (std::size_t i : counted)
+    values.push_back(records[i].event_ns);
+  return values;
+}
+
+std::vector<double> present(const std::vector<SampleRecord>& records,
+                            const std::vector<std::size_t>& counted,
+                            std::optional<double> SampleRecord::*time) {
   std::vector<double> values;
   values.reserve(counted.size());
   for (std::size_t i : counted) {
-    const SampleRecord& r = records[i];
-    if (!cupti) {
-      values.push_back(r.event_ns);
-    } else if (r.cupti_ns) {
-      values.push_back(*r.cupti_ns);
-    }
+    if (records[i].*time) values.push_back(*(records[i].*time));
   }
   return values;
+}
+
+std::optional<double> median_of(std::vector<double> values) {
+  if (values.empty()) return std::nullopt;
+  std::sort(values.begin(), values.end());
+  return quantile_sorted(values, 0.5);
 }
 
 void summarize_throttling(Measurement& m, double threshold) {
@@ -89,7 +100,8 @@ Measurement run_measurement(SampleSource& source, const MeasureOptions& options,
   m.info.batch_size = source.batch_size();
 
   std::vector<std::size_t> counted_index;
-  std::size_t below_floor = 0;  // cold, events only: samples no longer than the launch floor
+  std::vector<double> activities;  // per counted sample, with CUPTI
+  std::size_t below_floor = 0;     // cold, events only: samples no longer than the launch floor
   m.info.event_floor_ns = source.event_floor_ns();
   const FixedCost fixed = source.kernel_fixed_cost();
   m.info.kernel_fixed_cost_ns = fixed.ns;
@@ -109,7 +121,7 @@ Measurement run_measurement(SampleSource& source, const MeasureOptions& options,
     for (const RawSample& raw : round) {
       const bool throttled = raw.valid && is_throttled(raw.sm_clock_mhz, m.info.normal_sm_clock_mhz,
                                                        options.throttle_threshold);
-      const SampleRecord record{raw.event_ns, raw.cupti_ns, raw.sm_clock_mhz,
+      const SampleRecord record{raw.event_ns, raw.cupti_ns, raw.cupti_sum_ns,    raw.sm_clock_mhz,
                                 raw.valid,    throttled,    raw.host_overhead_ns};
       m.info.invalid_samples += raw.valid ? 0 : 1;
       m.info.throttled_samples += record.throttled ? 1 : 0;
@@ -119,6 +131,7 @@ Measurement run_measurement(SampleSource& source, const MeasureOptions& options,
       if (headline && !record.throttled) {
         counted_index.push_back(m.samples.size());
         m.headline_ns.push_back(*headline);
+        if (raw.cupti_activities) activities.push_back(*raw.cupti_activities);
         below_floor += raw.event_ns <= m.info.event_floor_ns ? 1 : 0;
       }
       m.samples.push_back(record);
@@ -150,8 +163,14 @@ Measurement run_measurement(SampleSource& source, const MeasureOptions& options,
   std::vector<double> sorted_headline = m.headline_ns;
   std::sort(sorted_headline.begin(), sorted_headline.end());
   m.median_ci_half_width = median_ci_half_width(sorted_headline);
-  m.events = compute_statistics(field(m.samples, counted_index, false));
-  if (source.cupti()) m.cupti = compute_statistics(field(m.samples, counted_index, true));
+  m.events = compute_statistics(event_times(m.samples, counted_index));
+  if (source.cupti()) {
+    m.cupti = compute_statistics(present(m.samples, counted_index, &SampleRecord::cupti_ns));
+    const std::vector<double> sums = present(m.samples, counted_index, &SampleRecord::cupti_sum_ns);
+    m.cupti_sum = compute_statistics(sums);
+    m.info.median_cupti_sum_ns = median_of(sums);
+    m.info.activities_per_call = median_of(activities);
+  }
 
   std::vector<double> clocks;
   std::vector<double> overheads;
@@ -159,16 +178,10 @@ Measurement run_measurement(SampleSource& source, const MeasureOptions& options,
     if (r.sm_clock_mhz) clocks.push_back(*r.sm_clock_mhz);
     overheads.push_back(r.host_overhead_ns);
   }
-  if (!clocks.empty()) {
-    std::sort(clocks.begin(), clocks.end());
-    m.info.median_sm_clock_mhz = quantile_sorted(clocks, 0.5);
-  }
+  m.info.median_sm_clock_mhz = median_of(std::move(clocks));
   // The median: the first sample after a round's CUPTI flush pays for the flush, and a mean
   // would spread that over the round.
-  if (!overheads.empty()) {
-    std::sort(overheads.begin(), overheads.end());
-    m.info.host_overhead_ns = quantile_sorted(overheads, 0.5);
-  }
+  m.info.host_overhead_ns = median_of(std::move(overheads)).value_or(0.0);
   summarize_throttling(m, options.throttle_threshold);
   if (!source.cupti() && m.info.event_floor_ns > 0 && 2 * below_floor > m.headline_ns.size()) {
     m.warnings.push_back(fmt::format(

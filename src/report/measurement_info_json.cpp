@@ -125,6 +125,12 @@ OrderedJson measurement_info_json(const MeasurementInfo& info, const std::string
   if (!info.kernel_fixed_cost_source.empty()) {
     json["kernel_fixed_cost_source"] = info.kernel_fixed_cost_source;
   }
+  if (info.median_cupti_sum_ns) {
+    json["median_cupti_sum_ns"] = amount(*info.median_cupti_sum_ns, path + ".median_cupti_sum_ns");
+  }
+  if (info.activities_per_call) {
+    json["activities_per_call"] = amount(*info.activities_per_call, path + ".activities_per_call");
+  }
   if (info.median_sm_clock_mhz) {
     json["median_sm_clock_mhz"] = amount(*info.median_sm_clock_mhz, path + ".median_sm_clock_mhz");
   }
@@ -189,6 +195,8 @@ MeasurementInfo read_measurement_info(const JsonReader& r, const Json& value,
   info.event_floor_ns = number(value, path, "event_floor_ns").value_or(0.0);
   info.kernel_fixed_cost_ns = number(value, path, "kernel_fixed_cost_ns");
   text("kernel_fixed_cost_source", info.kernel_fixed_cost_source);
+  info.median_cupti_sum_ns = number(value, path, "median_cupti_sum_ns");
+  info.activities_per_call = number(value, path, "activities_per_call");
   info.median_sm_clock_mhz = number(value, path, "median_sm_clock_mhz");
   info.normal_sm_clock_mhz = number(value, path, "normal_sm_clock_mhz").value_or(0.0);
   if (const Json* work = member(value, "work")) {

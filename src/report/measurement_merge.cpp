@@ -48,6 +48,8 @@ std::shared_ptr<const MeasurementInfo> merge_measurements(
   std::vector<double> fixed_costs;
   std::vector<double> clocks;
   std::vector<double> overheads;
+  std::vector<double> sums;
+  std::vector<double> activities;
   for (const MeasurementInfo* part : parts) {
     if (part == nullptr) continue;
     merged.invalid_samples += part->invalid_samples;
@@ -68,10 +70,14 @@ std::shared_ptr<const MeasurementInfo> merge_measurements(
       }
     }
     if (part->median_sm_clock_mhz) clocks.push_back(*part->median_sm_clock_mhz);
+    if (part->median_cupti_sum_ns) sums.push_back(*part->median_cupti_sum_ns);
+    if (part->activities_per_call) activities.push_back(*part->activities_per_call);
   }
   merged.event_floor_ns = median_of(floors).value_or(0.0);
   merged.kernel_fixed_cost_ns = median_of(fixed_costs);
   merged.median_sm_clock_mhz = median_of(clocks);
+  merged.median_cupti_sum_ns = median_of(sums);
+  merged.activities_per_call = median_of(activities);
   merged.host_overhead_ns = median_of(overheads).value_or(0.0);
   refresh_throughput(merged, statistics);
   return std::make_shared<const MeasurementInfo>(std::move(merged));

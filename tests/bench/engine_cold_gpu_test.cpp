@@ -53,6 +53,33 @@ TEST_F(EngineCold, CuptiHeadlineMatchesTheKernelDurationFrom2usTo100us) {
   }
 }
 
+// A call of two kernels: the headline is their span, from the first start to the last end;
+// the sum of their own durations and their count are kept beside it (docs/timing.md).
+TEST_F(EngineCold, TwoKernelsPerCallKeepTheirSumBesideTheSpan) {
+  Tracer tracer;
+  ASSERT_TRUE(tracer.active()) << tracer.unavailable_reason();
+  Engine engine;
+  MeasureOptions options;
+  options.name = "two-spins";
+  options.tracer = &tracer;
+  const Measurement m = engine.measure(
+      [](cudaStream_t stream) {
+        samples::launch_spin(3'000, stream);
+        samples::launch_spin(5'000, stream);
+      },
+      options);
+  const double truth =
+      cupti_spin_reference_ns(tracer, 3'000, 100) + cupti_spin_reference_ns(tracer, 5'000, 100);
+  ASSERT_EQ(m.headline_timer, "cupti-kernel");
+  ASSERT_TRUE(m.cupti_sum && m.info.median_cupti_sum_ns && m.info.activities_per_call);
+  EXPECT_EQ(*m.info.activities_per_call, 2.0);
+  EXPECT_NEAR(*m.info.median_cupti_sum_ns, truth, tolerance_ns(truth, 0.02, 250.0));
+  EXPECT_DOUBLE_EQ(m.cupti_sum->median, *m.info.median_cupti_sum_ns);
+  // The second kernel starts after the first ends, and nothing else is between them.
+  EXPECT_GT(m.headline.median, *m.info.median_cupti_sum_ns);
+  EXPECT_LT(m.headline.median, *m.info.median_cupti_sum_ns + 3'000.0);
+}
+
 // The cache file stays out of the user's home and off, and what an earlier test of this
 // process measured is forgotten (ctest runs each test alone, the binary runs them together).
 void isolate_cache() {

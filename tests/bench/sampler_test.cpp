@@ -78,6 +78,41 @@ TEST(Sampler, CuptiIsTheHeadlineWhenTheSourceHasIt) {
   EXPECT_DOUBLE_EQ(m.cupti->median, 2600.0);
 }
 
+// A call of three kernels with gaps between them: the headline is the span, the sum of the
+// kernels' own durations and their count are kept beside it.
+TEST(Sampler, SeveralKernelsPerCallKeepTheSumBesideTheSpan) {
+  FakeSource source;
+  source.with_cupti = true;
+  source.make = [](std::size_t i) {
+    RawSample s = sample(9000.0, 6000.0 + static_cast<double>(i % 3));
+    s.cupti_sum_ns = 4500.0 + static_cast<double>(i % 3);
+    s.cupti_activities = 3.0;
+    return s;
+  };
+  MeasureOptions options;
+  options.stopping.fixed_samples = 31;
+  const Measurement m = run_measurement(source, options, 0, 0.0);
+  EXPECT_DOUBLE_EQ(m.headline.median, 6001.0);
+  ASSERT_TRUE(m.cupti_sum.has_value());
+  EXPECT_DOUBLE_EQ(m.cupti_sum->median, 4501.0);
+  EXPECT_EQ(m.cupti_sum->count, 31u);
+  EXPECT_EQ(m.info.median_cupti_sum_ns, 4501.0);
+  EXPECT_EQ(m.info.activities_per_call, 3.0);
+  ASSERT_TRUE(m.samples[1].cupti_sum_ns.has_value());
+  EXPECT_DOUBLE_EQ(*m.samples[1].cupti_sum_ns, 4501.0);
+}
+
+// Events only, nothing of CUPTI is claimed.
+TEST(Sampler, EventsOnlyHasNoSum) {
+  FakeSource source;
+  source.floor_ns = 3000.0;
+  source.make = [](std::size_t) { return sample(9000.0); };
+  const Measurement m = run_measurement(source, MeasureOptions{}, 0, 0.0);
+  EXPECT_FALSE(m.cupti_sum.has_value());
+  EXPECT_FALSE(m.info.median_cupti_sum_ns.has_value());
+  EXPECT_FALSE(m.info.activities_per_call.has_value());
+}
+
 TEST(Sampler, SamplesWithoutACuptiRecordDoNotCount) {
   FakeSource source;
   source.with_cupti = true;

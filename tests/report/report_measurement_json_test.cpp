@@ -33,6 +33,8 @@ MeasurementInfo full_info() {
   info.event_floor_ns = 3008.0;
   info.kernel_fixed_cost_ns = 608.0;
   info.kernel_fixed_cost_source = kFixedCostFromCache;
+  info.median_cupti_sum_ns = 1950.0;
+  info.activities_per_call = 3.0;
   info.median_sm_clock_mhz = 1977.5;
   info.normal_sm_clock_mhz = 1980.0;
   info.work = {2097152.0, 524288.0, 262144.0};
@@ -80,6 +82,8 @@ TEST(ReportMeasurementJson, EveryFieldReadsBack) {
   EXPECT_EQ(info.event_floor_ns, 3008.0);
   EXPECT_EQ(info.kernel_fixed_cost_ns, 608.0);
   EXPECT_EQ(info.kernel_fixed_cost_source, "cache");
+  EXPECT_EQ(info.median_cupti_sum_ns, 1950.0);
+  EXPECT_EQ(info.activities_per_call, 3.0);
   EXPECT_EQ(info.median_sm_clock_mhz, 1977.5);
   EXPECT_EQ(info.normal_sm_clock_mhz, 1980.0);
   EXPECT_EQ(info.work.bytes, 2097152.0);
@@ -125,6 +129,8 @@ TEST(ReportMeasurementJson, TheWrittenObjectHasTheDocumentedLayout) {
                           "\"event_floor_ns\": 3008.0",
                           "\"kernel_fixed_cost_ns\": 608.0",
                           "\"kernel_fixed_cost_source\": \"cache\"",
+                          "\"median_cupti_sum_ns\": 1950.0",
+                          "\"activities_per_call\": 3.0",
                           "\"median_sm_clock_mhz\": 1977.5",
                           "\"work\": {",
                           "\"bytes\": 2097152.0",
@@ -312,6 +318,7 @@ TEST(ReportMeasurementJson, MergedRunsSumTheirExclusionsAndRateTheMergedMedian) 
   second.stop_detail = "5 s passed";
   second.invalid_samples = 4;
   second.median_sm_clock_mhz = 1980.0;
+  second.median_cupti_sum_ns = 2050.0;
   second.event_floor_ns = 3010.0;
   second.l2_flushed = false;
   second.counters = {{"tile", 64.0}};
@@ -326,6 +333,8 @@ TEST(ReportMeasurementJson, MergedRunsSumTheirExclusionsAndRateTheMergedMedian) 
   EXPECT_EQ(info.stop_detail, "5 s passed");
   EXPECT_FALSE(info.l2_flushed);
   EXPECT_EQ(info.median_sm_clock_mhz, 1975.0);
+  EXPECT_EQ(info.median_cupti_sum_ns, 2000.0);  // the median of the runs'
+  EXPECT_EQ(info.activities_per_call, 3.0);
   EXPECT_EQ(info.event_floor_ns, 3009.0);
   EXPECT_EQ(info.kernel_fixed_cost_ns, 608.0);
   // The merged median is 2000 ns.
