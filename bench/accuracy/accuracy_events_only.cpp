@@ -28,7 +28,9 @@ struct Scenario {
 };
 
 const Scenario kScenarios[] = {
-    {"held", "", "CUPTI held by another client from the start (fixed cost from the cache)"},
+    {"held", "KERNTIME_NO_CACHE=1 KERNTIME_CLI=" KERNTIME_CLI_PATH,
+     "CUPTI held by another client from the start, no cache (fixed cost from a calibration "
+     "process)"},
     {"absent", "KERNTIME_CUPTI_LIBRARY=/nonexistent/libcupti.so",
      "CUPTI absent (fixed cost from the cache)"},
     {"none", "KERNTIME_CUPTI_LIBRARY=/nonexistent/libcupti.so KERNTIME_NO_CACHE=1",

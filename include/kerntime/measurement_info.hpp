@@ -17,6 +17,8 @@ inline constexpr const char* kFixedCostFromTracer = "tracer";                 //
 inline constexpr const char* kFixedCostFromBorrowedCupti = "borrowed-cupti";  ///< CUPTI, briefly
 inline constexpr const char* kFixedCostFromProcess = "process";  ///< an earlier calibration
 inline constexpr const char* kFixedCostFromCache = "cache";      ///< the on-disk cache
+/// `kerntime calibrate` in a process of its own, while a tool held CUPTI in this one.
+inline constexpr const char* kFixedCostFromProcessOfItsOwn = "calibration-process";
 
 /// How the benchmark engine measured a report entry: what its result tables show beside the
 /// time, kept in the report so that `kerntime report` and `kerntime compare` show it from a

@@ -10,6 +10,7 @@
 #include "bench/cuda_source.hpp"
 #include "bench/device_resources.hpp"
 #include "bench/fixed_cost.hpp"
+#include "bench/fixed_cost_helper.hpp"
 #include "bench/sampler.hpp"
 #include "bench/validate.hpp"
 #include "cuda/cuda_check.hpp"
@@ -35,7 +36,8 @@ std::string borrow_refusal(bool allowed) {
 }
 
 // Once per device and engine: a value from earlier, else a calibration with a Tracer of its
-// own, started only when nothing else may be using CUPTI and stopped right after. Where none
+// own, started only when nothing else may be using CUPTI and stopped right after, else (CUPTI
+// held here by another tool) a calibration in a `kerntime calibrate` process. Where none
 // works, the reason stays with the device for the measurements' warnings.
 void find_fixed_cost(bench::DeviceResources& resources, bool borrow) {
   if (resources.fixed_cost_settled) return;
@@ -62,6 +64,14 @@ void find_fixed_cost(bench::DeviceResources& resources, bool borrow) {
     } else {
       refusal = borrowed.unavailable_reason();
     }
+  }
+  if (borrow) {
+    const bench::HelperResult helped = bench::fixed_cost_from_helper(resources.info().pci_bus_id);
+    if (helped.ns) {
+      keep_fixed_cost(resources, *helped.ns, kFixedCostFromProcessOfItsOwn);
+      return;
+    }
+    refusal += "; and no calibration process helped: " + helped.problem;
   }
   resources.fixed_cost = bench::FixedCost{std::nullopt, {}, refusal};
   resources.fixed_cost_settled = true;

@@ -192,7 +192,8 @@ Measurement run_measurement(SampleSource& source, const MeasureOptions& options,
   }
   if (m.headline_timer == "cuda-event-corrected" && m.info.event_floor_ns > 0.0 && !fixed.ns) {
     m.warnings.push_back(
-        "the events-only headline may read low by the GPU time of an empty kernel, which events "
+        "the events-only headline may read low by the GPU time of an empty kernel (0.53 to 0.67 "
+        "us on an H200: about 25 % of a 2.5 us kernel, 0.6 % of a 100 us one), which events "
         "cannot see and no CUPTI calibration of this GPU has measured yet" +
         (fixed.unknown_reason.empty() ? std::string{} : " (" + fixed.unknown_reason + ")") +
         "; one measurement with CUPTI available (a Tracer, or none held by another tool) "

@@ -9,6 +9,7 @@
 namespace kerntime::cli {
 
 void add_info_command(CLI::App& app, int& exit_status);
+void add_calibrate_command(CLI::App& app, int& exit_status);
 void add_compare_command(CLI::App& app, int& exit_status);
 void add_report_command(CLI::App& app, int& exit_status);
 void add_run_command(CLI::App& app, int& exit_status);

@@ -41,6 +41,7 @@ int main(int argc, char** argv) {
 
   int exit_status = 0;
   kerntime::cli::add_info_command(app, exit_status);
+  kerntime::cli::add_calibrate_command(app, exit_status);
   kerntime::cli::add_compare_command(app, exit_status);
   kerntime::cli::add_report_command(app, exit_status);
   kerntime::cli::add_run_command(app, exit_status);

@@ -175,19 +175,49 @@ TEST_F(EngineCold, ATracersCalibrationIsRememberedForLaterEventsOnlyMeasurements
   EXPECT_NEAR(m.headline.median, truth, tolerance_ns(truth, 0.02, 250.0));
 }
 
-// Another CUPTI subscriber holds CUPTI (as compute-sanitizer or Nsight do): the engine does
-// not take it, and says why the fixed cost is unknown.
+// Another CUPTI subscriber holds CUPTI from the start (as Nsight or torch.profiler do) and
+// nothing was calibrated before: the engine leaves that CUPTI alone and calibrates in a
+// `kerntime calibrate` process of its own, so a short kernel's events-only headline meets the
+// CUPTI target.
+TEST_F(EngineCold, ACuptiHeldByAnotherSubscriberIsCalibratedInAProcessOfItsOwn) {
+  isolate_cache();
+  ::setenv("KERNTIME_CLI", KERNTIME_CLI_PATH, 1);
+  double truth = 0.0;
+  {
+    Tracer reference;
+    ASSERT_TRUE(reference.active()) << reference.unavailable_reason();
+    truth = cupti_spin_reference_ns(reference, 2'000, 200);
+  }
+  Tracer holder;  // the other client: while it is active, CUPTI is not free here
+  ASSERT_TRUE(holder.active()) << holder.unavailable_reason();
+  Engine engine;
+  MeasureOptions options;
+  options.name = "spin/2000";
+  const Measurement m = engine.measure(spin(2'000), options);
+  ::unsetenv("KERNTIME_CLI");
+  EXPECT_EQ(m.headline_timer, "cuda-event-corrected");
+  EXPECT_EQ(m.info.kernel_fixed_cost_source, kFixedCostFromProcessOfItsOwn)
+      << ::testing::PrintToString(m.warnings);
+  EXPECT_NEAR(m.headline.median, truth, tolerance_ns(truth, 0.02, 250.0));
+}
+
+// The same without the calibration process: the fixed cost is unknown and the warning says
+// who holds CUPTI and how far off the headline may be.
 TEST_F(EngineCold, ACuptiHeldByAnotherSubscriberIsNotBorrowed) {
   isolate_cache();
-  Tracer holder;  // the other client: while it is active, CUPTI is not free
+  ::setenv("KERNTIME_NO_CALIBRATION_PROCESS", "1", 1);
+  Tracer holder;
   ASSERT_TRUE(holder.active()) << holder.unavailable_reason();
   Engine engine;
   MeasureOptions options;
   options.name = "spin/10000";
   const Measurement m = engine.measure(spin(10'000), options);
+  ::unsetenv("KERNTIME_NO_CALIBRATION_PROCESS");
   EXPECT_FALSE(m.info.kernel_fixed_cost_ns.has_value());
   EXPECT_TRUE(mentions(m.warnings, "another kerntime::Tracer is active in this process"))
       << ::testing::PrintToString(m.warnings);
+  EXPECT_TRUE(mentions(m.warnings, "KERNTIME_NO_CALIBRATION_PROCESS is set"));
+  EXPECT_TRUE(mentions(m.warnings, "may read low by"));
 }
 
 TEST_F(EngineCold, EverySampleReadsAPlausibleSmClock) {

@@ -175,8 +175,10 @@ TEST(Sampler, AnUnknownFixedCostIsSaidWithItsReason) {
   EXPECT_EQ(m.info.kernel_fixed_cost_source, "");
   EXPECT_TRUE(any_contains(m.warnings,
                            "the events-only headline may read low by the GPU time of an empty "
-                           "kernel, which events cannot see and no CUPTI calibration of this GPU "
-                           "has measured yet (CUPTI is held by another tool)"))
+                           "kernel (0.53 to 0.67 us on an H200: about 25 % of a 2.5 us kernel, "
+                           "0.6 % of a 100 us one), which events cannot see and no CUPTI "
+                           "calibration of this GPU has measured yet (CUPTI is held by another "
+                           "tool)"))
       << ::testing::PrintToString(m.warnings);
 }
 

@@ -1,0 +1,352 @@
+# SPDX-License-Identifier: Apache-2.0
+"""Does what ran before change what kerntime.measure reads? The order benchmark (issue 28).
+
+    python bench/python/order.py [--out DIR] [--pause S] [--ops a,b,...]
+
+Nine operations of different character (GEMM, attention, a reduction, elementwise, a norm, a
+softmax, a cuDNN convolution, a Triton kernel, a copy) are measured with kerntime.measure (cold,
+CUPTI headline, defaults):
+  alone     each in a fresh process of its own, the only thing that process measures;
+  order 1-3 all nine in one process, in three different orders.
+An independent reader, torch.profiler, measures the same operations in the same processes'
+orders (separate processes, where kerntime measures nothing), with the same cold protocol: an L2-sized
+memset-like fill before every call, each call queued behind a 50 us spin so that no launch gap
+enters it. Its figure per call is the sum of the call's kernel and copy durations and the span
+from the first start to the last end; the medians of 200 calls are printed.
+
+For each kerntime measurement the script also keeps what the GPU reported around it: the
+engine's median SM clock per sample, and NVML's SM and memory clocks, power, temperature and
+clock-event reasons just before and just after it (libnvidia-ml through ctypes).
+
+Printed: per operation, kerntime alone and in each order, the deviation from alone, and the
+reader's figures; the largest deviation against the target max(1 %, 0.25 us). Exit 1 when the
+target is missed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import ctypes
+import json
+import os
+import statistics
+import subprocess
+import sys
+import time
+from typing import Callable, Dict, List, Optional
+
+ORDERS = {
+    "order1": ["gemm", "softmax", "attention", "conv", "reduction", "norm", "triton", "copy",
+               "elementwise"],
+    "order2": ["elementwise", "copy", "triton", "norm", "reduction", "conv", "attention",
+               "softmax", "gemm"],
+    "order3": ["conv", "gemm", "copy", "attention", "softmax", "elementwise", "gemm2", "norm",
+               "triton", "reduction"],
+}
+OPS = ["gemm", "attention", "reduction", "elementwise", "norm", "softmax", "conv", "triton", "copy"]
+CALLS = 200
+
+
+# ---- NVML, through ctypes: what the GPU says about its clocks and power ----------------------
+
+class Nvml:
+    SM, MEM = 1, 2  # nvmlClockType_t
+
+    def __init__(self, index: int) -> None:
+        self.lib = None
+        try:
+            lib = ctypes.CDLL("libnvidia-ml.so.1")
+            if lib.nvmlInit_v2() != 0:
+                return
+            handle = ctypes.c_void_p()
+            if lib.nvmlDeviceGetHandleByIndex_v2(index, ctypes.byref(handle)) != 0:
+                return
+            self.lib, self.handle = lib, handle
+        except OSError:
+            pass
+
+    def read(self) -> Dict[str, float]:
+        if self.lib is None:
+            return {}
+        out: Dict[str, float] = {}
+        value = ctypes.c_uint()
+        for key, clock in (("sm_mhz", self.SM), ("mem_mhz", self.MEM)):
+            if self.lib.nvmlDeviceGetClockInfo(self.handle, clock, ctypes.byref(value)) == 0:
+                out[key] = value.value
+        if self.lib.nvmlDeviceGetPowerUsage(self.handle, ctypes.byref(value)) == 0:
+            out["power_w"] = value.value / 1000
+        if self.lib.nvmlDeviceGetTemperature(self.handle, 0, ctypes.byref(value)) == 0:
+            out["temp_c"] = value.value
+        reasons = ctypes.c_ulonglong()
+        for call in ("nvmlDeviceGetCurrentClocksEventReasons",
+                     "nvmlDeviceGetCurrentClocksThrottleReasons"):
+            if hasattr(self.lib, call):
+                if getattr(self.lib, call)(self.handle, ctypes.byref(reasons)) == 0:
+                    out["reasons"] = reasons.value
+                break
+        return out
+
+
+# ---- the operations ------------------------------------------------------------------------
+
+def make_ops(names: List[str]) -> Dict[str, Callable[[], object]]:
+    import torch
+    import torch.nn.functional as F
+    import triton
+    import triton.language as tl
+
+    torch.backends.cudnn.benchmark = False
+    dev = "cuda"
+    ops: Dict[str, Callable[[], object]] = {}
+    for name in names:
+        base = name.rstrip("0123456789")
+        if base == "gemm":
+            a = torch.randn(4096, 4096, device=dev, dtype=torch.bfloat16)
+            b = torch.randn(4096, 4096, device=dev, dtype=torch.bfloat16)
+            ops[name] = lambda a=a, b=b: torch.matmul(a, b)
+        elif base == "attention":
+            q, k, v = (torch.randn(8, 16, 2048, 128, device=dev, dtype=torch.bfloat16)
+                       for _ in range(3))
+            ops[name] = lambda q=q, k=k, v=v: F.scaled_dot_product_attention(q, k, v, is_causal=True)
+        elif base == "reduction":
+            x = torch.randn(64 << 20, device=dev)
+            ops[name] = lambda x=x: x.sum()
+        elif base == "elementwise":
+            x, y = torch.randn(64 << 20, device=dev), torch.randn(64 << 20, device=dev)
+            out = torch.empty_like(x)
+            ops[name] = lambda x=x, y=y, out=out: torch.mul(x, y, out=out)
+        elif base == "norm":
+            x = torch.randn(8192, 4096, device=dev, dtype=torch.float16)
+            w = torch.randn(4096, device=dev, dtype=torch.float16)
+            ops[name] = lambda x=x, w=w: F.layer_norm(x, (4096,), w, w)
+        elif base == "softmax":
+            x = torch.randn(8192, 8192, device=dev, dtype=torch.float16)
+            ops[name] = lambda x=x: torch.softmax(x, dim=-1)
+        elif base == "conv":
+            x = torch.randn(32, 64, 56, 56, device=dev, dtype=torch.float16)
+            w = torch.randn(128, 64, 3, 3, device=dev, dtype=torch.float16)
+            ops[name] = lambda x=x, w=w: F.conv2d(x, w, padding=1)
+        elif base == "triton":
+            x = torch.randn(8192, 8192, device=dev, dtype=torch.float16)
+            out = torch.empty(8192, device=dev, dtype=torch.float32)
+            ops[name] = lambda x=x, out=out: _row_sums[(8192,)](x, out, 8192, BLOCK=8192)
+        elif base == "copy":
+            src = torch.randn(64 << 20, device=dev)
+            dst = torch.empty_like(src)
+            ops[name] = lambda src=src, dst=dst: dst.copy_(src)
+        else:
+            raise SystemExit(f"order.py: unknown operation {name}")
+    return ops
+
+
+def _define_triton():
+    import triton
+    import triton.language as tl
+
+    @triton.jit
+    def kerntime_order_row_sums(x, out, n, BLOCK: tl.constexpr):
+        row = tl.program_id(0).to(tl.int64)
+        i = tl.arange(0, BLOCK)
+        v = tl.load(x + row * n + i, mask=i < n, other=0.0).to(tl.float32)
+        tl.store(out + row, tl.sum(v, axis=0))
+
+    return kerntime_order_row_sums
+
+
+_row_sums = None
+
+
+# ---- the two readers -----------------------------------------------------------------------
+
+def kerntime_pass(names: List[str], pause: float) -> List[dict]:
+    import torch
+    import kerntime
+
+    ops = make_ops(names)
+    for fn in ops.values():
+        fn()
+    torch.cuda.synchronize()
+    nvml = Nvml(torch.cuda.current_device())
+    rows = []
+    for name in names:
+        if pause:
+            time.sleep(pause)
+        before = nvml.read()
+        started = time.perf_counter()
+        m = kerntime.measure(ops[name], name=name)
+        wall = time.perf_counter() - started
+        after = nvml.read()
+        clocks = [s.sm_clock_mhz for s in m.samples if s.sm_clock_mhz]
+        rows.append(dict(
+            op=name, reader="kerntime", us=m.median_ns / 1e3, timer=m.headline_timer,
+            samples=len(m.headline_ns), wall_s=wall, sm_clock=m.median_sm_clock_mhz,
+            sm_clock_first=clocks[:3], sm_clock_last=clocks[-3:],
+            first_us=[x / 1e3 for x in m.headline_ns[:3]], last_us=[x / 1e3 for x in m.headline_ns[-3:]],
+            nvml_before=before, nvml_after=after, warnings=list(m.warnings)))
+    return rows
+
+
+def profiler_pass(names: List[str], pause: float) -> List[dict]:
+    import torch
+    from torch.profiler import ProfilerActivity, profile
+
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    from _common import spin
+
+    ops = make_ops(names)
+    gap = spin(50_000)
+    l2 = torch.cuda.get_device_properties(torch.cuda.current_device()).L2_cache_size
+    flush = torch.empty(l2, dtype=torch.uint8, device="cuda")
+    for fn in ops.values():
+        fn()
+    torch.cuda.synchronize()
+    rows = []
+    for name in names:
+        if pause:
+            time.sleep(pause)
+        fn = ops[name]
+        with profile(activities=[ProfilerActivity.CUDA]) as prof:
+            for i in range(CALLS):
+                gap()
+                flush.fill_(i & 0xFF)
+                fn()
+            torch.cuda.synchronize()
+        events = []
+        for e in prof.profiler.kineto_results.events():
+            if not str(e.device_type()).endswith("CUDA"):
+                continue
+            start = e.start_ns() if hasattr(e, "start_ns") else e.start_us() * 1000
+            length = e.duration_ns() if hasattr(e, "duration_ns") else e.duration_us() * 1000
+            events.append((start, start + length, e.name()))
+        events.sort()
+        calls: List[List[tuple]] = []
+        for start, end, kernel in events:
+            if "kerntime_bench_spin" in kernel:
+                calls.append([])
+            elif calls:
+                calls[-1].append((start, end, kernel))
+        # Each call: the flush first, then the operation's work.
+        work = [c[1:] for c in calls if len(c) > 1]
+        sums = [sum(e - s for s, e, _ in c) for c in work]
+        spans = [max(e for _, e, _ in c) - min(s for s, _, _ in c) for c in work]
+        rows.append(dict(op=name, reader="torch.profiler", us=statistics.median(sums) / 1e3,
+                         span_us=statistics.median(spans) / 1e3, calls=len(work),
+                         kernels_per_call=statistics.median(len(c) for c in work),
+                         kernels=sorted({k for c in work for _, _, k in c})[:4]))
+    return rows
+
+
+def child(args) -> int:
+    global _row_sums
+    _row_sums = _define_triton()
+    names = args.ops.split(",")
+    rows = kerntime_pass(names, args.pause) if args.reader == "kerntime" else \
+        profiler_pass(names, args.pause)
+    for row in rows:
+        print(json.dumps(row))
+    return 0
+
+
+# ---- the driver ----------------------------------------------------------------------------
+
+def run_child(reader: str, names: List[str], pause: float = 0.0) -> List[dict]:
+    cmd = [sys.executable, os.path.abspath(__file__), "--child", "--reader", reader,
+           "--ops", ",".join(names), "--pause", str(pause)]
+    done = subprocess.run(cmd, capture_output=True, text=True)
+    if done.returncode != 0:
+        raise SystemExit(f"order.py: {reader} {names}: exit {done.returncode}: {done.stderr[-1500:]}")
+    return [json.loads(l) for l in done.stdout.splitlines() if l.startswith("{")]
+
+
+def limit(us: float) -> float:
+    return max(0.01 * us, 0.25)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--reader", default="kerntime", help=argparse.SUPPRESS)
+    parser.add_argument("--ops", default=",".join(OPS), help="operations (default: all nine)")
+    parser.add_argument("--pause", type=float, default=0.0,
+                        help="seconds of idle before each measurement in an order")
+    parser.add_argument("--out", help="write every row as JSON lines here")
+    parser.add_argument("--no-reader", action="store_true", help="kerntime only")
+    args = parser.parse_args()
+    if args.child:
+        return child(args)
+
+    names = args.ops.split(",")
+    orders = {k: [n for n in v if n.rstrip("0123456789") in names] for k, v in ORDERS.items()}
+    rows: List[dict] = []
+    for name in names:
+        for row in run_child("kerntime", [name]):
+            rows.append(dict(row, run="alone"))
+        if not args.no_reader:
+            for row in run_child("torch.profiler", [name]):
+                rows.append(dict(row, run="alone"))
+    for run, order in orders.items():
+        for row in run_child("kerntime", order, args.pause):
+            rows.append(dict(row, run=run))
+        if not args.no_reader:
+            for row in run_child("torch.profiler", order, args.pause):
+                rows.append(dict(row, run=run))
+    if args.out:
+        with open(args.out, "w") as f:
+            for row in rows:
+                f.write(json.dumps(row) + "\n")
+
+    def figure(reader: str, run: str, op: str) -> Optional[dict]:
+        for r in rows:
+            if r["reader"] == reader and r["run"] == run and r["op"] == op:
+                return r
+        return None
+
+    print(f"Order benchmark: kerntime.measure (cold, defaults); medians in us; pause {args.pause} s")
+    head = f"{'operation':12s} {'alone':>9s}" + "".join(f" {o:>16s}" for o in orders) + \
+        f" {'worst':>8s} {'limit':>6s}  reader alone / orders (sum; span)"
+    print(head)
+    worst_all = 0.0
+    missed = []
+    for op in names:
+        alone = figure("kerntime", "alone", op)
+        cells, worst = [], 0.0
+        for run, order in orders.items():
+            seen = [r for r in rows if r["reader"] == "kerntime" and r["run"] == run and
+                    r["op"].rstrip("0123456789") == op]
+            devs = [r["us"] - alone["us"] for r in seen]
+            worst = max([worst] + [abs(d) for d in devs])
+            cells.append(" ".join(f"{alone['us'] + d:.2f}({d:+.2f})" for d in devs) or "-")
+        worst_all = max(worst_all, worst / alone["us"])
+        if worst > limit(alone["us"]):
+            missed.append(op)
+        truth = [figure("torch.profiler", run, op) for run in ["alone"] + list(orders)]
+        shown = " / ".join(f"{t['us']:.2f};{t['span_us']:.2f}" for t in truth if t)
+        print(f"{op:12s} {alone['us']:9.2f}" + "".join(f" {c:>16s}" for c in cells) +
+              f" {worst:8.2f} {limit(alone['us']):6.2f}  {shown}")
+    print("\nkerntime vs the reader (same run): difference in us")
+    for op in names:
+        line = []
+        for run in ["alone"] + list(orders):
+            k = [r for r in rows if r["reader"] == "kerntime" and r["run"] == run and r["op"] == op]
+            t = figure("torch.profiler", run, op)
+            if k and t:
+                line.append(f"{run} {k[0]['us'] - t['us']:+.2f}")
+        print(f"  {op:12s} " + ", ".join(line))
+    print("\nclocks (engine median SM MHz; NVML before: sm/mem MHz, W, C, reasons)")
+    for r in rows:
+        if r["reader"] == "kerntime":
+            b = r.get("nvml_before", {})
+            print(f"  {r['run']:7s} {r['op']:12s} {r['us']:9.2f} us  n={r['samples']:4d} "
+                  f"wall={r['wall_s']:.2f}s  engine {r['sm_clock'] or 0:.0f} MHz "
+                  f"first {[round(c) for c in r['sm_clock_first']]} last "
+                  f"{[round(c) for c in r['sm_clock_last']]}  NVML {b.get('sm_mhz')}/"
+                  f"{b.get('mem_mhz')} {b.get('power_w', 0):.0f}W {b.get('temp_c')}C "
+                  f"{b.get('reasons', 0):#x}  first us {[round(x, 2) for x in r['first_us']]}"
+                  + (f"  warnings: {r['warnings']}" if r["warnings"] else ""))
+    print(f"\nlargest deviation from alone: {worst_all * 100:.2f} %; target max(1 %, 0.25 us): "
+          f"{'met' if not missed else 'missed by ' + ', '.join(missed)}")
+    return 0 if not missed else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
