@@ -68,6 +68,10 @@ struct MeasureOptions {
   StoppingCriteria stopping;
   /// Samples taken and thrown away after the launcher's first (unblocked) call.
   std::size_t warmup_samples = 2;
+  /// With warm-up samples, more are thrown away until the warm-up lasted this long: after a
+  /// change of work (another kernel measured before, or an idle GPU) the first samples run
+  /// slow by up to 3 % on an H200 (docs/benchmarks.md, "Order").
+  double warmup_min_time_s = 0.01;
   /// Declared work per launcher call, for GB/s, TFLOP/s, items/s and % of peak bandwidth.
   Work work;
   /// Custom columns, copied into the Measurement; names unique and non-empty, values finite.

@@ -45,6 +45,7 @@ def measure(
     max_ci_half_width_ns: Optional[float] = None,
     timeout: Optional[float] = None,
     warmup_samples: Optional[int] = None,
+    warmup_time: Optional[float] = None,
     batch_size: Optional[int] = None,
     batch_target: Optional[float] = None,
     blocking_timeout: Optional[float] = None,
@@ -70,7 +71,8 @@ def measure(
     items/s. The stopping
     and sampling options are those of the C++ MeasureOptions and StoppingCriteria, in seconds;
     None keeps the engine's default (min_samples 20, max_noise 0.005, max_ci_half_width 0.005,
-    max_ci_half_width_ns 32, timeout 5 s, warmup_samples 2, blocking_timeout 1 s). cupti: False
+    max_ci_half_width_ns 32, timeout 5 s, warmup_samples 2, warmup_time 0.01 s: more warm-up
+    samples until that long has passed, blocking_timeout 1 s). cupti: False
     times with events only and leaves CUPTI alone.
 
     A function that synchronizes (``.item()``, ``torch.cuda.synchronize()``) holds the blocking
@@ -114,6 +116,8 @@ def measure(
     options.stopping = stopping
     for field, argument, value, check in (
         ("warmup_samples", "warmup_samples", warmup_samples, lambda a, v: whole(f, a, v, 0)),
+        ("warmup_min_time_s", "warmup_time", warmup_time,
+         lambda a, v: number(f, a, v, 0, high=60, unit=" of s")),
         ("batch_size", "batch_size", batch_size, lambda a, v: whole(f, a, v, 0)),
         ("batch_target_s", "batch_target", batch_target,
          lambda a, v: number(f, a, v, 0, above=True, unit=" of s")),

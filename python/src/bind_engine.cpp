@@ -136,6 +136,7 @@ void bind_options(nb::module_& m) {
       .def_rw("l2_flush", &MeasureOptions::l2_flush)
       .def_rw("stopping", &MeasureOptions::stopping)
       .def_rw("warmup_samples", &MeasureOptions::warmup_samples)
+      .def_rw("warmup_min_time_s", &MeasureOptions::warmup_min_time_s)
       .def_rw("work", &MeasureOptions::work)
       .def_rw("blocking_timeout_s", &MeasureOptions::blocking_timeout_s)
       .def_rw("throttle_threshold", &MeasureOptions::throttle_threshold)

@@ -163,6 +163,7 @@ def test_do_bench_refuses_bad_numbers_before_measuring(arguments, error, message
     ({"timeout": 0}, ValueError, "timeout must be a finite number of s > 0, got 0"),
     ({"timeout": True}, TypeError, "timeout must be a number, got bool"),
     ({"warmup_samples": -1}, ValueError, "warmup_samples must be >= 0, got -1"),
+    ({"warmup_time": -0.5}, ValueError, "warmup_time must be"),
     ({"batch_size": 2.5}, ValueError, "batch_size must be a whole number >= 0, got 2.5"),
     ({"batch_target": 0}, ValueError, "batch_target must be a finite number of s > 0, got 0"),
     ({"blocking_timeout": 601}, ValueError, "blocking_timeout must be a number of s in [0.001, 600], got 601"),

@@ -14,6 +14,8 @@
 namespace kerntime::bench {
 namespace {
 constexpr std::size_t kWarmup = 5;
+// As a measurement's warm-up (MeasureOptions::warmup_min_time_s): the GPU settles first.
+constexpr double kWarmupSeconds = 0.01;
 constexpr std::size_t kSamples = 101;
 
 }  // namespace
@@ -31,7 +33,7 @@ Calibration calibrate(DeviceResources& resources, Tracer* tracer) {
   std::vector<double> spans;
   {
     CudaSampleSource source{resources, empty, settings};
-    source.warm_up(kWarmup);
+    source.warm_up(kWarmup, kWarmupSeconds);
     for (const RawSample& s : source.take(kSamples)) {
       if (!s.valid) continue;
       events.push_back(s.event_ns);

@@ -282,7 +282,7 @@ void CudaSampleSource::capture_graph() {
   cuda::check_cuda(cudaGraphUpload(graph_, stream), "cudaGraphUpload (graph mode)");
 }
 
-void CudaSampleSource::warm_up(std::size_t samples) {
+std::size_t CudaSampleSource::warm_up(std::size_t samples, double min_seconds) {
   // The first call runs with nothing held: lazy module loading, JIT or a first-use allocation
   // inside it would deadlock behind the blocking kernel. Without the blocking kernel, one
   // sample is the launcher's only call.
@@ -312,9 +312,17 @@ void CudaSampleSource::warm_up(std::size_t samples) {
   // (not when measuring once: then the one sample is all there is).
   const std::size_t count =
       settings_.run_once ? 0 : std::max<std::size_t>(samples, tracer_ != nullptr ? 1 : 0);
-  if (count == 0) return;
+  if (count == 0) return 0;
+  const double begin = now_s();
   take_samples(count, false);
-  if (tracer_ == nullptr) return;
+  std::size_t taken = count;
+  // Up to the minimum time, in rounds that double, so that a long kernel takes few and a
+  // short one does not pay a host round trip per sample.
+  for (std::size_t round = 1; samples > 0 && now_s() - begin < min_seconds; round *= 2) {
+    take_samples(round, false);
+    taken += round;
+  }
+  if (tracer_ == nullptr) return taken;
   tracer_->flush();
   const Trace trace = tracer_->trace();
   tracer_->clear();
@@ -329,6 +337,7 @@ void CudaSampleSource::warm_up(std::size_t samples) {
         "CUPTI recorded no kernel, copy or memset of the launcher in the warm-up (is its work "
         "launched from another thread?), so the headline is the event time");
   }
+  return taken;
 }
 
 }  // namespace kerntime::bench

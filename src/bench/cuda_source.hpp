@@ -38,7 +38,7 @@ class CudaSampleSource final : public SampleSource {
   CudaSampleSource(const CudaSampleSource&) = delete;
   CudaSampleSource& operator=(const CudaSampleSource&) = delete;
 
-  void warm_up(std::size_t samples) override;
+  std::size_t warm_up(std::size_t samples, double min_seconds) override;
   std::vector<RawSample> take(std::size_t count) override;
   bool cupti() const override { return tracer_ != nullptr; }
   double event_floor_ns() const override {

@@ -32,8 +32,9 @@ class SampleSource {
   virtual ~SampleSource() = default;
 
   /// Prepares the launcher (first call outside any timed window, graph capture, batch size)
-  /// and takes `samples` samples that are thrown away.
-  virtual void warm_up(std::size_t samples) = 0;
+  /// and takes `samples` samples that are thrown away, then more until `min_seconds` passed
+  /// (none when `samples` is 0). Returns how many it threw away.
+  virtual std::size_t warm_up(std::size_t samples, double min_seconds) = 0;
   /// Takes `count` samples, in order, complete with CUPTI spans where available.
   virtual std::vector<RawSample> take(std::size_t count) = 0;
 

@@ -95,7 +95,8 @@ Measurement run_measurement(SampleSource& source, const MeasureOptions& options,
   m.info.peak_bandwidth_gb_per_s = peak_gb_per_s > 0.0 ? peak_gb_per_s : 0.0;
 
   const double start = source.now_s();
-  source.warm_up(m.info.warmup_samples);
+  m.info.warmup_samples =
+      source.warm_up(m.info.warmup_samples, options.run_once ? 0.0 : options.warmup_min_time_s);
   m.info.normal_sm_clock_mhz = source.normal_clock_mhz();
   m.info.batch_size = source.batch_size();
 

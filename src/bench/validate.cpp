@@ -48,6 +48,9 @@ void validate(const MeasureOptions& o) {
           "throttle_threshold", "in [0, 1)", o.throttle_threshold);
   require(finite_at_least(o.throttle_recovery_s, 0.0), "throttle_recovery_s", "a time >= 0",
           o.throttle_recovery_s);
+  require(std::isfinite(o.warmup_min_time_s) && o.warmup_min_time_s >= 0.0 &&
+              o.warmup_min_time_s <= 60.0,
+          "warmup_min_time_s", "between 0 and 60 seconds", o.warmup_min_time_s);
   require(std::isfinite(o.batch_target_s) && o.batch_target_s > 0.0, "batch_target_s", "a time > 0",
           o.batch_target_s);
   require(finite_at_least(o.work.bytes, 0.0), "work.bytes", "a count >= 0", o.work.bytes);

@@ -37,9 +37,15 @@ class FakeSource final : public SampleSource {
   std::vector<std::size_t> rounds;
   double paused_s = 0.0;
 
-  void warm_up(std::size_t samples) override {
-    warmed_up += samples;
-    clock_ += seconds_per_sample * static_cast<double>(samples);
+  std::size_t warm_up(std::size_t samples, double min_seconds) override {
+    const double begin = clock_;
+    std::size_t taken_now = 0;
+    while (taken_now < samples || (samples > 0 && clock_ - begin < min_seconds)) {
+      ++taken_now;
+      clock_ += seconds_per_sample;
+    }
+    warmed_up += taken_now;
+    return taken_now;
   }
   std::vector<RawSample> take(std::size_t count) override {
     rounds.push_back(count);

@@ -69,7 +69,7 @@ TEST(AddToReport, TheHeadlineEntryKeepsHowItWasMeasuredAndTheEventsTwinDoesNot) 
   EXPECT_EQ(info.stop_reason, "fixed-count");
   EXPECT_EQ(info.stop_detail, m.info.stop_detail);
   EXPECT_FALSE(info.stop_detail.empty());
-  EXPECT_EQ(info.warmup_samples, 2u);
+  EXPECT_EQ(info.warmup_samples, 10u);  // 2, then more up to 10 ms at 1 ms each
   EXPECT_EQ(info.invalid_samples, 1u);
   EXPECT_EQ(info.throttled_samples, 2u);
   EXPECT_EQ(info.batch_size, 1u);

@@ -28,6 +28,7 @@ TEST(Sampler, ConstantTimesStopStableAfterMinSamplesAndTheWarmup) {
   MeasureOptions options;
   options.name = "constant";
   options.warmup_samples = 3;
+  options.warmup_min_time_s = 0.0;
   const Measurement m = run_measurement(source, options, 0, 0.0);
   EXPECT_EQ(source.warmed_up, 3u);
   EXPECT_EQ(m.info.warmup_samples, 3u);
@@ -36,6 +37,26 @@ TEST(Sampler, ConstantTimesStopStableAfterMinSamplesAndTheWarmup) {
   EXPECT_EQ(m.samples.size(), options.stopping.min_samples);
   EXPECT_DOUBLE_EQ(m.headline.median, 1000.0);
   EXPECT_TRUE(m.warnings.empty());
+}
+
+// After a change of work the first samples run slow: the warm-up lasts a minimum time, in
+// more samples when they are short, and says how many it threw away.
+TEST(Sampler, TheWarmupLastsItsMinimumTime) {
+  FakeSource source;
+  source.seconds_per_sample = 1e-3;
+  MeasureOptions options;
+  options.warmup_samples = 2;
+  options.warmup_min_time_s = 0.0105;
+  options.stopping.fixed_samples = 5;
+  const Measurement m = run_measurement(source, options, 0, 0.0);
+  EXPECT_EQ(source.warmed_up, 11u);
+  EXPECT_EQ(m.info.warmup_samples, 11u);
+  EXPECT_EQ(m.samples.size(), 5u);
+  // No warm-up samples asked for: none at all, whatever the minimum time.
+  FakeSource none;
+  options.warmup_samples = 0;
+  EXPECT_EQ(run_measurement(none, options, 0, 0.0).info.warmup_samples, 0u);
+  EXPECT_EQ(none.warmed_up, 0u);
 }
 
 TEST(Sampler, NoisyTimesRunToTheTimeoutAndSaySo) {
