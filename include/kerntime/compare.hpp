@@ -82,6 +82,11 @@ struct KERNTIME_API CompareOptions {
   /// decision to the statistics, which judge each entry at the noise its runs show; set it when
   /// changes of a few hundred nanoseconds do not matter to you.
   double min_change_ns = 0.0;
+  /// With one run per side, the relative shift between processes a change must exceed, for
+  /// every entry (absolute part 0). Empty: by timer (docs/ci.md): 400 ns or 1.5 % for GPU
+  /// timers, where it was measured; 25 % for NVTX ranges (host time of a whole program); none
+  /// for Google Benchmark's CPU timings, which no such measurement covers.
+  std::optional<double> process_allowance;
   Thresholds thresholds;
   bool fail_on_removed = false;       ///< a removed entry fails the gate
   bool fail_on_inconclusive = false;  ///< an inconclusive entry fails the gate
@@ -92,6 +97,9 @@ struct KERNTIME_API CompareOptions {
   /// Sets min_change_ns from a duration such as "500ns", "0.5us", "2 ms", "1s" or "0" (a unit
   /// is required). Throws kerntime::Error naming `duration` for anything else or a negative one.
   void set_min_change(std::string_view duration);
+  /// Sets process_allowance from "2%" or "0.02"; throws kerntime::Error naming `share` for
+  /// anything else or a share outside [0, 1).
+  void set_process_allowance(std::string_view share);
 };
 
 /// One side of a compared pair.

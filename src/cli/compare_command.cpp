@@ -67,7 +67,8 @@ struct CompareSettings {
   // Text, checked here: CLI11 would wrap a negative count or clamp one past its integer type.
   std::string min_samples = std::to_string(CompareOptions{}.min_samples);
   std::string min_change = "0";
-  std::string format;  ///< empty: what the --output file's extension names, else table
+  std::string process_allowance;  ///< empty: by timer
+  std::string format;             ///< empty: what the --output file's extension names, else table
   std::string output;
   std::string color = "auto";
   std::string names = "short";
@@ -121,6 +122,13 @@ int compare_reports(const CompareSettings& s, CompareFormat format) {
     options.set_min_change(s.min_change);
   } catch (const Error& error) {
     throw Error(std::string("--min-change: ") + error.what());
+  }
+  if (!s.process_allowance.empty()) {
+    try {
+      options.set_process_allowance(s.process_allowance);
+    } catch (const Error& error) {
+      throw Error(std::string("--process-allowance: ") + error.what());
+    }
   }
   options.fail_on_removed = s.fail_on_removed;
   options.fail_on_inconclusive = s.fail_on_inconclusive;
@@ -223,6 +231,10 @@ void add_compare_command(CLI::App& app, int& exit_status) {
   command->add_option("--min-change", settings->min_change,
                       "An extra floor: median changes smaller than this duration (e.g. 200ns) "
                       "never fail (default 0: the statistics decide)");
+  command->add_option("--process-allowance", settings->process_allowance,
+                      "With one run per side, the shift between processes a change must exceed "
+                      "(e.g. 2%); default by timer: 400 ns or 1.5% for GPU timers, none for "
+                      "Google Benchmark's CPU timings");
   command
       ->add_option("--format", settings->format,
                    "table, md, json or junit (default: what the --output file's extension names "

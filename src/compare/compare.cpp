@@ -73,7 +73,7 @@ bool fails_gate(const EntryComparison& entry, const CompareOptions& options) {
 
 // Said once above the table rather than in every row: with one run per side the spread between
 // processes is unseen, and what that costs the verdicts.
-void one_run_note(Comparison& result) {
+void one_run_note(Comparison& result, const CompareOptions& options) {
   std::size_t paired = 0;
   std::vector<std::string> names;
   for (const EntryComparison& entry : result.entries) {
@@ -92,15 +92,22 @@ void one_run_note(Comparison& result) {
     which += names.size() > 3 ? ", ...)" : ")";
   }
   const compare_detail::RunsRuleOptions rule;
+  const std::string allowance =
+      options.process_allowance
+          ? fmt::format("of {:g}% (--process-allowance)", *options.process_allowance * 100.0)
+          : fmt::format(
+                "of {:.0f} ns or {:g}% (the larger) for GPU timers ({:g}% for NVTX "
+                "ranges, which hold host time; none for Google Benchmark's CPU "
+                "timings)",
+                rule.one_run_shift_ns, rule.one_run_shift_fraction * 100.0,
+                compare_detail::RunsRuleOptions::kHostTimeShiftFraction * 100.0);
   result.notes.push_back(fmt::format(
       "one run per side for {}: the spread between processes cannot be seen, so a change counts "
-      "only beyond an allowance of {:.0f} ns or {:g}% (the larger) for it ({:g}% for NVTX "
-      "ranges, which hold host time), and short kernels cannot be judged at 5-10%. Measure "
+      "only beyond an allowance {} for it, and short kernels cannot be judged at 5-10%. Measure "
       "several processes (benchmarks: --processes 5; reports of separate processes: kerntime "
       "report a.json b.json ... --format json -o base.json) to judge each entry at its own "
       "noise.",
-      which, rule.one_run_shift_ns, rule.one_run_shift_fraction * 100.0,
-      compare_detail::RunsRuleOptions::kHostTimeShiftFraction * 100.0));
+      which, allowance));
 }
 
 // An entry only one report has: `removed` (the baseline's) or `added` (the candidate's).
@@ -145,6 +152,15 @@ std::size_t Comparison::count(Verdict verdict) const {
 
 void CompareOptions::set_min_change(std::string_view duration) {
   min_change_ns = parse_duration_ns(duration);
+}
+
+void CompareOptions::set_process_allowance(std::string_view share) {
+  try {
+    process_allowance = parse_fraction(share);
+  } catch (const Error&) {
+    throw Error("process allowance '" + std::string{share} +
+                "' is not a share from 0% to below 100%: write e.g. 2% or 0.02.");
+  }
 }
 
 std::size_t Comparison::decided() const {
@@ -232,7 +248,7 @@ Comparison compare(const Report& baseline, const Report& candidate, const Compar
         "entries with the same timer on both sides were judged.",
         timer_mismatches, paired, timer_example));
   }
-  one_run_note(result);
+  one_run_note(result, options);
 
   // A pattern that matches nothing is almost always a typo that silently left the default on.
   for (const ThresholdRule& rule : options.thresholds.rules) {

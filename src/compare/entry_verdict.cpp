@@ -126,8 +126,15 @@ EntryComparison compare_entry(const Entry& baseline, const Entry& candidate, dou
   RunsRuleOptions rule;
   rule.threshold = threshold;
   rule.alpha = options.alpha;
-  if (holds_host_time(baseline) || holds_host_time(candidate))
+  if (options.process_allowance) {
+    rule.one_run_shift_ns = 0.0;
+    rule.one_run_shift_fraction = *options.process_allowance;
+  } else if (holds_host_time(baseline) || holds_host_time(candidate)) {
     rule.one_run_shift_fraction = RunsRuleOptions::kHostTimeShiftFraction;
+  } else if (holds_cpu_time(baseline) || holds_cpu_time(candidate)) {
+    rule.one_run_shift_ns = 0.0;
+    rule.one_run_shift_fraction = 0.0;
+  }
   const RunsComparison runs = compare_runs(a, b, rule);
   result.verdict = runs.verdict;
   result.reason = runs.reason;
@@ -163,6 +170,10 @@ bool timers_differ(const Entry& baseline, const Entry& candidate) {
 
 bool holds_host_time(const Entry& entry) {
   return entry.timer == "nvtx-range";
+}
+
+bool holds_cpu_time(const Entry& entry) {
+  return entry.timer == "google-benchmark";
 }
 
 }  // namespace kerntime::compare_detail

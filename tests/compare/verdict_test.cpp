@@ -351,3 +351,56 @@ TEST(ComparePairing, OneCommonNameOrAnEmptySideIsUsable) {
 
 }  // namespace
 }  // namespace kerntime
+
+namespace kerntime {
+namespace {
+
+// Ten repetitions of a 4 us benchmark, the same on both sides, one run (process) per side.
+Report four_microseconds(const std::string& timer) {
+  Entry e = testing::make_entry("BM_copy/64", std::vector<double>(10, 4000.0));
+  e.timer = timer;
+  Report r;
+  r.entries = {e};
+  return r;
+}
+
+// The allowance for a shift between processes was measured on GPU kernels: a Google Benchmark
+// timing (host CPU time) does not get it, so identical files are the same.
+TEST(CompareProcessAllowance, GoogleBenchmarkTimesGetNoneAndIdenticalFilesAreSame) {
+  const Comparison c =
+      compare(four_microseconds("google-benchmark"), four_microseconds("google-benchmark"));
+  ASSERT_EQ(c.entries.size(), 1u);
+  EXPECT_EQ(c.entries[0].verdict, Verdict::same) << c.entries[0].reason;
+  ASSERT_FALSE(c.notes.empty());
+  EXPECT_NE(c.notes.back().find("none for Google Benchmark's CPU timings"), std::string::npos);
+}
+
+// The same 4 us on a GPU timer: the 400 ns allowance is 10 % there, wider than a 5 %
+// threshold, until --process-allowance says otherwise.
+TEST(CompareProcessAllowance, GpuTimersGetTheMeasuredOneUnlessOverridden) {
+  const Report gpu = four_microseconds("cupti-kernel");
+  EXPECT_EQ(compare(gpu, gpu).entries[0].verdict, Verdict::inconclusive);
+  CompareOptions options;
+  options.set_process_allowance("1%");
+  ASSERT_TRUE(options.process_allowance.has_value());
+  EXPECT_DOUBLE_EQ(*options.process_allowance, 0.01);
+  const Comparison c = compare(gpu, gpu, options);
+  EXPECT_EQ(c.entries[0].verdict, Verdict::same) << c.entries[0].reason;
+  EXPECT_NE(c.notes.back().find("of 1% (--process-allowance)"), std::string::npos)
+      << c.notes.back();
+}
+
+TEST(CompareProcessAllowance, ABadShareIsNamed) {
+  CompareOptions options;
+  try {
+    options.set_process_allowance("lots");
+    FAIL() << "no error";
+  } catch (const Error& e) {
+    EXPECT_STREQ(e.what(),
+                 "process allowance 'lots' is not a share from 0% to below 100%: write e.g. 2% "
+                 "or 0.02.");
+  }
+}
+
+}  // namespace
+}  // namespace kerntime
