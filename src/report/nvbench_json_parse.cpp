@@ -8,6 +8,7 @@
 #include <charconv>
 #include <cmath>
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <optional>
@@ -15,6 +16,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include <fmt/core.h>
 #include <nlohmann/json.hpp>
 
 #include <kerntime/error.hpp>
@@ -198,13 +200,23 @@ class Reader : public JsonReader {
     }
   }
 
+  // NVBench's "{:0.5g}"; text that is not a finite number stays as it is.
+  static std::string nvbench_float64_text(const std::string& text) {
+    char* end = nullptr;
+    const double x = std::strtod(text.c_str(), &end);
+    if (text.empty() || end != text.c_str() + text.size() || !std::isfinite(x)) return text;
+    return fmt::format("{:0.5g}", x);
+  }
+
   std::string state_name(const Json& value, const std::string& path) const {
     const Json* v = member(value, "name");
     return v == nullptr ? "" : string(*v, path + ".name");
   }
 
-  // "T=I32", "Elements=1048576": the name and the value as NVBench wrote it (a string; the
-  // numbers of older files are written as JSON writes them).
+  // "T=I32", "Elements=1048576", "Duration=0.0003": the name and the value as NVBench prints
+  // it: a float64 axis value with 5 significant digits (float64_axis's "{:0.5g}"), so that
+  // 0.00030000000000000003 reads 0.0003; others as written (the numbers of older files as JSON
+  // writes them).
   std::string axis_value(const Json& value, const std::string& path) const {
     object(value, path);
     const Json* name = member(value, "name");
@@ -218,6 +230,10 @@ class Reader : public JsonReader {
       text = v->dump();
     } else {
       fail(path + ".value", "expected a string or a number, got " + describe(*v));
+    }
+    const Json* type = member(value, "type");
+    if (type != nullptr && type->is_string() && type->get<std::string>() == "float64") {
+      text = nvbench_float64_text(text);
     }
     return string(*name, path + ".name") + "=" + text;
   }

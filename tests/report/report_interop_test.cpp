@@ -391,6 +391,22 @@ TEST(NvbenchReader, SeveralDevicesAreToldApartByName) {
   EXPECT_DOUBLE_EQ(r.entries[1].samples[0], 3000.0);
 }
 
+// Float64 axis values read as NVBench prints them ("{:0.5g}"), whether the file wrote a string
+// or a number; other types keep their text.
+TEST(NvbenchReader, Float64AxisValuesReadAsNvbenchPrintsThem) {
+  const std::string text = R"({"meta": {}, "benchmarks": [{"name": "sleep", "devices": [0],
+      "states": [
+        {"name": "a", "device": 0, "axis_values": [
+          {"name": "Duration", "type": "float64", "value": "0.00030000000000000003"},
+          {"name": "Scale", "type": "float64", "value": 1.2345678},
+          {"name": "Tag", "type": "string", "value": "0.10000000000000001"}], "summaries": [
+          {"tag": "nv/cold/time/gpu/mean", "data": [{"name": "value", "type": "float64",
+                                                     "value": "2e-06"}]}]}]}]})";
+  const Report r = parse_any_report(text, "sleep.json");
+  ASSERT_EQ(r.entries.size(), 1u);
+  EXPECT_EQ(r.entries[0].name, "sleep/Duration=0.0003/Scale=1.2346/Tag=0.10000000000000001/cold");
+}
+
 TEST(NvbenchReader, NamesTheFieldOfEveryMistake) {
   const auto state = [](const std::string& summaries) {
     return R"({"meta": {}, "benchmarks": [{"name": "k", "states": [{"summaries": [)" + summaries +
