@@ -24,8 +24,9 @@ enum class Format {
 /// Parses "table", "md"/"markdown", "csv" or "json"; throws kerntime::Error listing the choices.
 KERNTIME_API Format parse_format(std::string_view name);
 
-/// The format a file's extension names: .json, .md, .csv; anything else the table. What the
+/// The format a file's extension names: .json, .md, .csv; .txt or none the table. What the
 /// kerntime commands and the benchmark runner write to an --output FILE given without --format.
+/// Throws kerntime::Error, listing the formats, for any other extension.
 KERNTIME_API Format format_for_path(std::string_view path);
 
 /// Renders `report` in `format`. Warnings are included where the format has room for them.

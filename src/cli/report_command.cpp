@@ -51,7 +51,7 @@ cuda_gpu_kern_sum, cuda_gpu_mem_time_sum, cuda_gpu_mem_size_sum, cuda_api_sum,
 cuda_kern_exec_sum, or all (repeatable; csv takes one).
 
 '-' reads a report from standard input; '-o -' writes to standard output. Without
---format, '-o FILE' takes the format its extension names (.json, .md, .csv; else the
+--format, '-o FILE' takes the format its extension names (.json, .md, .csv; .txt or none the
 table), as the benchmark runner's --output does.
 
 Exit status: 0 success; 2 bad usage or unreadable or malformed input.)";
@@ -225,7 +225,7 @@ void add_report_command(CLI::App& app, int& exit_status) {
   command
       ->add_option("--format", settings->format,
                    "table, md, csv, json or gbench-json (Google Benchmark's; default: what the "
-                   "--output file's extension names (.json, .md, .csv), else table)")
+                   "--output file's extension names (.json, .md, .csv; .txt or none: table))")
       ->check(CLI::IsMember({"table", "md", "markdown", "csv", "json", kGbenchFormat}));
   command->add_flag("--aggregates-only", settings->aggregates_only,
                     "gbench-json: the mean, median, stddev and cv of each entry only");

@@ -203,6 +203,23 @@ TEST(CompareCli, JunitIsValidAgainstTheJenkinsSchema) {
   EXPECT_NE(schema_problem(R"(<testsuites tests="0" skipped="0"></testsuites>)"), "");
 }
 
+// -o names the format by its extension; one that names none is an error, never a table.
+TEST(CompareCli, TheOutputExtensionChoosesTheFormatOrIsRefused) {
+  const std::string junit = temp_path("result.junit");
+  std::remove(junit.c_str());
+  const CommandResult r = kerntime("compare base.json rerun.json -o '" + junit + "'");
+  EXPECT_EQ(r.exit_status, 0) << r.err;
+  EXPECT_TRUE(contains(read_file(junit), "<testsuites name=\"kerntime compare\"")) << junit;
+  const std::string html = temp_path("result.html");
+  std::remove(html.c_str());
+  const CommandResult bad = kerntime("compare base.json rerun.json -o '" + html + "'");
+  EXPECT_EQ(bad.exit_status, 2);
+  EXPECT_EQ(testing::line_count(bad.err), 1) << bad.err;
+  EXPECT_TRUE(contains(bad.err, "cannot tell a format from its extension: the formats are .json"))
+      << bad.err;
+  EXPECT_TRUE(read_file(html).empty());  // nothing written
+}
+
 TEST(CompareCli, JunitOnBadInputStillWritesAnErrorCase) {
   const std::string path = temp_path("error.xml");
   std::remove(path.c_str());

@@ -7,6 +7,8 @@
 
 #include <gtest/gtest.h>
 
+#include <kerntime/error.hpp>
+
 namespace kerntime::main {
 namespace {
 
@@ -291,6 +293,17 @@ TEST(RunnerOptions, OutputFormatFollowsTheExtension) {
   EXPECT_EQ(format_for_path("r.csv"), Format::csv);
   EXPECT_EQ(format_for_path("r.txt"), Format::table);
   EXPECT_EQ(format_for_path("json"), Format::table);
+  EXPECT_EQ(format_for_path("out.d/table"), Format::table);
+  // Any other extension is a mistake that would otherwise write a table under that name.
+  try {
+    format_for_path("dir/result.junit");
+    ADD_FAILURE() << "no error";
+  } catch (const kerntime::Error& e) {
+    EXPECT_STREQ(e.what(),
+                 "cannot tell a format from the extension '.junit' of 'dir/result.junit': the "
+                 "formats are .json, .md, .csv and .txt (the table); name the file so, or give "
+                 "--format");
+  }
 }
 
 }  // namespace

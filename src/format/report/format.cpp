@@ -23,7 +23,15 @@ Format format_for_path(std::string_view path) {
   if (ends(".json")) return Format::json;
   if (ends(".md")) return Format::markdown;
   if (ends(".csv")) return Format::csv;
-  return Format::table;
+  // The file's own name, after the last folder: "out.d/table" has no extension.
+  const std::string_view file =
+      path.substr(path.rfind('/') == std::string_view::npos ? 0 : path.rfind('/') + 1);
+  const auto dot = file.rfind('.');
+  if (dot == std::string_view::npos || dot == 0 || ends(".txt")) return Format::table;
+  throw Error("cannot tell a format from the extension '" + std::string{file.substr(dot)} +
+              "' of '" + std::string{path} +
+              "': the formats are .json, .md, .csv and .txt (the table); name the file so, or "
+              "give --format");
 }
 
 std::string render(const Report& report, Format format, NameStyle names) {
