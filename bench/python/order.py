@@ -1,17 +1,20 @@
 # SPDX-License-Identifier: Apache-2.0
 """Does what ran before change what kerntime.measure reads? The order benchmark (issue 28).
 
-    python bench/python/order.py [--out DIR] [--pause S] [--ops a,b,...]
+    python bench/python/order.py [--out FILE] [--pause S] [--ops a,b,...] [--separate]
+    python bench/python/order.py --summarize FILE
 
 Nine operations of different character (GEMM, attention, a reduction, elementwise, a norm, a
 softmax, a cuDNN convolution, a Triton kernel, a copy) are measured with kerntime.measure (cold,
 CUPTI headline, defaults):
-  alone     each in a fresh process of its own, the only thing that process measures;
-  order 1-3 all nine in one process, in three different orders.
-An independent reader, torch.profiler, measures the same operations in the same processes'
-orders (separate processes, where kerntime measures nothing), with the same cold protocol: an L2-sized
-memset-like fill before every call, each call queued behind a 50 us spin so that no launch gap
-enters it. Its figure per call is the sum of the call's kernel and copy durations and the span
+  alone       each in a fresh process of its own, the only thing that process measures;
+  order 1-3   all nine in one process, in three different orders;
+  after-heat  softmax, a reduction, a norm and a copy, each right after 2 s of back-to-back
+              8192^3 GEMMs (the GPU at its power limit).
+An independent reader, torch.profiler, then measures the same sequence in the same process
+(kerntime's CUPTI released first; --separate: in processes of its own), with the same cold
+protocol: an L2-sized memset before every call, each call queued behind a 50 us spin so that
+no launch gap enters it. Its figure per call is the sum of the call's kernel and copy durations and the span
 from the first start to the last end; the medians of 200 calls are printed.
 
 For each kerntime measurement the script also keeps what the GPU reported around it: the
@@ -45,7 +48,7 @@ ORDERS = {
     # The issue's case, heavier: softmax and others right after 3 s of back-to-back GEMMs.
     "after-heat": ["heat", "softmax", "heat", "reduction", "heat", "norm", "heat", "copy"],
 }
-HEAT_S = 3.0
+HEAT_S = 2.0
 OPS = ["gemm", "attention", "reduction", "elementwise", "norm", "softmax", "conv", "triton", "copy"]
 CALLS = 200
 
@@ -262,8 +265,15 @@ def child(args) -> int:
     global _row_sums
     _row_sums = _define_triton()
     names = args.ops.split(",")
-    rows = kerntime_pass(names, args.pause) if args.reader == "kerntime" else \
-        profiler_pass(names, args.pause)
+    rows = []
+    if args.reader in ("kerntime", "both"):
+        rows += kerntime_pass(names, args.pause)
+    if args.reader == "both":
+        import kerntime
+
+        kerntime.release_tracer()  # CUPTI to torch.profiler
+    if args.reader in ("torch.profiler", "both"):
+        rows += profiler_pass(names, args.pause)
     for row in rows:
         print(json.dumps(row))
     return 0
@@ -292,7 +302,10 @@ def main() -> int:
     parser.add_argument("--pause", type=float, default=0.0,
                         help="seconds of idle before each measurement in an order")
     parser.add_argument("--out", help="write every row as JSON lines here")
-    parser.add_argument("--no-reader", action="store_true", help="kerntime only")
+    parser.add_argument("--separate", action="store_true",
+                        help="the reader in processes of its own (default: after kerntime in the "
+                             "same process, on the same sequence)")
+    parser.add_argument("--summarize", metavar="JSONL", help="only print the summary of a saved run")
     args = parser.parse_args()
     if args.child:
         return child(args)
@@ -301,22 +314,20 @@ def main() -> int:
     orders = {k: [n for n in v if n.rstrip("0123456789") in names or n == "heat"]
               for k, v in ORDERS.items()}
     rows: List[dict] = []
-    for name in names:
-        for row in run_child("kerntime", [name]):
-            rows.append(dict(row, run="alone"))
-        if not args.no_reader:
-            for row in run_child("torch.profiler", [name]):
-                rows.append(dict(row, run="alone"))
-    for run, order in orders.items():
-        for row in run_child("kerntime", order, args.pause):
-            rows.append(dict(row, run=run))
-        if not args.no_reader:
-            for row in run_child("torch.profiler", order, args.pause):
-                rows.append(dict(row, run=run))
-    if args.out:
-        with open(args.out, "w") as f:
-            for row in rows:
-                f.write(json.dumps(row) + "\n")
+    if args.summarize:
+        with open(args.summarize) as f:
+            rows = [json.loads(line) for line in f if line.startswith("{")]
+        orders = {k: v for k, v in orders.items() if any(r["run"] == k for r in rows)}
+    else:
+        out = open(args.out, "w") if args.out else None
+        readers = ["kerntime", "torch.profiler"] if args.separate else ["both"]
+        for run, sequence in [("alone", [name]) for name in names] + list(orders.items()):
+            for reader in readers:
+                for row in run_child(reader, sequence, 0.0 if run == "alone" else args.pause):
+                    rows.append(dict(row, run=run))
+                    if out:  # as they come: a run cut short keeps what it measured
+                        out.write(json.dumps(rows[-1]) + "\n")
+                        out.flush()
 
     def figure(reader: str, run: str, op: str) -> Optional[dict]:
         for r in rows:
@@ -359,14 +370,14 @@ def main() -> int:
             print(f"  {op:12s} alone {alone['span_us']:.2f}: " +
                   ", ".join(f"{r['run']} {d:+.2f}" for r, d in zip(seen, devs)))
     print(f"  largest: {reader_worst * 100:.2f} %")
-    print("\nkerntime vs the reader (same run): difference in us")
+    print("\nkerntime's headline minus the reader's span (same run), us")
     for op in names:
         line = []
         for run in ["alone"] + list(orders):
             k = [r for r in rows if r["reader"] == "kerntime" and r["run"] == run and r["op"] == op]
             t = figure("torch.profiler", run, op)
             if k and t:
-                line.append(f"{run} {k[0]['us'] - t['us']:+.2f}")
+                line.append(f"{run} {k[0]['us'] - t['span_us']:+.2f}")
         print(f"  {op:12s} " + ", ".join(line))
     print("\nclocks (engine median SM MHz; NVML before: sm/mem MHz, W, C, reasons)")
     for r in rows:
