@@ -57,6 +57,12 @@ KERNTIME_API Report parse_nvbench_json(std::string_view json_text, const std::st
 KERNTIME_API Report parse_any_report(std::string_view json_text, const std::string& source,
                                      const ReportReadOptions& options = {});
 
+/// The report file at `path` in any of the three formats, as `kerntime report` and `compare`
+/// read it: bounded and checked as read_report_file() does, NVBench's sample files looked for
+/// beside it. Errors name the path.
+KERNTIME_API Report read_any_report_file(const std::string& path,
+                                         const StatisticsOptions& statistics = {});
+
 /// What to_google_benchmark_json() writes.
 struct GoogleBenchmarkJsonOptions {
   /// Only the mean, median, stddev and cv aggregates of each entry, as

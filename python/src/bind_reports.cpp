@@ -19,6 +19,7 @@
 #include <kerntime/gpu_status.hpp>
 #include <kerntime/measurement.hpp>
 #include <kerntime/report.hpp>
+#include <kerntime/report_interop.hpp>
 #include <kerntime/report_json.hpp>
 #include <kerntime/report_transforms.hpp>
 #include <kerntime/statistics.hpp>
@@ -254,11 +255,18 @@ void bind_report(nb::module_& m) {
 
   m.def(
       "parse_report",
-      [](std::string_view text, const std::string& source) { return parse_report(text, source); },
+      [](std::string_view text, const std::string& source) {
+        return parse_any_report(text, source);
+      },
       "text"_a, "source"_a = "report",
-      "Parses kerntime-report/1 JSON; errors name `source`, the entry and the field.");
-  m.def("read_report", &read_report_file, "path"_a, nb::call_guard<nb::gil_scoped_release>(),
-        "Reads and parses a report file (at most 1 GiB); errors name the path.");
+      "Parses a report in kerntime's, Google Benchmark's or NVBench's JSON; errors name "
+      "`source`, the entry and the field.");
+  m.def(
+      "read_report", [](const std::string& path) { return read_any_report_file(path); }, "path"_a,
+      nb::call_guard<nb::gil_scoped_release>(),
+      "Reads and parses a report file in kerntime's, Google Benchmark's or NVBench's JSON (at "
+      "most 1 GiB; NVBench's sample files beside it), as the kerntime command does; errors name "
+      "the path.");
   m.def(
       "merge_reports",
       [](const std::vector<Report>& reports, const std::vector<std::string>& sources) {

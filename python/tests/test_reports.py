@@ -85,3 +85,19 @@ def test_renderings_of_a_report():
     assert json.loads(report.render("json"))["entries"][0]["name"] == "host/loop"
     with pytest.raises(kerntime.Error, match="table"):
         report.render("yaml")
+
+
+def test_google_benchmark_and_other_files_read_as_the_cli_reads_them(tmp_path):
+    runs = [{"name": "BM_copy/64", "run_name": "BM_copy/64", "run_type": "iteration",
+             "repetitions": 3, "repetition_index": i, "iterations": 1000, "real_time": t,
+             "cpu_time": 4.1, "time_unit": "us"} for i, t in enumerate([4.0, 4.2, 4.1])]
+    text = json.dumps({"context": {"date": "2026-12-03T10:00:00+00:00", "num_cpus": 2},
+                       "benchmarks": runs})
+    path = tmp_path / "gbench.json"
+    path.write_text(text)
+    for report in (kerntime.read_report(str(path)), kerntime.parse_report(text, "gbench.json")):
+        assert report.find("BM_copy/64").samples == [4000.0, 4200.0, 4100.0]
+    csv = tmp_path / "out.csv"
+    csv.write_text("name,timer,samples\nk,cupti-kernel,20\n")
+    with pytest.raises(kerntime.Error, match="is CSV"):
+        kerntime.read_report(str(csv))

@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
 // Report files, read through io::read_file_bounded (bounded, regular files only) and written
 // through io::write_file_atomically.
+#include <filesystem>
 #include <string>
 
 #include <kerntime/error.hpp>
+#include <kerntime/report_interop.hpp>
 #include <kerntime/report_json.hpp>
 
 #include "io/file_reader.hpp"
@@ -17,6 +19,17 @@ Report read_report_file(const std::string& path) {
   const std::string open_path = path == "-" ? "./-" : path;
   const std::string name = io::path_in_message(path);
   return parse_report(io::read_file_bounded(open_path, name, kMaxReportFileBytes, "report"), name);
+}
+
+Report read_any_report_file(const std::string& path, const StatisticsOptions& statistics) {
+  const std::string open_path = path == "-" ? "./-" : path;
+  const std::string name = io::path_in_message(path);
+  ReportReadOptions options;
+  options.statistics = statistics;
+  const std::filesystem::path folder = std::filesystem::path{open_path}.parent_path();
+  options.nvbench_directory = folder.empty() ? "." : folder.string();
+  return parse_any_report(io::read_file_bounded(open_path, name, kMaxReportFileBytes, "report"),
+                          name, options);
 }
 
 // Written next to the target and renamed over it (io::write_file_atomically), so an

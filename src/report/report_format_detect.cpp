@@ -6,6 +6,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <kerntime/error.hpp>
 #include <kerntime/report_interop.hpp>
 #include <kerntime/report_json.hpp>
 
@@ -88,8 +89,35 @@ ReportFileFormat detect_report_format(std::string_view json_text) {
   return sniffer.format;
 }
 
+namespace {
+
+// A text that is not JSON but another file kerntime writes (or a neighbour's), named as what it
+// is; "" for anything else, which the JSON reader then describes.
+std::string other_format(std::string_view text) {
+  std::size_t i = text.rfind("\xEF\xBB\xBF", 0) == 0 ? 3 : 0;  // a byte order mark
+  while (i < text.size() &&
+         (text[i] == ' ' || text[i] == '\t' || text[i] == '\r' || text[i] == '\n'))
+    ++i;
+  if (i == text.size() || text[i] == '{' || text[i] == '[') return {};
+  if (text[i] == '<') {
+    return "is XML (a JUnit file such as kerntime compare --format junit writes?), not a report";
+  }
+  const std::string_view first = text.substr(i, text.find('\n', i) - i);
+  if (first.find(',') != std::string_view::npos && first.find('"') != 0) {
+    return "is CSV (such as kerntime report --format csv writes?), which keeps no samples and "
+           "cannot be read back";
+  }
+  return {};
+}
+
+}  // namespace
+
 Report parse_any_report(std::string_view json_text, const std::string& source,
                         const ReportReadOptions& options) {
+  if (const std::string what = other_format(json_text); !what.empty()) {
+    throw Error(source + " " + what +
+                "; give a report in JSON: kerntime's, Google Benchmark's or NVBench's");
+  }
   try {
     switch (detect_report_format(json_text)) {
       case ReportFileFormat::google_benchmark:

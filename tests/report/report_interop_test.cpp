@@ -511,3 +511,30 @@ TEST(InteropCompare, NvbenchRunsCompareWithEachOtherButNotWithAnotherTimer) {
 
 }  // namespace
 }  // namespace kerntime
+
+namespace kerntime {
+namespace {
+
+// What kerntime or a CI system writes beside reports is named as what it is, not "not JSON".
+TEST(ReportFileFormat, CsvAndXmlAreNamedAsSuch) {
+  const auto message = [](const std::string& text, const std::string& source) {
+    try {
+      parse_any_report(text, source);
+    } catch (const Error& e) {
+      return std::string{e.what()};
+    }
+    return std::string{"no error"};
+  };
+  EXPECT_EQ(message("name,timer,samples,median_ns\nk,cupti-kernel,20,2600\n", "out.csv"),
+            "out.csv is CSV (such as kerntime report --format csv writes?), which keeps no "
+            "samples and cannot be read back; give a report in JSON: kerntime's, Google "
+            "Benchmark's or NVBench's");
+  EXPECT_EQ(message("\xEF\xBB\xBF  <?xml version=\"1.0\"?>\n<testsuites/>\n", "result.xml"),
+            "result.xml is XML (a JUnit file such as kerntime compare --format junit writes?), "
+            "not a report; give a report in JSON: kerntime's, Google Benchmark's or NVBench's");
+  // JSON, even broken JSON, is left to the JSON reader.
+  EXPECT_EQ(message("{\"schema\": ", "cut.json").find("is CSV"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace kerntime
