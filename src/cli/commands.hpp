@@ -4,11 +4,16 @@
 // 0 success, 1 a found regression (compare only), 2 bad usage or input.
 #pragma once
 
+#include <string>
+
 #include <CLI/CLI.hpp>
 
 namespace kerntime::cli {
 
 void add_info_command(CLI::App& app, int& exit_status);
+/// What `kerntime --version` prints: the name and version, the CUDA runtime it was built with
+/// and CUPTI as it loads here (or why not).
+std::string version_text();
 void add_calibrate_command(CLI::App& app, int& exit_status);
 void add_compare_command(CLI::App& app, int& exit_status);
 void add_report_command(CLI::App& app, int& exit_status);

@@ -95,6 +95,15 @@ int run_info() {
 
 }  // namespace
 
+std::string version_text() {
+  const CuptiAvailability cupti = cupti_availability();
+  return fmt::format("kerntime {}\nCUDA runtime {} (built with {})\nCUPTI {}", kVersion,
+                     cuda_version_string(query_gpu_status().runtime_version),
+                     cuda_version_string(CUDART_VERSION),
+                     cupti.loads ? fmt::format("API version {} ({})", cupti.api_version, cupti.path)
+                                 : "does not load: " + cupti.problem);
+}
+
 void add_info_command(CLI::App& app, int& exit_status) {
   CLI::App* info = app.add_subcommand(
       "info",

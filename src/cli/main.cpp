@@ -37,7 +37,7 @@ int main(int argc, char** argv) {
   kerntime::cli::hold_closed_standard_descriptors();
   CLI::App app{"kerntime: measure CUDA kernels as GPU time, not enqueue time.", "kerntime"};
   app.require_subcommand(1);
-  app.set_version_flag("--version", kerntime::kVersion);
+  app.set_version_flag("--version", [] { return kerntime::cli::version_text(); });
 
   int exit_status = 0;
   kerntime::cli::add_info_command(app, exit_status);

@@ -2,7 +2,11 @@
 // The kerntime command as a user runs it: exit status, stdout and the one-line reason.
 #include <string>
 
+#include <cuda_runtime_api.h>
 #include <gtest/gtest.h>
+
+#include <kerntime/gpu_status.hpp>
+#include <kerntime/version.hpp>
 
 #include "support/gpu_test.hpp"
 #include "support/run_command.hpp"
@@ -25,10 +29,13 @@ TEST(Cli, HelpListsInfoAndExitsZero) {
   EXPECT_TRUE(contains(r.out, "info")) << r.out;
 }
 
-TEST(Cli, VersionPrintsTheVersion) {
+TEST(Cli, VersionPrintsTheVersionCudaAndCupti) {
   const auto r = run_command(cli + " --version");
   EXPECT_EQ(r.exit_status, 0);
-  EXPECT_TRUE(contains(r.out, "0.")) << r.out;
+  EXPECT_TRUE(contains(r.out, std::string{"kerntime "} + kVersion + "\n")) << r.out;
+  EXPECT_TRUE(contains(r.out, "\nCUDA runtime ")) << r.out;
+  EXPECT_TRUE(contains(r.out, "(built with " + cuda_version_string(CUDART_VERSION) + ")")) << r.out;
+  EXPECT_TRUE(contains(r.out, "\nCUPTI ")) << r.out;  // its version, or why it does not load
 }
 
 TEST(Cli, NoSubcommandIsBadUsageInOneLine) {
