@@ -38,6 +38,34 @@ TEST(Cli, VersionPrintsTheVersionCudaAndCupti) {
   EXPECT_TRUE(contains(r.out, "\nCUPTI ")) << r.out;  // its version, or why it does not load
 }
 
+TEST(Cli, HelpIsACommandToo) {
+  const auto top = run_command(cli + " help");
+  EXPECT_EQ(top.exit_status, 0) << top.err;
+  EXPECT_TRUE(contains(top.out, "Usage: kerntime [OPTIONS] SUBCOMMAND")) << top.out;
+  const auto compare = run_command(cli + " help compare");
+  EXPECT_EQ(compare.exit_status, 0) << compare.err;
+  EXPECT_TRUE(contains(compare.out, "Usage: kerntime compare [OPTIONS] baseline candidate"))
+      << compare.out;
+}
+
+// A slip in a command or option gets the known word that was meant, in one line.
+TEST(Cli, DidYouMeanTheCommandOrOption) {
+  const auto command = run_command(cli + " compar a.json b.json");
+  EXPECT_EQ(command.exit_status, 2);
+  EXPECT_EQ(line_count(command.err), 1) << command.err;
+  EXPECT_TRUE(contains(command.err,
+                       "unknown command 'compar'; did you mean 'compare'? The "
+                       "commands are info, calibrate, compare, report, run, and help."))
+      << command.err;
+  const auto option = run_command(cli + " compare a.json b.json --treshold 5%");
+  EXPECT_EQ(option.exit_status, 2);
+  EXPECT_EQ(line_count(option.err), 1) << option.err;
+  EXPECT_TRUE(contains(option.err, "unknown option '--treshold'; did you mean '--threshold'?"))
+      << option.err;
+  const auto far = run_command(cli + " report a.json --zzzz");
+  EXPECT_TRUE(contains(far.err, "unknown option '--zzzz'. Run 'kerntime help'")) << far.err;
+}
+
 TEST(Cli, NoSubcommandIsBadUsageInOneLine) {
   const auto r = run_command(cli);
   EXPECT_EQ(r.exit_status, 2);
