@@ -165,8 +165,15 @@ Benchmark& register_typed_benchmark(BenchmarkRegistry& registry, std::string nam
         function(kerntime_state, kerntime_types);                                           \
       })
 
+namespace kerntime::detail {
+/// 0, defined in kerntime::main alone: a program that uses KERNTIME_BENCHMARK_MAIN() but links
+/// only kerntime::kerntime fails to link with this name in the linker's message.
+extern const int link_kerntime_main_to_use_KERNTIME_BENCHMARK_MAIN;
+}  // namespace kerntime::detail
+
 /// Defines main() as the kerntime benchmark runner; the program links kerntime::main.
-#define KERNTIME_BENCHMARK_MAIN()                  \
-  int main(int argc, char** argv) {                \
-    return ::kerntime::benchmark_main(argc, argv); \
+#define KERNTIME_BENCHMARK_MAIN()                                                 \
+  int main(int argc, char** argv) {                                               \
+    return ::kerntime::benchmark_main(argc, argv) +                               \
+           ::kerntime::detail::link_kerntime_main_to_use_KERNTIME_BENCHMARK_MAIN; \
   }

@@ -443,4 +443,8 @@ int benchmark_main(int argc, const char* const* argv) {
   return benchmark_main(argc, argv, benchmark_registry());
 }
 
+namespace detail {
+const int link_kerntime_main_to_use_KERNTIME_BENCHMARK_MAIN = 0;
+}  // namespace detail
+
 }  // namespace kerntime
