@@ -321,7 +321,13 @@ def main() -> int:
     else:
         out = open(args.out, "w") if args.out else None
         readers = ["kerntime", "torch.profiler"] if args.separate else ["both"]
-        for run, sequence in [("alone", [name]) for name in names] + list(orders.items()):
+        # The heated order and what it needs first: a run cut short still answers it.
+        heated = [n for n in orders.get("after-heat", []) if n != "heat"]
+        alone = [("alone", [n]) for n in names if n in heated] + \
+            [("alone", [n]) for n in names if n not in heated]
+        plan = alone[:len(heated)] + [(k, v) for k, v in orders.items() if k == "after-heat"] + \
+            alone[len(heated):] + [(k, v) for k, v in orders.items() if k != "after-heat"]
+        for run, sequence in plan:
             for reader in readers:
                 for row in run_child(reader, sequence, 0.0 if run == "alone" else args.pause):
                     rows.append(dict(row, run=run))
