@@ -2,6 +2,7 @@
 #include "main/runner_options.hpp"
 
 #include <algorithm>
+#include <cstdlib>
 #include <exception>
 
 #include <CLI/CLI.hpp>
@@ -125,7 +126,11 @@ std::vector<Output> outputs_of(const RunnerOptions& o) {
                              : is_stdout ? Format::table
                                          : format_for_path(path)});
   }
-  if (o.outputs.empty()) {
+  for (const auto& [path, format] : o.typed_outputs) {
+    to_stdout = to_stdout || path == "-";
+    outputs.push_back({path, format});
+  }
+  if (o.outputs.empty() && o.typed_outputs.empty()) {
     if (!o.quiet) outputs.push_back({"-", o.format ? *o.format : Format::table});
   } else if (!to_stdout && !o.quiet) {
     outputs.insert(outputs.begin(), Output{"-", Format::table});
@@ -148,8 +153,10 @@ ParsedArguments parse_runner_arguments(int argc, const char* const* argv) {
   double throttle_percent = 100.0 * o.throttle_threshold;
   std::size_t samples = 0;
   std::uint64_t seed = 0;
-  app.add_flag("--list,-l", o.list, "List the benchmarks, their axes and configurations, and exit");
-  app.add_option("--filter", o.selection.filter, "Run configurations whose name matches REGEX")
+  app.add_flag("--list,-l,--benchmark_list_tests", o.list,
+               "List the benchmarks, their axes and configurations, and exit");
+  app.add_option("--filter,--benchmark_filter", o.selection.filter,
+                 "Run configurations whose name matches REGEX")
       ->type_name("REGEX");
   CLI::Option* benchmark_option =
       app.add_option("--benchmark,-b", benchmarks,
@@ -160,13 +167,36 @@ ParsedArguments parse_runner_arguments(int argc, const char* const* argv) {
                      "Replace an axis's values, e.g. n=2^20,2^24, n=[1,2] or n[pow2]=[20:24] "
                      "(repeatable; after --benchmark: for that one)")
           ->type_name("NAME=VALUES");
-  app.add_option("--format", format,
-                 "Format of the --output files, or of standard output without --output: table, "
-                 "md, csv or json")
-      ->check(CLI::IsMember({"table", "md", "markdown", "csv", "json"}));
+  app.add_option("--format,--benchmark_format", format,
+                 "Format of the --output files, or of standard output without --output: table "
+                 "(or console), md, csv or json")
+      ->check(CLI::IsMember({"table", "console", "md", "markdown", "csv", "json"}));
   app.add_option("--output,-o", o.outputs,
                  "Write the results to FILE (- for standard output; repeatable)")
       ->type_name("FILE");
+  // The output flags of NVBench and Google Benchmark, for their users' scripts.
+  std::vector<std::string> json_files;
+  std::vector<std::string> csv_files;
+  std::vector<std::string> md_files;
+  std::vector<std::string> gbench_files;
+  std::string gbench_out_format = "json";
+  std::string gbench_min_time;
+  app.add_option("--json", json_files, "Write JSON to FILE, as NVBench's --json (repeatable)")
+      ->type_name("FILE");
+  app.add_option("--csv", csv_files, "Write CSV to FILE, as NVBench's --csv (repeatable)")
+      ->type_name("FILE");
+  app.add_option("--md,--markdown", md_files,
+                 "Write Markdown to FILE, as NVBench's --md (repeatable)")
+      ->type_name("FILE");
+  app.add_option("--benchmark_out", gbench_files,
+                 "Write to FILE in --benchmark_out_format, as Google Benchmark does")
+      ->type_name("FILE");
+  app.add_option("--benchmark_out_format", gbench_out_format,
+                 "json (default), console or csv: the format of --benchmark_out")
+      ->check(CLI::IsMember({"json", "console", "csv"}));
+  app.add_option("--benchmark_min_time", gbench_min_time,
+                 "Google Benchmark's: '0.5s' is --min-time 0.5, '100x' is --samples 100")
+      ->type_name("Ns|Nx");
   app.add_option("--mode", mode, "cold (default), hot or graph")
       ->check(CLI::IsMember({"cold", "hot", "graph"}));
   app.add_option("--min-samples", o.stopping.min_samples, "Never stop before N samples")
@@ -232,7 +262,33 @@ ParsedArguments parse_runner_arguments(int argc, const char* const* argv) {
 
   try {
     app.parse(argc, argv);
-    if (!format.empty()) o.format = parse_format(format);
+    if (!format.empty()) o.format = parse_format(format == "console" ? "table" : format);
+    for (const std::string& f : json_files)
+      o.typed_outputs.emplace_back(f, Format::json);
+    for (const std::string& f : csv_files)
+      o.typed_outputs.emplace_back(f, Format::csv);
+    for (const std::string& f : md_files)
+      o.typed_outputs.emplace_back(f, Format::markdown);
+    for (const std::string& f : gbench_files) {
+      o.typed_outputs.emplace_back(
+          f, parse_format(gbench_out_format == "console" ? "table" : gbench_out_format));
+    }
+    if (!gbench_min_time.empty()) {
+      const char last = gbench_min_time.back();
+      const std::string number = gbench_min_time.substr(0, gbench_min_time.size() - 1);
+      char* end = nullptr;
+      const double value = std::strtod(number.c_str(), &end);
+      const bool whole = end != number.c_str() && *end == '\0' && value >= 1.0 && value <= 1e8 &&
+                         value == static_cast<double>(static_cast<long>(value));
+      if (last == 's' && end != number.c_str() && *end == '\0' && value >= 0.0 && value <= 3600.0) {
+        o.stopping.min_time_s = value;
+      } else if (last == 'x' && whole) {
+        samples = static_cast<std::size_t>(value);
+      } else {
+        throw Error("--benchmark_min_time " + gbench_min_time +
+                    ": give seconds ('0.5s', at most 3600) or a sample count ('100x')");
+      }
+    }
     o.mode = parse_measure_mode(mode);
     o.stopping.max_noise = max_noise_percent / 100.0;
     if (samples > 0) {

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <kerntime/format.hpp>
@@ -26,6 +27,9 @@ struct RunnerOptions {
   /// --format when given: the format of every --output, else of standard output.
   std::optional<Format> format;
   std::vector<std::string> outputs;  ///< --output FILE (repeatable); "-" is standard output
+  /// Files whose format their option names: NVBench's --json, --csv and --md FILE, Google
+  /// Benchmark's --benchmark_out FILE (in --benchmark_out_format, default json).
+  std::vector<std::pair<std::string, Format>> typed_outputs;
   MeasureMode mode = MeasureMode::cold;
   StoppingCriteria stopping;
   std::size_t warmup_samples = 2;

@@ -286,6 +286,33 @@ TEST(RunnerOptions, FormatIsTheFormatOfTheOutputFileAsInCompare) {
   EXPECT_TRUE(outputs_for({"--quiet"}).empty());
 }
 
+// The output and selection flags of NVBench and Google Benchmark, as their users type them.
+TEST(RunnerOptions, NvbenchAndGoogleBenchmarkFlagsWork) {
+  using V = std::vector<std::string>;
+  EXPECT_EQ(outputs_for({"--json", "r.out", "--md", "r.txt", "--csv", "c"}),
+            (V{"-:table", "r.out:json", "c:csv", "r.txt:md"}));
+  EXPECT_EQ(outputs_for({"--benchmark_out", "g.data"}), (V{"-:table", "g.data:json"}));
+  EXPECT_EQ(outputs_for({"--benchmark_out", "g.txt", "--benchmark_out_format", "console",
+                         "--benchmark_format", "json"}),
+            (V{"-:table", "g.txt:table"}));
+  EXPECT_EQ(outputs_for({"--benchmark_format", "console"}), (V{"-:table"}));
+  const main::ParsedArguments p = parse(
+      {"--benchmark_filter", "copy.*", "--benchmark_list_tests", "--benchmark_min_time", "0.5s"});
+  ASSERT_FALSE(p.exit_status.has_value()) << p.err;
+  EXPECT_EQ(p.options.selection.filter, "copy.*");
+  EXPECT_TRUE(p.options.list);
+  EXPECT_EQ(p.options.stopping.min_time_s, 0.5);
+  const main::ParsedArguments counted = parse({"--benchmark_min_time", "100x"});
+  ASSERT_FALSE(counted.exit_status.has_value()) << counted.err;
+  EXPECT_EQ(counted.options.stopping.fixed_samples, 100u);
+  const main::ParsedArguments bad = parse({"--benchmark_min_time", "soon"});
+  EXPECT_EQ(bad.exit_status, 2);
+  EXPECT_NE(bad.err.find("--benchmark_min_time soon: give seconds ('0.5s', at most 3600) or a "
+                         "sample count ('100x')"),
+            std::string::npos)
+      << bad.err;
+}
+
 TEST(RunnerOptions, OutputFormatFollowsTheExtension) {
   using kerntime::format_for_path;
   EXPECT_EQ(format_for_path("r.json"), Format::json);
