@@ -6,9 +6,13 @@
 #include <exception>
 
 #include <CLI/CLI.hpp>
+#include <cuda_runtime_api.h>
 #include <fmt/core.h>
 
 #include <kerntime/error.hpp>
+#include <kerntime/gpu_status.hpp>
+#include <kerntime/tracer.hpp>
+#include <kerntime/version.hpp>
 
 #include "main/processes.hpp"
 
@@ -144,6 +148,7 @@ ParsedArguments parse_runner_arguments(int argc, const char* const* argv) {
   const std::string program = program_name(argc, argv);
   CLI::App app{"Runs the registered kerntime benchmarks and reports their GPU time.", program};
   app.footer(kFooter);
+  app.set_version_flag("--version", std::string{kVersion});
   std::string format;
   std::string mode = "cold";
   std::vector<std::string> axes;
@@ -336,6 +341,15 @@ ParsedArguments parse_runner_arguments(int argc, const char* const* argv) {
   } catch (const CLI::CallForHelp&) {
     result.exit_status = 0;
     result.out = app.help();
+  } catch (const CLI::CallForVersion&) {
+    const CuptiAvailability cupti = cupti_availability();
+    result.exit_status = 0;
+    result.out = fmt::format(
+        "{} (the kerntime {} benchmark runner)\nCUDA runtime {} (built with {})\nCUPTI {}\n",
+        program, kVersion, cuda_version_string(query_gpu_status().runtime_version),
+        cuda_version_string(CUDART_VERSION),
+        cupti.loads ? fmt::format("API version {} ({})", cupti.api_version, cupti.path)
+                    : "does not load: " + cupti.problem);
   } catch (const CLI::ParseError& e) {
     result.exit_status = 2;
     result.err = fmt::format("{}: {}. Run '{} --help' for usage.\n", program, e.what(), program);

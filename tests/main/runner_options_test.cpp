@@ -313,6 +313,14 @@ TEST(RunnerOptions, NvbenchAndGoogleBenchmarkFlagsWork) {
       << bad.err;
 }
 
+TEST(RunnerOptions, VersionNamesKerntimeCudaAndCupti) {
+  const main::ParsedArguments p = parse({"--version"});
+  EXPECT_EQ(p.exit_status, 0);
+  EXPECT_NE(p.out.find(std::string{"benchmark runner)\nCUDA runtime "}), std::string::npos)
+      << p.out;
+  EXPECT_NE(p.out.find("\nCUPTI "), std::string::npos) << p.out;
+}
+
 TEST(RunnerOptions, OutputFormatFollowsTheExtension) {
   using kerntime::format_for_path;
   EXPECT_EQ(format_for_path("r.json"), Format::json);
