@@ -29,9 +29,12 @@ KERNTIME_API ReportFileFormat detect_report_format(std::string_view json_text);
 struct ReportReadOptions {
   StatisticsOptions statistics;
   /// The folder of the NVBench JSON file, where the sample files that `--jsonbin` writes are
-  /// found (the JSON names them relative to its own folder). Empty: none are read, and each
-  /// measurement's one sample is its summary.
+  /// found. Empty: none are read, and each measurement's one sample is its summary. A name is
+  /// looked up, inside each folder only (docs/hardening.md): relative to this folder (NVBench
+  /// since its PR #405), to the working directory (NVBench before it), then as
+  /// `<nvbench_json_name>-bin/<file name>` in this folder (the JSON moved since).
   std::string nvbench_directory;
+  std::string nvbench_json_name;  ///< the JSON file's name in nvbench_directory
 };
 
 /// Google Benchmark JSON as a report: an entry per run name, its samples each repetition's

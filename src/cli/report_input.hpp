@@ -42,6 +42,7 @@ inline ReportReadOptions report_read_options(const std::string& path,
   if (path != "-") {
     const std::filesystem::path folder = std::filesystem::path{path}.parent_path();
     options.nvbench_directory = folder.empty() ? "." : folder.string();
+    options.nvbench_json_name = std::filesystem::path{path}.filename().string();
   }
   return options;
 }

@@ -323,8 +323,28 @@ class Reader : public JsonReader {
     }
     const auto count = static_cast<std::uint64_t>(count_value);
     if (options_.nvbench_directory.empty()) return false;
-    const FileInFolder file =
-        resolve_inside(options_.nvbench_directory, name, "the folder of " + source_);
+    // Where every NVBench version wrote it; a refusal ends the search (the name itself is bad),
+    // only a missing file moves on.
+    struct Place {
+      std::string folder;
+      std::string name;
+      std::string words;
+    };
+    std::vector<Place> places = {{options_.nvbench_directory, name, "the folder of " + source_},
+                                 {".", name, "the working directory"}};
+    if (!options_.nvbench_json_name.empty()) {
+      places.push_back(
+          {options_.nvbench_directory,
+           options_.nvbench_json_name + "-bin/" + std::filesystem::path{name}.filename().string(),
+           "the folder of " + source_});
+    }
+    FileInFolder file;
+    const Place* place = &places.front();
+    for (const Place& p : places) {
+      place = &p;
+      file = resolve_inside(p.folder, p.name, p.words);
+      if (file.status != FileInFolder::Status::missing) break;
+    }
     if (file.status == FileInFolder::Status::missing) {
       ++counts_.missing_files;
       return false;
@@ -340,7 +360,7 @@ class Reader : public JsonReader {
     }
     // Named as the JSON names it: the resolved path could show where a link leads.
     const std::string shown =
-        io::path_in_message((std::filesystem::path{options_.nvbench_directory} / name).string());
+        io::path_in_message((std::filesystem::path{place->folder} / place->name).string());
     std::string bytes;
     try {
       bytes = io::read_file_bounded(file.path.string(), shown, count * 4, "NVBench sample file");
@@ -401,7 +421,11 @@ class Reader : public JsonReader {
         const bool missing = counts_.missing_files > 0;
         why = std::to_string(missing ? counts_.missing_files : counts_.refused_files) +
               " --jsonbin sample files it names were " +
-              (missing ? "not found beside it" : "refused");
+              (missing ? "not found in its folder, the working directory or its " +
+                             (options_.nvbench_json_name.empty() ? std::string{"FILE"}
+                                                                 : options_.nvbench_json_name) +
+                             "-bin folder"
+                       : "refused");
         if (missing && counts_.refused_files > 0) {
           why += " and " + std::to_string(counts_.refused_files) + " were refused";
         }

@@ -28,6 +28,7 @@ Report read_any_report_file(const std::string& path, const StatisticsOptions& st
   options.statistics = statistics;
   const std::filesystem::path folder = std::filesystem::path{open_path}.parent_path();
   options.nvbench_directory = folder.empty() ? "." : folder.string();
+  options.nvbench_json_name = std::filesystem::path{open_path}.filename().string();
   return parse_any_report(io::read_file_bounded(open_path, name, kMaxReportFileBytes, "report"),
                           name, options);
 }

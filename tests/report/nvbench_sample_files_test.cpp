@@ -218,8 +218,9 @@ TEST_F(SampleFiles, EveryRefusalIsOneLineAndTheFirstIsNamed) {
   EXPECT_EQ(odd.warnings[0],
             "NVBench sample file \"../secret.bin\\u0000\\nx\" of entry \"k/s=own/cold\" holds a "
             "NUL byte; refused, NVBench's summaries stand in");
-  EXPECT_TRUE(odd.warnings[1].find("(1 --jsonbin sample files it names were not found beside "
-                                   "it and 1 were refused)") != std::string::npos)
+  EXPECT_TRUE(odd.warnings[1].find("(1 --jsonbin sample files it names were not found in its "
+                                   "folder, the working directory or its FILE-bin folder and 1 "
+                                   "were refused)") != std::string::npos)
       << odd.warnings[1];
   const Report longer = read(nvbench_json("\"" + std::string(5000, 'a') + "\"", "\"x\""));
   EXPECT_EQ(longer.warnings[0], "NVBench sample file \"" + std::string(100, 'a') +

@@ -370,7 +370,45 @@ TEST(NvbenchReader, ReadsTheSampleTimesOfJsonbinFiles) {
   EXPECT_TRUE(any_warning(piped, "are not read without the JSON file's folder"));
   options.nvbench_directory = kData + "/no-such-folder";
   const Report moved = parse_any_report(read_data("nvbench_jsonbin.json"), "nv.json", options);
-  EXPECT_TRUE(any_warning(moved, "2 --jsonbin sample files it names were not found beside it"));
+  EXPECT_TRUE(any_warning(moved,
+                          "2 --jsonbin sample files it names were not found in its "
+                          "folder, the working directory or its FILE-bin folder"));
+}
+
+// NVBench before its PR #405 named the sample files relative to the working directory it ran
+// in ("results/bench.json-bin/0.bin" for --jsonbin results/bench.json). Read from there, or
+// from anywhere through the JSON's own bench.json-bin folder, the samples are found; a planted
+// 10 % regression then fails the gate instead of passing on one summary sample a side.
+TEST(NvbenchReader, OldStyleSampleFileNamesAreFoundWhereverTheyWereWritten) {
+  namespace fs = std::filesystem;
+  const fs::path run = fs::path{::testing::TempDir()} / "kerntime_old_nvbench";
+  fs::remove_all(run);
+  fs::create_directories(run / "results");
+  fs::copy(kData + "/nvbench_jsonbin.json-bin", run / "results" / "bench.json-bin");
+  std::string text = read_data("nvbench_jsonbin.json");
+  for (std::size_t at = text.find("nvbench_jsonbin.json-bin/"); at != std::string::npos;
+       at = text.find("nvbench_jsonbin.json-bin/", at)) {
+    text.replace(at, std::string{"nvbench_jsonbin.json-bin/"}.size(), "results/bench.json-bin/");
+  }
+  ReportReadOptions options;
+  options.nvbench_directory = (run / "results").string();
+  options.nvbench_json_name = "bench.json";
+  // From elsewhere: the JSON's bench.json-bin folder.
+  const Report elsewhere = parse_any_report(text, "results/bench.json", options);
+  EXPECT_EQ(elsewhere.entries[0].samples.size(), 5u);
+  EXPECT_FALSE(any_warning(elsewhere, "summaries only"));
+  // From the folder NVBench ran in, with the -bin folder renamed: the working directory.
+  fs::rename(run / "results" / "bench.json-bin", run / "results" / "renamed-bin");
+  fs::create_directories(run / "results" / "bench.json-bin");
+  fs::copy(run / "results" / "renamed-bin", run / "results" / "bench.json-bin");
+  const fs::path before = fs::current_path();
+  fs::current_path(run);
+  options.nvbench_json_name = "other.json";  // so that only the working directory can match
+  const Report there = parse_any_report(text, "results/bench.json", options);
+  fs::current_path(before);
+  EXPECT_EQ(there.entries[0].samples.size(), 5u);
+  EXPECT_FALSE(any_warning(there, "summaries only"));
+  fs::remove_all(run);
 }
 
 TEST(NvbenchReader, SeveralDevicesAreToldApartByName) {
