@@ -175,23 +175,32 @@ _row_sums = None
 
 # ---- the two readers -----------------------------------------------------------------------
 
-def kerntime_pass(names: List[str], pause: float) -> List[dict]:
+def measured(ops: Dict[str, Callable[[], object]], names: List[str], pause: float):
+    """The names a reader measures, in order: every operation is called once first (compiled,
+    autotuned, allocated), "heat" runs where the sequence has it, `pause` idles before each."""
     import torch
-    import kerntime
 
-    ops = make_ops(names)
     for name, fn in ops.items():
         if name != "heat":
             fn()
     torch.cuda.synchronize()
-    nvml = Nvml(torch.cuda.current_device())
-    rows = []
     for name in names:
         if name == "heat":
             ops[name]()
             continue
         if pause:
             time.sleep(pause)
+        yield name
+
+
+def kerntime_pass(names: List[str], pause: float) -> List[dict]:
+    import torch
+    import kerntime
+
+    ops = make_ops(names)
+    nvml = Nvml(torch.cuda.current_device())
+    rows = []
+    for name in measured(ops, names, pause):
         before = nvml.read()
         started = time.perf_counter()
         m = kerntime.measure(ops[name], name=name)
@@ -218,17 +227,8 @@ def profiler_pass(names: List[str], pause: float) -> List[dict]:
     gap = spin(50_000)
     l2 = torch.cuda.get_device_properties(torch.cuda.current_device()).L2_cache_size
     flush = torch.empty(l2, dtype=torch.uint8, device="cuda")
-    for name, fn in ops.items():
-        if name != "heat":
-            fn()
-    torch.cuda.synchronize()
     rows = []
-    for name in names:
-        if name == "heat":
-            ops[name]()
-            continue
-        if pause:
-            time.sleep(pause)
+    for name in measured(ops, names, pause):
         fn = ops[name]
         with profile(activities=[ProfilerActivity.CUDA]) as prof:
             for i in range(CALLS):

@@ -60,6 +60,11 @@ KERNTIME_API Report parse_nvbench_json(std::string_view json_text, const std::st
 KERNTIME_API Report parse_any_report(std::string_view json_text, const std::string& source,
                                      const ReportReadOptions& options = {});
 
+/// How the report file at `path` is read: `statistics`, and its folder and name for NVBench's
+/// sample files.
+KERNTIME_API ReportReadOptions read_options_for_file(const std::string& path,
+                                                     const StatisticsOptions& statistics = {});
+
 /// The report file at `path` in any of the three formats, as `kerntime report` and `compare`
 /// read it: bounded and checked as read_report_file() does, NVBench's sample files looked for
 /// beside it. Errors name the path.

@@ -9,6 +9,8 @@
 #include <cstring>
 #include <dlfcn.h>
 #include <fcntl.h>
+#include <map>
+#include <mutex>
 #include <poll.h>
 #include <spawn.h>
 #include <sstream>
@@ -25,6 +27,17 @@ constexpr const char* kHelperMark = "KERNTIME_CALIBRATION_PROCESS";
 constexpr int kTimeoutMs = 60'000;
 constexpr std::size_t kMaxOutputBytes = 64 * 1024;
 constexpr double kMaxPlausibleNs = 100'000.0;  // as the cache's check (fixed_cost.cpp)
+
+// GPUs whose calibration process failed, and why: a failure is not worth a process per
+// Engine (kerntime::measure() makes one per call), so each GPU is tried once per process.
+std::mutex& failures_lock() {
+  static std::mutex m;
+  return m;
+}
+std::map<std::string, std::string>& failures() {
+  static std::map<std::string, std::string> failed;
+  return failed;
+}
 
 bool switched_on(const char* name) {
   const char* value = std::getenv(name);
@@ -132,11 +145,27 @@ std::optional<double> parse_helper_output(const std::string& output) {
   return ns;
 }
 
+namespace {
+HelperResult run_helper(const std::string& pci_bus_id);
+}  // namespace
+
 HelperResult fixed_cost_from_helper(const std::string& pci_bus_id) {
   if (switched_on(kHelperMark)) return {std::nullopt, "this is a calibration process already"};
   if (switched_on("KERNTIME_NO_CALIBRATION_PROCESS")) {
     return {std::nullopt, "KERNTIME_NO_CALIBRATION_PROCESS is set"};
   }
+  std::lock_guard lock{failures_lock()};  // one helper at a time, each GPU's failure kept
+  if (const auto it = failures().find(pci_bus_id); it != failures().end()) {
+    return {std::nullopt, it->second + " (tried once in this process)"};
+  }
+  HelperResult result = run_helper(pci_bus_id);
+  if (!result.ns) failures()[pci_bus_id] = result.problem;
+  return result;
+}
+
+namespace {
+
+HelperResult run_helper(const std::string& pci_bus_id) {
   const std::string command = helper_command();
   if (command.empty()) {
     return {std::nullopt,
@@ -190,4 +219,5 @@ HelperResult fixed_cost_from_helper(const std::string& pci_bus_id) {
   return {std::nullopt, command + " calibrate failed" + (said.empty() ? "" : ": " + said)};
 }
 
+}  // namespace
 }  // namespace kerntime::bench

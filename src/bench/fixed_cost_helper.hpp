@@ -18,8 +18,9 @@ struct HelperResult {
 };
 
 /// Runs `kerntime calibrate` for the GPU at PCI bus id `pci_bus_id` and waits for it (at most
-/// 60 s). Never throws. Refused (with the reason) inside such a helper process, and when
-/// KERNTIME_NO_CALIBRATION_PROCESS is set to anything but "" or "0".
+/// 60 s). Never throws. A GPU whose process failed is not tried again in this process. Refused
+/// (with the reason) inside such a helper process, and when KERNTIME_NO_CALIBRATION_PROCESS is set
+/// to anything but "" or "0".
 HelperResult fixed_cost_from_helper(const std::string& pci_bus_id);
 
 /// The `kerntime` command to run: $KERNTIME_CLI, else `kerntime` in ../bin beside the loaded

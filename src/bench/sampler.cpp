@@ -57,8 +57,7 @@ std::vector<double> present(const std::vector<SampleRecord>& records,
 
 std::optional<double> median_of(std::vector<double> values) {
   if (values.empty()) return std::nullopt;
-  std::sort(values.begin(), values.end());
-  return quantile_sorted(values, 0.5);
+  return median(std::move(values));
 }
 
 void summarize_throttling(Measurement& m, double threshold) {
@@ -182,7 +181,7 @@ Measurement run_measurement(SampleSource& source, const MeasureOptions& options,
   m.info.median_sm_clock_mhz = median_of(std::move(clocks));
   // The median: the first sample after a round's CUPTI flush pays for the flush, and a mean
   // would spread that over the round.
-  m.info.host_overhead_ns = median_of(std::move(overheads)).value_or(0.0);
+  m.info.host_overhead_ns = median(std::move(overheads));
   summarize_throttling(m, options.throttle_threshold);
   if (!source.cupti() && m.info.event_floor_ns > 0 && 2 * below_floor > m.headline_ns.size()) {
     m.warnings.push_back(fmt::format(

@@ -4,7 +4,6 @@
 // arguments hold the same bytes.
 #pragma once
 
-#include <filesystem>
 #include <string>
 
 #include <kerntime/report_interop.hpp>
@@ -37,13 +36,9 @@ inline std::string read_report_text(const std::string& path) {
 /// files looked for beside the file (not for standard input, which has no folder).
 inline ReportReadOptions report_read_options(const std::string& path,
                                              const StatisticsOptions& statistics) {
+  if (path != "-") return read_options_for_file(path, statistics);
   ReportReadOptions options;
   options.statistics = statistics;
-  if (path != "-") {
-    const std::filesystem::path folder = std::filesystem::path{path}.parent_path();
-    options.nvbench_directory = folder.empty() ? "." : folder.string();
-    options.nvbench_json_name = std::filesystem::path{path}.filename().string();
-  }
   return options;
 }
 

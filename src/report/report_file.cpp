@@ -24,13 +24,18 @@ Report read_report_file(const std::string& path) {
 Report read_any_report_file(const std::string& path, const StatisticsOptions& statistics) {
   const std::string open_path = path == "-" ? "./-" : path;
   const std::string name = io::path_in_message(path);
+  return parse_any_report(io::read_file_bounded(open_path, name, kMaxReportFileBytes, "report"),
+                          name, read_options_for_file(open_path, statistics));
+}
+
+ReportReadOptions read_options_for_file(const std::string& path,
+                                        const StatisticsOptions& statistics) {
   ReportReadOptions options;
   options.statistics = statistics;
-  const std::filesystem::path folder = std::filesystem::path{open_path}.parent_path();
+  const std::filesystem::path folder = std::filesystem::path{path}.parent_path();
   options.nvbench_directory = folder.empty() ? "." : folder.string();
-  options.nvbench_json_name = std::filesystem::path{open_path}.filename().string();
-  return parse_any_report(io::read_file_bounded(open_path, name, kMaxReportFileBytes, "report"),
-                          name, options);
+  options.nvbench_json_name = std::filesystem::path{path}.filename().string();
+  return options;
 }
 
 // Written next to the target and renamed over it (io::write_file_atomically), so an

@@ -3,6 +3,7 @@
 // what the engine runs, passes and reads back is checked here.
 #include "bench/fixed_cost_helper.hpp"
 
+#include <cstdio>
 #include <cstdlib>
 #include <fstream>
 #include <string>
@@ -45,10 +46,10 @@ TEST_F(FixedCostHelper, ReadsTheValueTheCommandPrints) {
   const std::string command = fake_command("kerntime_ok", "echo 'a line first'; echo 608.0");
   ::setenv("KERNTIME_CLI", command.c_str(), 1);
   ::setenv("CUDA_INJECTION64_PATH", "/opt/tool/libinject.so", 1);
-  const HelperResult r = fixed_cost_from_helper("0000:19:00.0");
+  const HelperResult r = fixed_cost_from_helper("0000:01:00.0");
   ASSERT_TRUE(r.ns.has_value()) << r.problem;
   EXPECT_EQ(*r.ns, 608.0);
-  EXPECT_EQ(read(command + ".args"), "calibrate --pci-bus-id 0000:19:00.0 --value-only\n");
+  EXPECT_EQ(read(command + ".args"), "calibrate --pci-bus-id 0000:01:00.0 --value-only\n");
   // The helper gets CUPTI of its own: the tool's injection is not passed on, and it is marked.
   const std::string env = read(command + ".env");
   EXPECT_EQ(env.find("CUDA_INJECTION64_PATH"), std::string::npos) << env;
@@ -60,16 +61,22 @@ TEST_F(FixedCostHelper, AFailingCommandGivesItsLastLine) {
       fake_command("kerntime_fails",
                    "echo 'kerntime calibrate: needs CUPTI, which is not available' >&2; exit 2");
   ::setenv("KERNTIME_CLI", command.c_str(), 1);
-  const HelperResult r = fixed_cost_from_helper("0000:19:00.0");
+  const HelperResult r = fixed_cost_from_helper("0000:02:00.0");
   EXPECT_FALSE(r.ns.has_value());
   EXPECT_NE(r.problem.find("calibrate failed: kerntime calibrate: needs CUPTI"), std::string::npos)
       << r.problem;
+  // A GPU whose calibration process failed is not tried again in this process.
+  std::remove((command + ".args").c_str());
+  const HelperResult again = fixed_cost_from_helper("0000:02:00.0");
+  EXPECT_FALSE(again.ns.has_value());
+  EXPECT_EQ(again.problem, r.problem + " (tried once in this process)");
+  EXPECT_EQ(read(command + ".args"), "");  // not run
 }
 
 TEST_F(FixedCostHelper, AnImplausibleValueIsNotTaken) {
   const std::string command = fake_command("kerntime_odd", "echo 1e9");
   ::setenv("KERNTIME_CLI", command.c_str(), 1);
-  EXPECT_FALSE(fixed_cost_from_helper("0000:19:00.0").ns.has_value());
+  EXPECT_FALSE(fixed_cost_from_helper("0000:03:00.0").ns.has_value());
 }
 
 TEST_F(FixedCostHelper, NeverInsideAHelperNorWhenTurnedOff) {
@@ -89,7 +96,7 @@ TEST_F(FixedCostHelper, NeverInsideAHelperNorWhenTurnedOff) {
 TEST_F(FixedCostHelper, AMissingCommandIsSaid) {
   ::setenv("KERNTIME_CLI", "/nonexistent/kerntime", 1);
   EXPECT_EQ(helper_command(), "");
-  const HelperResult r = fixed_cost_from_helper("0000:19:00.0");
+  const HelperResult r = fixed_cost_from_helper("0000:05:00.0");
   EXPECT_FALSE(r.ns.has_value());
   EXPECT_NE(r.problem.find("set KERNTIME_CLI"), std::string::npos) << r.problem;
 }
