@@ -66,8 +66,16 @@ Loaded load() {
     result.handle = handle;
     result.probe.loaded = true;
     result.probe.api_version = static_cast<int>(version);
+    // Where the loader found it: a bare soname (NVIDIA's pip packages ship libcupti.so.13
+    // alone, found through a RUNPATH) must read as the file /proc/self/maps names, or kerntime
+    // would take its own CUPTI for another client's (other_cupti_user()).
+    Dl_info where{};
+    const char* file =
+        dladdr(reinterpret_cast<void*>(get_version), &where) != 0 && where.dli_fname != nullptr
+            ? where.dli_fname
+            : path.c_str();
     char resolved[4096];
-    result.probe.path = realpath(path.c_str(), resolved) ? std::string{resolved} : path;
+    result.probe.path = realpath(file, resolved) ? std::string{resolved} : std::string{file};
     return result;
   }
   result.probe.problem =
