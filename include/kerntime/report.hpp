@@ -19,6 +19,27 @@ namespace kerntime {
 /// The JSON schema identifier that every report carries (see docs/report-format.md).
 inline constexpr const char* kReportSchema = "kerntime-report/1";
 
+/// What the tool that measured an entry wrote in place of its samples (NVBench's `--json` without
+/// `--jsonbin` sample files). Such an entry holds one sample standing in for them (the tool's
+/// median, else its mean); `kerntime compare` judges it from these figures instead
+/// (docs/ci.md, "Summaries only").
+struct SummaryOnly {
+  std::uint64_t count = 0;  ///< how many samples the tool took
+  double mean = 0.0;        ///< their mean, in the entry's unit
+  /// Their standard deviation over the mean; absent when the tool wrote none (NVBench writes
+  /// null when it has too few samples for one).
+  std::optional<double> relative_stdev;
+};
+
+/// A figure the measuring tool recorded beside each sample: Google Benchmark's `cpu_time` (in
+/// the entry's unit), `iterations` and user counters (bytes_per_second, items_per_second and
+/// the benchmark's own, by name). Kept so that a report written back in that tool's format
+/// loses nothing; kerntime judges only the samples.
+struct SampleColumn {
+  std::string name;
+  std::vector<double> values;  ///< one per sample, in the samples' order
+};
+
 /// One measured region: every raw sample and their statistics.
 ///
 /// The samples may come from several runs (processes) of the same benchmark. The noise between
@@ -42,6 +63,12 @@ struct KERNTIME_API Entry {
   /// entries without it would otherwise carry 300 bytes more per entry (docs/hardening.md),
   /// and copies of an entry (merges) share it. Last and with `{}`, like run_sizes.
   std::shared_ptr<const MeasurementInfo> measurement{};
+  /// Present when the samples are not the tool's samples but one figure standing in for them.
+  /// A merge of several runs drops it: the runs' figures are then compared as runs.
+  std::optional<SummaryOnly> summary_only{};
+  /// Figures recorded beside each sample (SampleColumn), each with one value per sample. A
+  /// merge keeps a column only when every run has it.
+  std::vector<SampleColumn> sample_columns{};
 
   /// How many runs the samples come from (1 when run_sizes is empty).
   std::size_t run_count() const;

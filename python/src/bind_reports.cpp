@@ -177,6 +177,20 @@ Entry entry_of_samples(std::string name, std::vector<double> samples, std::strin
 }
 
 void bind_report(nb::module_& m) {
+  nb::class_<SummaryOnly>(m, "SummaryOnly",
+                          "What the measuring tool wrote in place of an entry's samples "
+                          "(NVBench --json without --jsonbin).")
+      .def_ro("count", &SummaryOnly::count, "samples the tool took")
+      .def_ro("mean", &SummaryOnly::mean, "their mean, in the entry's unit")
+      .def_ro("relative_stdev", &SummaryOnly::relative_stdev,
+              "standard deviation over the mean; None when the tool wrote none");
+
+  nb::class_<SampleColumn>(m, "SampleColumn",
+                           "A figure the measuring tool recorded beside each sample (Google "
+                           "Benchmark's cpu_time, iterations, counters).")
+      .def_ro("name", &SampleColumn::name)
+      .def_ro("values", &SampleColumn::values, "one per sample, in the samples' order");
+
   nb::class_<Entry>(m, "Entry",
                     "One measured region of a report: every raw sample, its statistics.")
       .def_ro("name", &Entry::name)
@@ -186,6 +200,11 @@ void bind_report(nb::module_& m) {
       .def_ro("samples", &Entry::samples, "every run's samples, run after run (a copy)")
       .def_ro("statistics", &Entry::statistics)
       .def_ro("run_sizes", &Entry::run_sizes, "samples per run; empty: one run")
+      .def_ro("sample_columns", &Entry::sample_columns,
+              "figures recorded beside each sample (SampleColumn), e.g. Google Benchmark's "
+              "cpu_time")
+      .def_ro("summary_only", &Entry::summary_only,
+              "what the tool wrote instead of samples, or None when the samples are its own")
       .def("__repr__", [](const Entry& e) {
         return "<Entry '" + e.name + "': " + std::to_string(e.samples.size()) +
                " samples, median " + format_duration(e.statistics.median) + " (" + e.timer + ")>";

@@ -20,6 +20,7 @@
 
 #include "compare/rank_test.hpp"
 #include "compare/runs_rule.hpp"
+#include "compare/summary_rule.hpp"
 #include "text/numbers.hpp"
 
 namespace kerntime::compare_detail {
@@ -52,6 +53,56 @@ Runs scaled_runs(const Entry& entry, double to_ns) {
       v *= to_ns;
   }
   return runs;
+}
+
+// The allowance for a shift between processes by timer, each measured for its kind: GPU
+// timers, host time (NVTX ranges), CPU benchmarks; --process-allowance overrides it.
+RunsRuleOptions rule_options(const Entry& baseline, const Entry& candidate, double threshold,
+                             const CompareOptions& options) {
+  RunsRuleOptions rule;
+  rule.threshold = threshold;
+  rule.alpha = options.alpha;
+  if (options.process_allowance) {
+    rule.one_run_shift_ns = 0.0;
+    rule.one_run_shift_fraction = *options.process_allowance;
+  } else if (holds_host_time(baseline) || holds_host_time(candidate)) {
+    rule.one_run_shift_fraction = RunsRuleOptions::kHostTimeShiftFraction;
+  } else if (holds_cpu_time(baseline) || holds_cpu_time(candidate)) {
+    rule.one_run_shift_ns = 0.0;
+    rule.one_run_shift_fraction = RunsRuleOptions::kCpuTimeShiftFraction;
+  }
+  return rule;
+}
+
+// A side's summary in ns: the one its file wrote, or one computed from its samples when only
+// the other side has summaries.
+SummaryFigures figures(const Entry& entry, double to_ns) {
+  SummaryFigures f;
+  if (entry.summary_only) {
+    f.count = entry.summary_only->count;
+    f.mean_ns = entry.summary_only->mean * to_ns;
+    f.relative_stdev = entry.summary_only->relative_stdev;
+    return f;
+  }
+  f.count = entry.samples.size();
+  f.mean_ns = entry.statistics.count == entry.samples.size()
+                  ? entry.statistics.mean
+                  : compute_statistics(entry.samples, {}).mean;
+  f.mean_ns *= to_ns;
+  if (entry.samples.size() >= 2) {
+    StatisticsOptions plain;
+    plain.median_interval = false;
+    f.relative_stdev = compute_statistics(entry.samples, plain).relative_noise;
+  }
+  return f;
+}
+
+std::string summaries_source(const Entry& baseline, const Entry& candidate) {
+  const bool nvbench = baseline.timer.rfind("nvbench", 0) == 0;
+  const std::string whose = nvbench ? "NVBench's summaries" : "the files' summaries";
+  if (baseline.summary_only && candidate.summary_only) return whose;
+  return whose + fmt::format(" (the {}'s computed from its samples)",
+                             baseline.summary_only ? "candidate" : "baseline");
 }
 
 }  // namespace
@@ -103,44 +154,43 @@ EntryComparison compare_entry(const Entry& baseline, const Entry& candidate, dou
   }
   // The change is shown even when there are too few samples to judge it.
   if (n > 0 && m > 0) result.ratio = result.candidate->median * scale / result.baseline->median;
-  const std::size_t floor = std::max(options.min_samples, samples_needed(options.alpha));
-  if (n < floor || m < floor) {
-    return inconclusive(std::move(result),
-                        fmt::format("too few samples ({} baseline, {} candidate): at least {} "
-                                    "per side are needed",
-                                    n, m, floor));
-  }
 
   // The rule works in nanoseconds: its timer quantum and its allowance for one run per side are
   // durations. An unknown unit (same on both sides) is taken as it is.
   const double baseline_ns =
       text::nanoseconds_per(baseline.unit) > 0.0 ? text::nanoseconds_per(baseline.unit) : 1.0;
+  const RunsRuleOptions rule = rule_options(baseline, candidate, threshold, options);
+  const bool from_summaries = (baseline.summary_only || candidate.summary_only) &&
+                              baseline.run_count() == 1 && candidate.run_count() == 1;
+  RunsComparison runs;
   Runs a;
   Runs b;
-  try {
-    a = scaled_runs(baseline, baseline_ns);
-    b = scaled_runs(candidate, baseline_ns * scale);
-  } catch (const Error& error) {
-    return inconclusive(std::move(result), error.what());
+  if (from_summaries) {
+    runs =
+        compare_summaries(figures(baseline, baseline_ns), figures(candidate, baseline_ns * scale),
+                          rule, summaries_source(baseline, candidate));
+  } else {
+    const std::size_t floor = std::max(options.min_samples, samples_needed(options.alpha));
+    if (n < floor || m < floor) {
+      return inconclusive(std::move(result),
+                          fmt::format("too few samples ({} baseline, {} candidate): at least {} "
+                                      "per side are needed",
+                                      n, m, floor));
+    }
+    try {
+      a = scaled_runs(baseline, baseline_ns);
+      b = scaled_runs(candidate, baseline_ns * scale);
+    } catch (const Error& error) {
+      return inconclusive(std::move(result), error.what());
+    }
+    runs = compare_runs(a, b, rule);
   }
-  RunsRuleOptions rule;
-  rule.threshold = threshold;
-  rule.alpha = options.alpha;
-  if (options.process_allowance) {
-    rule.one_run_shift_ns = 0.0;
-    rule.one_run_shift_fraction = *options.process_allowance;
-  } else if (holds_host_time(baseline) || holds_host_time(candidate)) {
-    rule.one_run_shift_fraction = RunsRuleOptions::kHostTimeShiftFraction;
-  } else if (holds_cpu_time(baseline) || holds_cpu_time(candidate)) {
-    rule.one_run_shift_ns = 0.0;
-    rule.one_run_shift_fraction = 0.0;
-  }
-  const RunsComparison runs = compare_runs(a, b, rule);
   result.verdict = runs.verdict;
   result.reason = runs.reason;
   result.ratio = runs.ratio;
   result.ratio_ci = runs.ratio_ci;
-  result.p_value = runs.p_value;
+  // A summary without a noise figure has no test and no interval: no p either.
+  if (!from_summaries || std::isfinite(runs.ratio_ci.high)) result.p_value = runs.p_value;
   result.exact_test = !runs.between_runs && runs.exact_test;
   result.between_runs = runs.between_runs;
   if (runs.between_runs) result.run_spread = runs.run_spread;
@@ -173,7 +223,7 @@ bool holds_host_time(const Entry& entry) {
 }
 
 bool holds_cpu_time(const Entry& entry) {
-  return entry.timer == "google-benchmark";
+  return entry.timer == "google-benchmark" || entry.timer == "nvbench-cpu-only";
 }
 
 }  // namespace kerntime::compare_detail

@@ -23,8 +23,8 @@ bool timers_differ(const Entry& baseline, const Entry& candidate);
 /// "nvtx-range"), which moves with the whole process between processes.
 bool holds_host_time(const Entry& entry);
 
-/// True when the entry's samples are a CPU benchmark's (Google Benchmark's real time), which
-/// the allowance measured for GPU timers does not cover.
+/// True when the entry's samples are a CPU benchmark's (Google Benchmark's times, NVBench's
+/// cpu_only measurements), which the allowance measured for GPU timers does not cover.
 bool holds_cpu_time(const Entry& entry);
 
 }  // namespace kerntime::compare_detail

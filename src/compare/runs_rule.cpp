@@ -99,24 +99,6 @@ double relative_range(const std::vector<RunSummary>& runs) {
   return high->median / low->median - 1.0;
 }
 
-// The verdict rule shared by both paths: significance and magnitude for a change, the whole
-// interval within the threshold for `same`. Returns false when neither applies.
-bool decide(RunsComparison& result, double threshold, double alpha) {
-  const double margin = threshold / 2.0;
-  const bool significant = result.p_value < alpha;
-  if (significant && result.ratio > 1.0 + threshold && result.ratio_ci.low > 1.0 + margin) {
-    result.verdict = Verdict::regressed;
-  } else if (significant && result.ratio < 1.0 - threshold && result.ratio_ci.high < 1.0 - margin) {
-    result.verdict = Verdict::improved;
-  } else if (result.ratio_ci.low >= 1.0 - threshold && result.ratio_ci.high <= 1.0 + threshold) {
-    result.verdict = Verdict::same;
-  } else {
-    result.verdict = Verdict::inconclusive;
-    return false;
-  }
-  return true;
-}
-
 // "median 10.2% slower"; "median change too large to compare" when the ratio overflowed or is
 // a change of 1e10 % and more (a median of 1e300 ns against one of 5e-324 ns).
 std::string moved(bool several_runs, double ratio) {
@@ -181,7 +163,7 @@ RunsComparison compare_one_run_each(const std::vector<double>& baseline,
                      std::exp(log_ci.high) * (1.0 + allowance)};
   result.detectable_change =
       std::max(result.ratio_ci.high / result.ratio, result.ratio / result.ratio_ci.low) - 1.0;
-  if (decide(result, options.threshold, options.alpha)) {
+  if (decide_verdict(result, options.threshold, options.alpha)) {
     switch (result.verdict) {
       case Verdict::regressed:
       case Verdict::improved:
@@ -222,6 +204,22 @@ RunsComparison compare_one_run_each(const std::vector<double>& baseline,
 }
 
 }  // namespace
+
+bool decide_verdict(RunsComparison& result, double threshold, double alpha) {
+  const double margin = threshold / 2.0;
+  const bool significant = result.p_value < alpha;
+  if (significant && result.ratio > 1.0 + threshold && result.ratio_ci.low > 1.0 + margin) {
+    result.verdict = Verdict::regressed;
+  } else if (significant && result.ratio < 1.0 - threshold && result.ratio_ci.high < 1.0 - margin) {
+    result.verdict = Verdict::improved;
+  } else if (result.ratio_ci.low >= 1.0 - threshold && result.ratio_ci.high <= 1.0 + threshold) {
+    result.verdict = Verdict::same;
+  } else {
+    result.verdict = Verdict::inconclusive;
+    return false;
+  }
+  return true;
+}
 
 RunsComparison compare_runs(const Runs& baseline, const Runs& candidate,
                             const RunsRuleOptions& options) {
@@ -287,7 +285,7 @@ RunsComparison compare_runs(const Runs& baseline, const Runs& candidate,
   const std::string runs = fmt::format("{} + {} runs", k_a, k_b);
   const std::string spread =
       "per-process medians spread " + text::format_change_size(result.run_spread);
-  if (decide(result, options.threshold, options.alpha)) {
+  if (decide_verdict(result, options.threshold, options.alpha)) {
     switch (result.verdict) {
       case Verdict::regressed:
       case Verdict::improved:

@@ -36,6 +36,13 @@ struct RunsRuleOptions {
   /// step's `nvtx:step` read -9.4 % and +16.6 % in two pairs of processes on an H200
   /// (docs/run.md).
   static constexpr double kHostTimeShiftFraction = 0.25;
+  /// The fraction for CPU benchmarks' times (Google Benchmark, NVBench's cpu_only): none. A real
+  /// Google Benchmark program (tests/compare/gbench_program), 10 processes of 20 repetitions:
+  /// process medians moved from their median by up to 3.3 % on a quiet 2-core CI machine and
+  /// 8.1 % on an H200 host (docs/ci.md). An allowance covering the host (8 %) would leave two
+  /// identical files `inconclusive` at a 5 % threshold, and shifts under the threshold cannot
+  /// make a regression; the note above the verdicts says what the host's shifts can do.
+  static constexpr double kCpuTimeShiftFraction = 0.0;
 };
 
 /// What compare_runs() found. Ratios are candidate / baseline; > 1 is slower.
@@ -62,6 +69,12 @@ struct RunsComparison {
   double detectable_change = 0.0;
   std::string reason;  ///< one sentence
 };
+
+/// The verdict rule every path shares, from `result`'s ratio, interval and p value: a change
+/// needs significance (p < alpha) and magnitude (beyond the threshold, the interval beyond half
+/// of it); `same` needs the whole interval within the threshold. Sets result.verdict; returns
+/// false (inconclusive) when neither applies.
+bool decide_verdict(RunsComparison& result, double threshold, double alpha);
 
 /// Decides one entry from `baseline` and `candidate` runs (each side at least one run, each run
 /// at least one sample, in ns; the run counts may differ).

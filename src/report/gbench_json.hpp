@@ -16,6 +16,11 @@ namespace kerntime::report::gbench {
 /// Present (with the kerntime-report schema as its value) in the context of files kerntime wrote.
 inline constexpr const char* kMarkerKey = "kerntime_report";
 
+/// In files kerntime wrote: the names of the runs' figures that are entries' sample columns
+/// (comma-separated). Others (cpu_time equal to real_time, 1 iteration, rates of declared work)
+/// are what the writer filled in, and the reader does not keep them as columns.
+inline constexpr const char* kColumnsKey = "kerntime_sample_columns";
+
 /// The kerntime fields of a run's label.
 struct Label {
   std::string timer;

@@ -4,6 +4,7 @@
 // repetitions never exists as a whole DOM. Lenient about what is absent (files of older Google
 // Benchmark versions lack run_type, run_name and the indices), strict about the type of what
 // is present; every rejection names the source, the JSON path and why.
+#include <algorithm>
 #include <cmath>
 #include <optional>
 #include <string>
@@ -37,7 +38,40 @@ struct Benchmark {
   std::optional<double> median;
   std::optional<double> mean;
   gbench::Label label;  // the last run's; what it says counts in kerntime's files only
+  // cpu_time, iterations and the counters of each repetition; a column some repetition lacks
+  // falls out of step with the samples and is dropped when the entry is made.
+  std::vector<SampleColumn> columns;
 };
+
+// The members of a run that are Google Benchmark's own; every other number is a counter.
+bool known_member(const std::string& key) {
+  static const char* const kKnown[] = {"name",
+                                       "family_index",
+                                       "per_family_instance_index",
+                                       "run_name",
+                                       "run_type",
+                                       "repetitions",
+                                       "repetition_index",
+                                       "threads",
+                                       "iterations",
+                                       "real_time",
+                                       "cpu_time",
+                                       "time_unit",
+                                       "label",
+                                       "error_occurred",
+                                       "error_message",
+                                       "skipped",
+                                       "skip_message",
+                                       "aggregate_name",
+                                       "aggregate_unit",
+                                       "big_o",
+                                       "rms",
+                                       "complexity_n"};
+  for (const char* known : kKnown) {
+    if (key == known) return true;
+  }
+  return false;
+}
 
 // What the parse callback collects: the benchmarks so far, in first-seen order, up to the first
 // rejection, which is kept and thrown after the parse (a syntax error later in the file is
@@ -82,6 +116,13 @@ class Reader : public JsonReader {
     const bool ours = context != nullptr && context->is_object() &&
                       member(*context, gbench::kMarkerKey) != nullptr;
     if (context != nullptr) read_context(*context, ours, report);
+    // kerntime's own files name the figures that are columns; the rest it filled in.
+    std::string own_columns;
+    if (ours) {
+      if (const Json* v = member(*context, gbench::kColumnsKey)) {
+        own_columns = "," + string(*v, std::string{"context."} + gbench::kColumnsKey) + ",";
+      }
+    }
     const Json* benchmarks = member(root, "benchmarks");
     if (benchmarks == nullptr) {
       fail("benchmarks", "missing; a Google Benchmark file lists its runs in \"benchmarks\"");
@@ -103,6 +144,14 @@ class Reader : public JsonReader {
         e.samples.push_back(*figure);
         aggregates_only.push_back(b.name);
       } else {
+        for (SampleColumn& column : b.columns) {
+          const bool in_step = column.values.size() == b.samples.size() &&
+                               std::all_of(column.values.begin(), column.values.end(),
+                                           [](double v) { return std::isfinite(v); });
+          const bool filled_in =
+              ours && own_columns.find("," + column.name + ",") == std::string::npos;
+          if (in_step && !filled_in) e.sample_columns.push_back(std::move(column));
+        }
         e.samples = std::move(b.samples);
         if (ours) e.run_sizes = runs(b.run_of_sample);
         if (e.samples.size() == 1) ++single;
@@ -172,6 +221,34 @@ class Reader : public JsonReader {
     if (real == nullptr) fail(path + ".real_time", "missing; every repetition has a real_time");
     b.samples.push_back(time(run, *real, path));
     b.run_of_sample.push_back(b.label.run);
+    if (const Json* cpu = member(run, "cpu_time")) {
+      const double raw = duration(*cpu, path + ".cpu_time");
+      add_column(b, "cpu_time",
+                 duration_ns(*this, raw, unit_to_ns(*this, run, path), *cpu, path + ".cpu_time"));
+    }
+    if (const Json* iterations = member(run, "iterations")) {
+      add_column(b, "iterations",
+                 static_cast<double>(uint64_value(*iterations, path + ".iterations")));
+    }
+    for (auto it = run.begin(); it != run.end(); ++it) {
+      if (!it.value().is_number() || known_member(it.key())) continue;
+      const double value = it.value().get<double>();
+      if (std::isfinite(value)) add_column(b, it.key(), value);
+    }
+  }
+
+  // The value of one repetition; the column is made at its first value and holds one value per
+  // sample while every repetition has it.
+  static void add_column(Benchmark& b, const std::string& name, double value) {
+    for (SampleColumn& column : b.columns) {
+      if (column.name == name) {
+        column.values.push_back(value);
+        return;
+      }
+    }
+    b.columns.push_back({name, {}});
+    b.columns.back().values.resize(b.samples.size() - 1, std::nan(""));  // not in step: dropped
+    b.columns.back().values.push_back(value);
   }
 
   double time(const Json& run, const Json& value, const std::string& path) const {
@@ -181,7 +258,7 @@ class Reader : public JsonReader {
 
   static Benchmark& benchmark(const std::string& name, Collected& c) {
     const auto [it, added] = c.index.emplace(name, c.benchmarks.size());
-    if (added) c.benchmarks.push_back(Benchmark{name, {}, {}, {}, {}, {}});
+    if (added) c.benchmarks.push_back(Benchmark{name, {}, {}, {}, {}, {}, {}});
     return c.benchmarks[it->second];
   }
 

@@ -5,6 +5,7 @@
 // repetition of one iteration, so per-repetition tools (conbench, Google Benchmark's compare.py
 // U test) see every sample, and the aggregates are those Google Benchmark computes from them.
 #include <cmath>
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -71,7 +72,28 @@ Json context_json(const Report& report) {
   for (std::size_t i = 0; i < report.warnings.size(); ++i) {
     context["kerntime_warning_" + std::to_string(i)] = report.warnings[i];
   }
+  // Which runs' figures are the entries' own sample columns, as opposed to what the writer
+  // fills in (cpu_time = real_time, 1 iteration, rates of declared work): the reader keeps
+  // only these as columns.
+  std::string columns;
+  for (const Entry& e : report.entries) {
+    for (const SampleColumn& column : e.sample_columns) {
+      const std::string item = "," + column.name + ",";
+      if (("," + columns + ",").find(item) == std::string::npos) {
+        columns += (columns.empty() ? "" : ",") + column.name;
+      }
+    }
+  }
+  if (!columns.empty()) context[report::gbench::kColumnsKey] = columns;
   return context;
+}
+
+// The entry's column `name`, if it has one in step with its samples.
+const SampleColumn* column_of(const Entry& e, std::string_view name) {
+  for (const SampleColumn& column : e.sample_columns) {
+    if (column.name == name && column.values.size() == e.samples.size()) return &column;
+  }
+  return nullptr;
 }
 
 // Google Benchmark's family is the registered benchmark (the name before the first '/'), its
@@ -127,6 +149,18 @@ class Writer {
     aggregate(e, repetitions, "cv", "percentage", s.mean == 0.0 ? 0.0 : stddev / s.mean, label);
   }
 
+  // One aggregate of a column, as Google Benchmark computes it for cpu_time and counters.
+  static double column_aggregate(const SampleColumn& column, std::string_view name) {
+    StatisticsOptions no_interval;
+    no_interval.median_interval = false;
+    const Statistics s = compute_statistics(column.values, no_interval);
+    const double stddev = s.stddev.value_or(0.0);
+    if (name == "mean") return s.mean;
+    if (name == "median") return s.median;
+    if (name == "stddev") return stddev;
+    return s.mean == 0.0 ? 0.0 : stddev / s.mean;
+  }
+
   std::string text(const Report& report) const {
     Json head;
     head["context"] = context_json(report);
@@ -180,8 +214,27 @@ class Writer {
     run["repetition_index"] = index;
     run["threads"] = 1;
     times(run, 1, sample, label);
+    if (const SampleColumn* iterations = column_of(e, "iterations")) {
+      run["iterations"] = static_cast<std::uint64_t>(iterations->values[index]);
+    }
+    if (const SampleColumn* cpu = column_of(e, "cpu_time")) run["cpu_time"] = cpu->values[index];
     rates(run, e, sample);
+    counters(run, e, [index](const SampleColumn& column) { return column.values[index]; });
     append(run);
+  }
+
+  // The entry's other columns (Google Benchmark's counters) under their names, after the rates
+  // of declared work, which a column of the same name replaces. `value` picks each column's
+  // figure for this run.
+  template <typename Pick>
+  static void counters(Json& run, const Entry& e, Pick value) {
+    for (const SampleColumn& column : e.sample_columns) {
+      if (column.name == "iterations" || column.name == "cpu_time" ||
+          column.values.size() != e.samples.size()) {
+        continue;
+      }
+      run[column.name] = value(column);
+    }
   }
 
   void aggregate(const Entry& e, std::size_t repetitions, const char* name, const char* unit,
@@ -192,9 +245,13 @@ class Writer {
     run["aggregate_unit"] = unit;
     // Google Benchmark counts an aggregate's iterations as the repetitions it summarizes.
     times(run, repetitions, value, label);
+    if (const SampleColumn* cpu = column_of(e, "cpu_time")) {
+      run["cpu_time"] = column_aggregate(*cpu, name);
+    }
     // The rates at the mean and median time; a spread of rates is not the spread of times.
     if (std::string_view{unit} == "time" && std::string_view{name} != "stddev")
       rates(run, e, value);
+    counters(run, e, [name](const SampleColumn& column) { return column_aggregate(column, name); });
     append(run);
   }
 

@@ -190,6 +190,8 @@ Report merge_process_reports(const std::vector<Report>& reports,
   for (std::size_t i = 0; i < merged.entries.size(); ++i) {
     Entry& entry = merged.entries[i];
     if (entry.run_sizes.size() == 1) entry.run_sizes.clear();
+    // Several runs are compared as runs; one run's summary would speak for all of them.
+    if (!entry.run_sizes.empty()) entry.summary_only.reset();
     entry.statistics = compute_statistics(entry.samples, statistics);
     entry.measurement = report::merge_measurements(measurements[i], entry.statistics);
   }

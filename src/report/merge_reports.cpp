@@ -137,6 +137,8 @@ Report merge_reports(const std::vector<Report>& reports, const std::vector<std::
   for (std::size_t i = 0; i < merged.entries.size(); ++i) {
     Entry& entry = merged.entries[i];
     if (entry.run_sizes.size() == 1) entry.run_sizes.clear();  // one run
+    // Several runs are compared as runs; one run's summary would speak for all of them.
+    if (!entry.run_sizes.empty()) entry.summary_only.reset();
     entry.statistics = compute_statistics(entry.samples);
     entry.measurement = report::merge_measurements(measurements[i], entry.statistics);
   }

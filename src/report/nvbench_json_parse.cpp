@@ -40,13 +40,15 @@ struct Mode {
   const char* timer;
   const char* median_tag;
   const char* mean_tag;
+  const char* noise_tag;  // the relative standard deviation; NVBench writes none for batch
 };
 
 constexpr Mode kModes[] = {
-    {"cold", "cold", "nvbench-cold", "nv/cold/time/gpu/median", "nv/cold/time/gpu/mean"},
-    {"batch", "hot", "nvbench-batch", nullptr, "nv/batch/time/gpu/mean"},
+    {"cold", "cold", "nvbench-cold", "nv/cold/time/gpu/median", "nv/cold/time/gpu/mean",
+     "nv/cold/time/gpu/stdev/relative"},
+    {"batch", "hot", "nvbench-batch", nullptr, "nv/batch/time/gpu/mean", nullptr},
     {"cpu_only", "cpu_only", "nvbench-cpu-only", "nv/cpu_only/time/cpu/median",
-     "nv/cpu_only/time/cpu/mean"},
+     "nv/cpu_only/time/cpu/mean", "nv/cpu_only/time/cpu/stdev/relative"},
 };
 
 // What the sample files of one NVBench JSON may hold together: the limit of a report file, so
@@ -186,7 +188,7 @@ class Reader : public JsonReader {
       e.name = name + "/" + mode.suffix;
       e.timer = mode.timer;
       e.device = device;
-      if (!samples(summaries, mode, e.name, e.samples)) continue;
+      if (!samples(summaries, mode, e)) continue;
       if (!names_.emplace(e.name, path).second) {
         fail(path,
              "gives the entry " + io::json_string(e.name) + " again (also " + names_[e.name] + ")");
@@ -287,21 +289,47 @@ class Reader : public JsonReader {
   }
 
   bool samples(const std::unordered_map<std::string, const Json*>& summaries, const Mode& mode,
-               const std::string& entry, std::vector<double>& out) {
+               Entry& entry) {
     const auto find = [&](const char* tag) -> const Json* {
       if (tag == nullptr) return nullptr;
       const auto it = summaries.find(tag);
       return it == summaries.end() ? nullptr : it->second;
     };
-    const Json* file =
-        find(("nv/json/bin:nv/" + std::string{mode.nvbench} + "/sample_times").c_str());
-    if (file != nullptr && sample_file(*file, entry, out)) return true;
+    const std::string prefix = "nv/" + std::string{mode.nvbench};
+    const Json* file = find(("nv/json/bin:" + prefix + "/sample_times").c_str());
+    if (file != nullptr && sample_file(*file, entry.name, entry.samples)) return true;
     const Json* figure = find(mode.median_tag);
     if (figure == nullptr) figure = find(mode.mean_tag);
     if (figure == nullptr) return false;
-    out.push_back(nanoseconds(*figure));
+    entry.samples.push_back(nanoseconds(*figure));
     ++(mode.median_tag == nullptr ? counts_.batches : counts_.summaries_only);
+    entry.summary_only = summary_only(find(mode.mean_tag), find((prefix + "/sample_size").c_str()),
+                                      find(mode.noise_tag));
     return true;
+  }
+
+  // What compare judges a summaries-only entry from: NVBench's sample size, mean and relative
+  // standard deviation (the figures nvbench_compare.py compares). None without a mean and a
+  // size; the noise may be absent or null (NVBench writes infinity, too few samples, as null).
+  std::optional<SummaryOnly> summary_only(const Json* mean, const Json* size,
+                                          const Json* noise) const {
+    if (mean == nullptr || size == nullptr) return std::nullopt;
+    const Datum count = data(*size, "value");
+    if (count.value == nullptr) return std::nullopt;
+    const double n = number(*count.value, count.path);
+    if (n != std::floor(n) || n > 1e15) {
+      fail(count.path, "expected a whole number of samples, got " + describe(*count.value));
+    }
+    SummaryOnly summary;
+    summary.count = static_cast<std::uint64_t>(n);
+    summary.mean = nanoseconds(*mean);
+    if (noise != nullptr) {
+      const Datum v = data(*noise, "value");
+      if (v.value != nullptr && !v.value->is_null()) {
+        summary.relative_stdev = number(*v.value, v.path);
+      }
+    }
+    return summary;
   }
 
   // The cold sample times: size little-endian float32 values of seconds in the file the
@@ -433,14 +461,17 @@ class Reader : public JsonReader {
       report.warnings.push_back(
           std::to_string(counts_.summaries_only) + " NVBench measurements have summaries only (" +
           why +
-          "): one sample each, NVBench's median (else mean) time, too few for kerntime compare; "
-          "write the samples with --jsonbin FILE and keep its FILE-bin folder beside FILE");
+          "): one sample each, NVBench's median (else mean) time; kerntime compare judges them "
+          "from NVBench's sample size, mean and noise, which needs a larger change than samples "
+          "would; write the samples with --jsonbin FILE and keep its FILE-bin folder beside "
+          "FILE");
     }
     if (counts_.batches > 0) {
       report.warnings.push_back(std::to_string(counts_.batches) +
                                 " NVBench batch measurements (the /hot entries) have one sample "
-                                "each, NVBench's mean batch time (it writes no batch samples): "
-                                "too few for kerntime compare");
+                                "each, NVBench's mean batch time (it writes no batch samples "
+                                "and no batch noise): too few for kerntime compare; compare the "
+                                "/cold entries");
     }
     if (counts_.skipped > 0) {
       report.warnings.push_back(

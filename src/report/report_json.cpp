@@ -135,6 +135,39 @@ Json entry_json(const Entry& entry, const std::string& path) {
                              " samples, but there are " + std::to_string(entry.samples.size()));
   }
   json["statistics"] = statistics_json(entry.statistics, path + ".statistics");
+  if (entry.summary_only) {
+    const SummaryOnly& summary = *entry.summary_only;
+    Json written{{"count", summary.count}};
+    const double mean = finite(summary.mean, path + ".summary_only.mean");
+    if (mean < 0.0) fail(path + ".summary_only.mean", "a duration cannot be negative");
+    written["mean"] = mean;
+    if (summary.relative_stdev) {
+      const double noise = finite(*summary.relative_stdev, path + ".summary_only.relative_stdev");
+      if (noise < 0.0) fail(path + ".summary_only.relative_stdev", "cannot be negative");
+      written["relative_stdev"] = noise;
+    }
+    json["summary_only"] = std::move(written);
+  }
+  if (!entry.sample_columns.empty()) {
+    Json columns = Json::array();
+    for (std::size_t c = 0; c < entry.sample_columns.size(); ++c) {
+      const SampleColumn& column = entry.sample_columns[c];
+      const std::string column_path = path + ".columns[" + std::to_string(c) + "]";
+      if (column.name.empty()) fail(column_path + ".name", "empty; every column needs a name");
+      if (column.values.size() != entry.samples.size()) {
+        fail(column_path + ".values", "holds " + std::to_string(column.values.size()) +
+                                          " values for " + std::to_string(entry.samples.size()) +
+                                          " samples; a column has one value per sample");
+      }
+      Json values = Json::array();
+      for (std::size_t i = 0; i < column.values.size(); ++i) {
+        values.push_back(
+            finite(column.values[i], column_path + ".values[" + std::to_string(i) + "]"));
+      }
+      columns.push_back(Json{{"name", column.name}, {"values", std::move(values)}});
+    }
+    json["columns"] = std::move(columns);
+  }
   // Only entries of the benchmark engine have it; without it the entry is as before.
   if (entry.measurement) {
     json["measurement"] = report::measurement_info_json(*entry.measurement, path + ".measurement");

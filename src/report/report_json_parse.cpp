@@ -245,7 +245,67 @@ class Reader : public report::JsonReader {
       e.measurement = std::make_shared<const MeasurementInfo>(
           report::read_measurement_info(*this, *measurement, path + ".measurement", e.statistics));
     }
+    if (const Json* summary = member(value, "summary_only")) {
+      e.summary_only = summary_only(*summary, path + ".summary_only");
+    }
+    if (const Json* columns = member(value, "columns")) {
+      sample_columns(*columns, path + ".columns", e);
+    }
     return e;
+  }
+
+  // "columns": [{"name", "values": [one number per sample]}], figures a tool recorded beside
+  // each sample (report-format.md).
+  void sample_columns(const Json& columns, const std::string& path, Entry& e) const {
+    array(columns, path);
+    for (std::size_t c = 0; c < columns.size(); ++c) {
+      const std::string column_path = index_path(path, c);
+      const Json& value = columns[c];
+      object(value, column_path);
+      SampleColumn column;
+      const Json* name = member(value, "name");
+      if (name == nullptr) fail(column_path + ".name", "missing; every column has a name");
+      column.name = string(*name, column_path + ".name");
+      if (column.name.empty()) fail(column_path + ".name", "empty; every column needs a name");
+      const Json* values = member(value, "values");
+      if (values == nullptr) fail(column_path + ".values", "missing; one number per sample");
+      array(*values, column_path + ".values");
+      if (values->size() != e.samples.size()) {
+        fail(column_path + ".values", "holds " + std::to_string(values->size()) + " values for " +
+                                          std::to_string(e.samples.size()) +
+                                          " samples; a column has one value per sample");
+      }
+      for (std::size_t i = 0; i < values->size(); ++i) {
+        const Json& v = (*values)[i];
+        if (!v.is_number() || !std::isfinite(v.get<double>())) {
+          fail(index_path(column_path + ".values", i),
+               "expected a finite number, got " + describe(v));
+        }
+        column.values.push_back(v.get<double>());
+      }
+      for (const SampleColumn& other : e.sample_columns) {
+        if (other.name == column.name) {
+          fail(column_path + ".name", "the column " + io::json_string(column.name) + " again");
+        }
+      }
+      e.sample_columns.push_back(std::move(column));
+    }
+  }
+
+  // What another tool wrote in place of the samples (report-format.md, "summary_only").
+  SummaryOnly summary_only(const Json& value, const std::string& path) const {
+    object(value, path);
+    SummaryOnly summary;
+    const Json* count = member(value, "count");
+    if (count == nullptr) fail(path + ".count", "missing; the tool's sample count");
+    summary.count = uint64_value(*count, path + ".count");
+    const Json* mean = member(value, "mean");
+    if (mean == nullptr) fail(path + ".mean", "missing; the mean of the tool's samples");
+    summary.mean = duration(*mean, path + ".mean");
+    if (const Json* noise = member(value, "relative_stdev")) {
+      summary.relative_stdev = duration(*noise, path + ".relative_stdev");
+    }
+    return summary;
   }
 
   // "runs": [n1, n2, ...]: the sample count of each run (process), which together partition

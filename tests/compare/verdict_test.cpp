@@ -365,14 +365,30 @@ Report four_microseconds(const std::string& timer) {
 }
 
 // The allowance for a shift between processes was measured on GPU kernels: a Google Benchmark
-// timing (host CPU time) does not get it, so identical files are the same.
-TEST(CompareProcessAllowance, GoogleBenchmarkTimesGetNoneAndIdenticalFilesAreSame) {
+// timing (host CPU time) gets the one of CPU benchmarks (none, docs/ci.md), so identical files
+// are the same, a 3 % shift of a whole process is not a regression and a 10 % slowdown is.
+TEST(CompareProcessAllowance, GoogleBenchmarkTimesGetTheirOwnAndIdenticalFilesAreSame) {
   const Comparison c =
       compare(four_microseconds("google-benchmark"), four_microseconds("google-benchmark"));
   ASSERT_EQ(c.entries.size(), 1u);
   EXPECT_EQ(c.entries[0].verdict, Verdict::same) << c.entries[0].reason;
   ASSERT_FALSE(c.notes.empty());
-  EXPECT_NE(c.notes.back().find("none for Google Benchmark's CPU timings"), std::string::npos);
+  EXPECT_NE(c.notes.back().find("0% for CPU timings: Google Benchmark, NVBench's cpu_only, whose "
+                                "processes moved by up to 3.3% on a quiet CI machine and 8.1% on "
+                                "an H200 host; --process-allowance 8% covers such a host"),
+            std::string::npos)
+      << c.notes.back();
+
+  Report shifted = four_microseconds("google-benchmark");
+  for (double& v : shifted.entries[0].samples)
+    v *= 1.03;
+  const Comparison moved = compare(four_microseconds("google-benchmark"), shifted);
+  EXPECT_NE(moved.entries[0].verdict, Verdict::regressed) << moved.entries[0].reason;
+  Report slower = four_microseconds("google-benchmark");
+  for (double& v : slower.entries[0].samples)
+    v *= 1.10;
+  const Comparison regressed = compare(four_microseconds("google-benchmark"), slower);
+  EXPECT_EQ(regressed.entries[0].verdict, Verdict::regressed) << regressed.entries[0].reason;
 }
 
 // The same 4 us on a GPU timer: the 400 ns allowance is 10 % there, wider than a 5 %

@@ -16,6 +16,7 @@
 #include <kerntime/report_interop.hpp>
 
 #include "report/file_in_folder.hpp"
+#include "support/nvbench_sample_file.hpp"
 
 namespace kerntime {
 namespace {
@@ -23,18 +24,6 @@ namespace {
 namespace fs = std::filesystem;
 using report::FileInFolder;
 using report::resolve_inside;
-
-// Little-endian float32 seconds, as NVBench writes them.
-void write_samples(const fs::path& path, const std::vector<float>& seconds) {
-  fs::create_directories(path.parent_path());
-  std::ofstream out(path, std::ios::binary);
-  for (const float value : seconds) {
-    std::uint32_t word = 0;
-    std::memcpy(&word, &value, sizeof word);
-    for (int shift = 0; shift < 32; shift += 8)
-      out.put(static_cast<char>(word >> shift & 0xff));
-  }
-}
 
 // A fresh tree for each test:
 //   ROOT/secret.bin                 two samples nobody may read through the JSON
@@ -53,9 +42,9 @@ class SampleFiles : public ::testing::Test {
     root_ =
         fs::path{::testing::TempDir()} / (std::string{"kerntime_nvbench_files_"} + test->name());
     fs::remove_all(root_);
-    write_samples(root_ / "secret.bin", kSecret);
-    write_samples(root_ / "outside/0.bin", kSecret);
-    write_samples(folder() / "r.json-bin/0.bin", kOwn);
+    testing::write_nvbench_samples(root_ / "secret.bin", kSecret);
+    testing::write_nvbench_samples(root_ / "outside/0.bin", kSecret);
+    testing::write_nvbench_samples(folder() / "r.json-bin/0.bin", kOwn);
     fs::create_symlink("r.json-bin/0.bin", folder() / "inside.bin");
     fs::create_symlink("../secret.bin", folder() / "secret.bin");
     fs::create_symlink("../outside", folder() / "out");
@@ -187,9 +176,10 @@ TEST_F(SampleFiles, TheReaderNeverReadsAFileOutsideTheFolder) {
     ASSERT_EQ(r.warnings.size(), 2u);
     EXPECT_EQ(r.warnings[1],
               "1 NVBench measurements have summaries only (1 --jsonbin sample files it names "
-              "were refused): one sample each, NVBench's median (else mean) time, too few for "
-              "kerntime compare; write the samples with --jsonbin FILE and keep its FILE-bin "
-              "folder beside FILE");
+              "were refused): one sample each, NVBench's median (else mean) time; kerntime "
+              "compare judges them from NVBench's sample size, mean and noise, which needs a "
+              "larger change than samples would; write the samples with --jsonbin FILE and keep "
+              "its FILE-bin folder beside FILE");
   }
   const Report r = read(nvbench_json("\"r.json-bin/0.bin\"", "\"../secret.bin\""));
   EXPECT_EQ(r.warnings[0],

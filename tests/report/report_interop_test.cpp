@@ -249,6 +249,108 @@ TEST(GoogleBenchmarkReader, ReadsRepetitionsAsSamplesInNanoseconds) {
                                      "and are left out (first: BM_memcpy/1073741824/manual_time)"});
 }
 
+const SampleColumn* column(const Entry& e, const std::string& name) {
+  for (const SampleColumn& c : e.sample_columns) {
+    if (c.name == name) return &c;
+  }
+  return nullptr;
+}
+
+TEST(GoogleBenchmarkReader, KeepsCpuTimeIterationsAndCountersOfEachRepetition) {
+  const Report r = parse_any_report(read_data("gbench_repetitions.json"), "gb.json");
+  ASSERT_EQ(r.entries.size(), 2u);
+  const Entry& small = r.entries[0];
+  ASSERT_EQ(small.sample_columns.size(), 3u);
+  EXPECT_EQ(small.sample_columns[0].name, "cpu_time");
+  EXPECT_EQ(small.sample_columns[0].values, (std::vector<double>{828.24, 831.8100000000001,
+                                                                 825.1800000000001}));
+  EXPECT_EQ(small.sample_columns[1].name, "iterations");
+  EXPECT_EQ(small.sample_columns[1].values, (std::vector<double>{1000, 1000, 1000}));
+  EXPECT_EQ(small.sample_columns[2].name, "bytes_per_second");
+  EXPECT_EQ(small.sample_columns[2].values,
+            (std::vector<double>{9852216.748768473, 9809932.556713672, 9888751.545117429}));
+  // cpu_time in the entry's unit: the file wrote microseconds.
+  const SampleColumn* cpu = column(r.entries[1], "cpu_time");
+  ASSERT_NE(cpu, nullptr);
+  ASSERT_EQ(cpu->values.size(), 3u);
+  EXPECT_DOUBLE_EQ(cpu->values[0], 1275.0);
+  EXPECT_DOUBLE_EQ(cpu->values[2], 1274.745);
+}
+
+TEST(GoogleBenchmarkJson, RoundTripKeepsCpuTimeIterationsAndCounters) {
+  const nlohmann::json original = nlohmann::json::parse(read_data("gbench_repetitions.json"));
+  const Report read = parse_any_report(read_data("gbench_repetitions.json"), "gb.json");
+  // Through Google Benchmark JSON, and through kerntime's own JSON on the way.
+  const Report again = parse_any_report(to_json(read), "r.json");
+  const nlohmann::json written = nlohmann::json::parse(to_google_benchmark_json(again));
+
+  // Every repetition of the original with a time comes back with the same figures (in ns).
+  std::size_t checked = 0;
+  for (const auto& run : original["benchmarks"]) {
+    if (run.value("run_type", "") != "iteration" || run.value("error_occurred", false)) continue;
+    const double to_ns = run["time_unit"] == "us" ? 1e3 : 1.0;
+    bool found = false;
+    for (const auto& out : written["benchmarks"]) {
+      if (out["run_type"] != "iteration" || out["run_name"] != run["run_name"] ||
+          out["repetition_index"] != run["repetition_index"]) {
+        continue;
+      }
+      found = true;
+      SCOPED_TRACE(run.dump());
+      EXPECT_EQ(out["time_unit"], "ns");
+      EXPECT_DOUBLE_EQ(out["real_time"].get<double>(), run["real_time"].get<double>() * to_ns);
+      EXPECT_DOUBLE_EQ(out["cpu_time"].get<double>(), run["cpu_time"].get<double>() * to_ns);
+      EXPECT_EQ(out["iterations"], run["iterations"]);
+      EXPECT_DOUBLE_EQ(out["bytes_per_second"].get<double>(),
+                       run["bytes_per_second"].get<double>());
+      ++checked;
+    }
+    EXPECT_TRUE(found) << run.dump();
+  }
+  EXPECT_EQ(checked, 6u);
+  // The aggregates of cpu_time are Google Benchmark's: the median of the repetitions' cpu_time.
+  bool median_seen = false;
+  for (const auto& out : written["benchmarks"]) {
+    if (out["name"] == "BM_memcpy/8/manual_time_median") {
+      median_seen = true;
+      EXPECT_DOUBLE_EQ(out["cpu_time"].get<double>(), 828.24);
+      EXPECT_DOUBLE_EQ(out["bytes_per_second"].get<double>(), 9852216.748768473);
+    }
+  }
+  EXPECT_TRUE(median_seen);
+
+  // Read back, the columns are the original ones, and none is added for what the writer fills
+  // in (a report without columns stays without).
+  const Report reread = parse_any_report(written.dump(), "g.json");
+  ASSERT_EQ(reread.entries.size(), 2u);
+  for (std::size_t i = 0; i < 2; ++i) {
+    ASSERT_EQ(reread.entries[i].sample_columns.size(), read.entries[i].sample_columns.size());
+    for (std::size_t c = 0; c < read.entries[i].sample_columns.size(); ++c) {
+      EXPECT_EQ(reread.entries[i].sample_columns[c].name, read.entries[i].sample_columns[c].name);
+      EXPECT_EQ(reread.entries[i].sample_columns[c].values,
+                read.entries[i].sample_columns[c].values);
+    }
+  }
+  const Report plain =
+      parse_any_report(to_google_benchmark_json(testing::sample_report()), "plain.json");
+  for (const Entry& e : plain.entries) EXPECT_TRUE(e.sample_columns.empty()) << e.name;
+}
+
+TEST(GoogleBenchmarkJson, AMergeKeepsAColumnOnlyWhenEveryRunHasIt) {
+  const Report read = parse_any_report(read_data("gbench_repetitions.json"), "gb.json");
+  Report other = read;
+  other.environment.created_utc = "2026-11-29T17:05:00+01:00";  // another run
+  other.entries[0].sample_columns.erase(other.entries[0].sample_columns.begin());  // cpu_time
+  const Report merged = merge_reports({read, other}, {"a.json", "b.json"});
+  ASSERT_EQ(merged.entries.size(), 2u);
+  EXPECT_EQ(merged.entries[0].run_sizes, (std::vector<std::size_t>{3, 3}));
+  ASSERT_EQ(merged.entries[0].sample_columns.size(), 2u);
+  EXPECT_EQ(merged.entries[0].sample_columns[0].name, "iterations");
+  EXPECT_EQ(merged.entries[0].sample_columns[0].values.size(), 6u);
+  EXPECT_EQ(merged.entries[1].sample_columns.size(), 3u);
+  EXPECT_EQ(merged.entries[1].sample_columns[0].values.size(), 6u);
+}
+
 TEST(GoogleBenchmarkReader, AggregatesAloneGiveTheMedianAndAWarning) {
   const Report r = parse_any_report(read_data("gbench_aggregates_only.json"), "gb.json");
   ASSERT_EQ(r.entries.size(), 2u);
@@ -315,8 +417,25 @@ TEST(NvbenchReader, ReadsEachStateAndMeasurementWithItsDevice) {
   EXPECT_EQ(r.entries[0].name, "copy/T=I32/Elements=4194304/cold");
   EXPECT_EQ(r.entries[0].timer, "nvbench-cold");
   EXPECT_EQ(r.entries[0].device, 0);
-  // Summaries only: the median GPU time, in ns.
+  // Summaries only: the median GPU time, in ns, and what compare judges from.
   EXPECT_EQ(r.entries[0].samples, std::vector<double>{1.8336e-05 * 1e9});
+  ASSERT_TRUE(r.entries[0].summary_only.has_value());
+  EXPECT_EQ(r.entries[0].summary_only->count, 5u);
+  EXPECT_DOUBLE_EQ(r.entries[0].summary_only->mean, 1.8336000000000002e-05 * 1e9);
+  ASSERT_TRUE(r.entries[0].summary_only->relative_stdev.has_value());
+  EXPECT_DOUBLE_EQ(*r.entries[0].summary_only->relative_stdev, 0.002759404590024766);
+  // A batch has a mean and a size, and no noise.
+  ASSERT_TRUE(r.entries[1].summary_only.has_value());
+  EXPECT_EQ(r.entries[1].summary_only->count, 12000u);
+  EXPECT_FALSE(r.entries[1].summary_only->relative_stdev.has_value());
+  // Through kerntime's JSON and back.
+  const Report again = parse_any_report(to_json(r), "r.json");
+  ASSERT_TRUE(again.entries[0].summary_only.has_value());
+  EXPECT_EQ(again.entries[0].summary_only->count, 5u);
+  EXPECT_DOUBLE_EQ(again.entries[0].summary_only->mean, r.entries[0].summary_only->mean);
+  EXPECT_EQ(again.entries[0].summary_only->relative_stdev,
+            r.entries[0].summary_only->relative_stdev);
+  EXPECT_FALSE(again.entries[1].summary_only->relative_stdev.has_value());
   EXPECT_EQ(r.entries[1].name, "copy/T=I32/Elements=4194304/hot");
   EXPECT_EQ(r.entries[1].timer, "nvbench-batch");
   EXPECT_EQ(r.entries[1].samples, std::vector<double>{1.7921e-05 * 1e9});

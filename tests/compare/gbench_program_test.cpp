@@ -1,0 +1,117 @@
+// SPDX-License-Identifier: Apache-2.0
+// A real Google Benchmark program (gbench_program/cpu_benchmarks.cpp) run as its users run it:
+// its file compared with itself is `same`, two processes of it pass the gate (CPU timers get
+// their own allowance, not the GPU one), and kerntime report writes the file back with every
+// repetition's iterations, cpu_time and counters.
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include "support/run_command.hpp"
+
+namespace kerntime {
+namespace {
+
+namespace fs = std::filesystem;
+using testing::CommandResult;
+using testing::run_command;
+
+nlohmann::json read_json(const fs::path& path) {
+  std::ifstream in(path);
+  return nlohmann::json::parse(in);
+}
+
+int count_lines_with(const std::string& text, const std::string& part) {
+  int n = 0;
+  std::istringstream lines(text);
+  for (std::string line; std::getline(lines, line);) {
+    n += line.find(part) != std::string::npos ? 1 : 0;
+  }
+  return n;
+}
+
+class GoogleBenchmarkProgram : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    folder_ = fs::path{::testing::TempDir()} / "kerntime_gbench_program";
+    fs::remove_all(folder_);
+    fs::create_directories(folder_);
+  }
+  void TearDown() override { fs::remove_all(folder_); }
+
+  // One process of the program, its JSON to `name`.
+  void run_program(const std::string& name) const {
+    const CommandResult r =
+        run_command("'" KERNTIME_GBENCH_PROGRAM
+                    "' --benchmark_repetitions=20 --benchmark_min_time=0.05 "
+                    "--benchmark_format=json --benchmark_out_format=json --benchmark_out='" +
+                    (folder_ / name).string() + "' > /dev/null");
+    ASSERT_EQ(r.exit_status, 0) << r.err;
+  }
+
+  CommandResult kerntime(const std::string& arguments) const {
+    return run_command("cd '" + folder_.string() + "' && NO_COLOR= '" KERNTIME_EXECUTABLE "' " +
+                       arguments);
+  }
+
+  fs::path folder_;
+};
+
+TEST_F(GoogleBenchmarkProgram, ItsFileComparedWithItselfIsSame) {
+  run_program("a.json");
+  const CommandResult r = kerntime("compare a.json a.json");
+  EXPECT_EQ(r.exit_status, 0) << r.out << r.err;
+  // Three benchmarks of twenty repetitions, each `same` within the 4 % allowance of CPU timers.
+  EXPECT_EQ(count_lines_with(r.out, " same "), 3) << r.out;
+  EXPECT_NE(r.out.find("0 regressed, 0 improved, 3 same, 0 inconclusive"), std::string::npos)
+      << r.out;
+}
+
+TEST_F(GoogleBenchmarkProgram, TwoProcessesOfTheSameBuildPassTheGate) {
+  run_program("a.json");
+  run_program("b.json");
+  const CommandResult r = kerntime("compare a.json b.json");
+  // No false alarm: each benchmark is `same`, or `inconclusive` where the two processes moved
+  // by more than the interval allows to call it the same (docs/ci.md, "Allowances by timer").
+  EXPECT_EQ(r.exit_status, 0) << r.out << r.err;
+  EXPECT_NE(r.out.find("0 regressed, 0 improved"), std::string::npos) << r.out;
+  EXPECT_EQ(count_lines_with(r.out, " same ") + count_lines_with(r.out, " inconclusive "), 3)
+      << r.out;
+}
+
+TEST_F(GoogleBenchmarkProgram, ReportWritesBackIterationsCpuTimeAndCounters) {
+  run_program("a.json");
+  const CommandResult r = kerntime("report a.json --format gbench-json -o back.json");
+  ASSERT_EQ(r.exit_status, 0) << r.out << r.err;
+  const nlohmann::json original = read_json(folder_ / "a.json");
+  const nlohmann::json back = read_json(folder_ / "back.json");
+  std::size_t checked = 0;
+  for (const auto& run : original["benchmarks"]) {
+    if (run["run_type"] != "iteration") continue;
+    const double to_ns = run["time_unit"] == "us" ? 1e3 : run["time_unit"] == "ms" ? 1e6 : 1.0;
+    for (const auto& out : back["benchmarks"]) {
+      if (out["run_type"] != "iteration" || out["run_name"] != run["run_name"] ||
+          out["repetition_index"] != run["repetition_index"]) {
+        continue;
+      }
+      SCOPED_TRACE(run.dump());
+      EXPECT_EQ(out["iterations"], run["iterations"]);
+      EXPECT_DOUBLE_EQ(out["real_time"].get<double>(), run["real_time"].get<double>() * to_ns);
+      EXPECT_DOUBLE_EQ(out["cpu_time"].get<double>(), run["cpu_time"].get<double>() * to_ns);
+      for (const char* counter : {"items_per_second", "elements", "rounds"}) {
+        if (!run.contains(counter)) continue;
+        ASSERT_TRUE(out.contains(counter)) << counter;
+        EXPECT_DOUBLE_EQ(out[counter].get<double>(), run[counter].get<double>()) << counter;
+      }
+      ++checked;
+    }
+  }
+  EXPECT_EQ(checked, 60u);  // 3 benchmarks x 20 repetitions
+}
+
+}  // namespace
+}  // namespace kerntime
