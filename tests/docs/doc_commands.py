@@ -18,7 +18,9 @@ is either checked here or consciously let through.
 
 Where commands are found: every line of ```sh/bash/shell/console blocks; lines of unlabelled
 blocks (mostly program output) that start with `$ ` or with a known program; `run:` steps of
-```yaml blocks; inline code spans that start with a known program. A `kerntime SUBCOMMAND`
+```yaml blocks (GitHub Actions) and the items of their `script:`, `before_script:` and
+`after_script:` lists (GitLab CI); `sh '...'` steps of ```groovy blocks (Jenkins); inline code
+spans that start with a known program. A `kerntime SUBCOMMAND`
 line followed by `[--option ...]` lines is a synopsis: each option must exist in the
 subcommand's --help.
 """
@@ -33,6 +35,8 @@ from dataclasses import dataclass, field
 # Programs that are not kerntime's and need no check: the docs use them around kerntime's.
 ALLOWED_PROGRAMS = {
     "cd", "cp", "echo", "git", "grep", "mkdir", "nvidia-smi", "pip", "python", "python3", "true",
+    # the wheel's repair step (docs/python.md)
+    "auditwheel",
     # a user's program that times with Session and writes its own report (docs/ci.md)
     "./build/my_app", "./my_app",
     # shell syntax of a loop (`for i in 1 2 3; do ...; done`)
@@ -174,6 +178,10 @@ def extract(markdown, name):
         numbered = _join_continuations(block)
         if language == "yaml":
             _extract_yaml(numbered)
+            _extract_gitlab_scripts(numbered)
+            return
+        if language == "groovy":
+            _extract_jenkins_steps(numbered)
             return
         i = 0
         while i < len(numbered):
@@ -224,6 +232,29 @@ def extract(markdown, name):
                 if numbered[i][1].strip():
                     commands.extend(_commands_of_line(f"{name}:{numbered[i][0]}", numbered[i][1]))
                 i += 1
+
+    def _extract_gitlab_scripts(numbered):
+        i = 0
+        while i < len(numbered):
+            number, line = numbered[i]
+            match = re.match(r"^(\s*)(?:before_|after_)?script:\s*$", line)
+            i += 1
+            if not match:
+                continue
+            indent = len(match.group(1))
+            while i < len(numbered) and (not numbered[i][1].strip()
+                                         or len(numbered[i][1]) - len(numbered[i][1].lstrip())
+                                         > indent):
+                item = re.match(r"^\s*-\s+(.*)$", numbered[i][1])
+                if item:
+                    commands.extend(_commands_of_line(f"{name}:{numbered[i][0]}", item.group(1)))
+                i += 1
+
+    def _extract_jenkins_steps(numbered):
+        for number, line in numbered:
+            match = re.match(r"""^\s*sh\s+(['"])(.*)\1\s*$""", line)
+            if match:
+                commands.extend(_commands_of_line(f"{name}:{number}", match.group(2)))
 
     for number, line in enumerate(lines, 1):
         fence = re.match(r"^\s*```(\S*)", line)

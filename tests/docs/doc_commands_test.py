@@ -71,6 +71,34 @@ class Extraction(unittest.TestCase):
             ["./build/gpu/src/cli/kerntime", "info"],
         ])
 
+    def test_gitlab_script_items_and_jenkins_sh_steps(self):
+        markdown = doc(
+            FENCE + "yaml",
+            "perf-gate:",
+            "  rules:",
+            "    - if: $CI_PIPELINE_SOURCE == \"merge_request_event\"",
+            "  before_script:",
+            "    - cmake --preset gpu",
+            "  script:",
+            "    - ./build/gpu/src/cli/kerntime compare a.json b.json --format junit",
+            "  artifacts:",
+            "    paths:",
+            "      - perf-junit.xml",
+            FENCE,
+            FENCE + "groovy",
+            "steps {",
+            "  sh 'cmake --build --preset gpu'",
+            "  sh \"./build/gpu/src/cli/kerntime info\"",
+            "  junit testResults: 'perf-junit.xml'",
+            "}",
+            FENCE)
+        self.assertEqual(words_of(markdown), [
+            ["cmake", "--preset", "gpu"],
+            ["./build/gpu/src/cli/kerntime", "compare", "a.json", "b.json", "--format", "junit"],
+            ["cmake", "--build", "--preset", "gpu"],
+            ["./build/gpu/src/cli/kerntime", "info"],
+        ])
+
     def test_inline_spans_that_start_with_a_program_and_placeholders(self):
         markdown = doc(
             "Run `kerntime compare BASELINE <that report>` or `sample_benchmarks --format md`;",
@@ -174,6 +202,15 @@ class Checks(unittest.TestCase):
 
     def test_a_shell_line_off_the_allow_list_fails(self):
         self.assert_fails(doc(FENCE + "sh", "rm -rf build", FENCE), "allow-list")
+
+    def test_a_bad_option_in_a_gitlab_script_fails(self):
+        self.assert_fails(doc(FENCE + "yaml", "job:", "  script:",
+                              "    - kerntime compare a.json b.json --treshold 5%", FENCE),
+                          "--treshold")
+
+    def test_a_bad_option_in_a_jenkins_step_fails(self):
+        self.assert_fails(doc(FENCE + "groovy", "sh 'kerntime compare a.json b.json --no-such'",
+                              FENCE), "--no-such")
 
 
 if __name__ == "__main__":
