@@ -36,3 +36,10 @@ install(FILES
   DESTINATION ${KERNTIME_CMAKE_DIR})
 # share/doc/kerntime/LICENSE: a binary package carries its license (tests/consumer checks it).
 install(FILES ${PROJECT_SOURCE_DIR}/LICENSE DESTINATION ${CMAKE_INSTALL_DOCDIR})
+# Shell completion where bash-completion and zsh look for it (src/cli/CMakeLists.txt writes it).
+if(TARGET kerntime_completions)
+  install(FILES ${PROJECT_BINARY_DIR}/completions/kerntime.bash
+    DESTINATION ${CMAKE_INSTALL_DATADIR}/bash-completion/completions RENAME kerntime)
+  install(FILES ${PROJECT_BINARY_DIR}/completions/_kerntime
+    DESTINATION ${CMAKE_INSTALL_DATADIR}/zsh/site-functions)
+endif()

@@ -18,5 +18,8 @@ void add_calibrate_command(CLI::App& app, int& exit_status);
 void add_compare_command(CLI::App& app, int& exit_status);
 void add_report_command(CLI::App& app, int& exit_status);
 void add_run_command(CLI::App& app, int& exit_status);
+/// `kerntime completion bash|zsh`, hidden: the completion script of `app` as a whole, so add it
+/// to the app that holds every other command.
+void add_completion_command(CLI::App& app, int& exit_status);
 
 }  // namespace kerntime::cli

@@ -225,10 +225,12 @@ void add_compare_command(CLI::App& app, int& exit_status) {
   command
       ->add_option("baseline", settings->baseline,
                    "The baseline report (kerntime, Google Benchmark or NVBench JSON; - for stdin)")
+      ->type_name("FILE")
       ->required();
   command
       ->add_option("candidate", settings->candidate,
                    "The candidate report (kerntime, Google Benchmark or NVBench JSON; - for stdin)")
+      ->type_name("FILE")
       ->required();
   command
       ->add_option("--threshold", settings->thresholds,
@@ -251,9 +253,11 @@ void add_compare_command(CLI::App& app, int& exit_status) {
                    "table, md, json or junit (default: what the --output file's extension names "
                    "(.json, .md, .xml or .junit; .txt or none: table))")
       ->check(CLI::IsMember({"table", "md", "markdown", "json", "junit"}));
-  command->add_option("--output,-o", settings->output,
-                      "Write the chosen format to FILE (- for stdout); the table still goes to "
-                      "stdout");
+  command
+      ->add_option("--output,-o", settings->output,
+                   "Write the chosen format to FILE (- for stdout); the table still goes to "
+                   "stdout")
+      ->type_name("FILE");
   command->add_flag("--fail-on-removed", settings->fail_on_removed,
                     "Fail (exit 1) when an entry of BASELINE is missing from CANDIDATE");
   command->add_flag("--fail-on-inconclusive", settings->fail_on_inconclusive,

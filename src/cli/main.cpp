@@ -78,6 +78,10 @@ int main(int argc, char** argv) {
   kerntime::cli::add_compare_command(app, exit_status);
   kerntime::cli::add_report_command(app, exit_status);
   kerntime::cli::add_run_command(app, exit_status);
+  kerntime::cli::add_completion_command(app, exit_status);
+  app.footer(
+      "'kerntime help COMMAND' shows a command's options. 'kerntime completion bash' (or zsh) "
+      "prints a shell completion script (docs/cli.md).");
 
   // Hidden: `kerntime --check-arguments COMMAND ...` parses the whole command line as CLI11
   // does (unknown options, values, required arguments) and exits 0 without running anything,
@@ -107,6 +111,7 @@ int main(int argc, char** argv) {
       std::vector<std::string> known;
       for (const CLI::App* command : app.get_subcommands({})) {
         known.push_back(command->get_name());
+        if (command->get_group().empty()) continue;  // hidden (completion): not listed
         names += names.empty() ? command->get_name() : ", " + command->get_name();
       }
       if (std::find(known.begin(), known.end(), word) == known.end()) {

@@ -221,6 +221,7 @@ void add_report_command(CLI::App& app, int& exit_status) {
       ->add_option("files", settings->files,
                    "Report files (kerntime, Google Benchmark or NVBench JSON; - for stdin); "
                    "several are merged, one run each")
+      ->type_name("FILE")
       ->required();
   command
       ->add_option("--format", settings->format,
@@ -240,8 +241,10 @@ void add_report_command(CLI::App& app, int& exit_status) {
                    "elided) or full")
       ->check(CLI::IsMember({"short", "full"}))
       ->default_str("short");
-  command->add_option("--output,-o", settings->output,
-                      "Write to FILE instead of stdout (- for stdout)");
+  command
+      ->add_option("--output,-o", settings->output,
+                   "Write to FILE instead of stdout (- for stdout)")
+      ->type_name("FILE");
   command->callback([settings, &exit_status] { exit_status = run_report(*settings); });
 }
 

@@ -288,10 +288,14 @@ void add_run_command(CLI::App& app, int& exit_status) {
   CLI::App* command = app.add_subcommand(
       "run", "Run a CUDA program unchanged and summarize every kernel it ran (GPU time, CUPTI)");
   command->footer(kFooter);
-  command->add_option("-o,--output", options->output,
-                      "Write the merged report (kerntime-report/1 JSON) to FILE");
-  command->add_option("--timeline", options->timeline,
-                      "Write a Chrome/Perfetto trace of the recorded kernels to FILE");
+  command
+      ->add_option("-o,--output", options->output,
+                   "Write the merged report (kerntime-report/1 JSON) to FILE")
+      ->type_name("FILE");
+  command
+      ->add_option("--timeline", options->timeline,
+                   "Write a Chrome/Perfetto trace of the recorded kernels to FILE")
+      ->type_name("FILE");
   command
       ->add_option("--format", options->format,
                    "Format of the summary on standard error: table, md, csv, json")
@@ -322,15 +326,19 @@ void add_run_command(CLI::App& app, int& exit_status) {
       ->add_option("--checkpoint", options->checkpoint,
                    "How often each process rewrites its report while running (0: only at exit)")
       ->default_str("2s");
-  command->add_option("--process-reports", options->process_reports,
-                      "Keep each process's report in DIR (default: a temporary directory)");
+  command
+      ->add_option("--process-reports", options->process_reports,
+                   "Keep each process's report in DIR (default: a temporary directory)")
+      ->type_name("DIR");
   command->add_flag("--no-last-launch", options->no_last_launch,
                     "Do not keep each thread's last kernel launch (a callback in every launch): "
                     "a process that aborts or faults then cannot name it");
   command->add_flag("--all-api-calls", options->all_api_calls,
                     "Record every CUDA runtime and driver API call, not only launches, copies "
                     "and memsets (each recorded call costs the program host time)");
-  command->add_option("command", options->command, "PROGRAM [ARGS...] (after --)")->required();
+  command->add_option("command", options->command, "PROGRAM [ARGS...] (after --)")
+      ->type_name("PROGRAM")
+      ->required();
   command->positionals_at_end();
   command->callback([options, names, &exit_status] {
     try {
