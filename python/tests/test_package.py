@@ -9,6 +9,8 @@ import sys
 import sysconfig
 from pathlib import Path
 
+import pytest
+
 import kerntime
 from kerntime import _kerntime
 
@@ -75,3 +77,58 @@ def test_declared_work_has_bytes_flops_and_elements():
     work.bytes, work.flops, work.elements = 8.0, 2.0, 1.0
     assert (work.bytes, work.flops, work.elements) == (8.0, 2.0, 1.0)
     assert "elements_per_s" in dir(_kerntime.Throughput)
+
+
+def _in_nvidia_packages(name):
+    """The files called `name` that NVIDIA's pip packages (nvidia-cuda-runtime, ...) installed."""
+    found = set()
+    for dist in importlib.metadata.distributions():
+        if (dist.metadata["Name"] or "").lower().startswith("nvidia-cuda-"):
+            found |= {Path(f.locate()).resolve() for f in dist.files or [] if f.name == name}
+    return found
+
+
+def _cupti_answers(path):
+    """Whether the CUPTI at `path` gives its version, asked in a process of its own: one loaded
+    here would count as another CUPTI client for kerntime."""
+    code = (
+        "import ctypes, sys; version = ctypes.c_uint();"
+        "sys.exit(ctypes.CDLL(sys.argv[1]).cuptiGetVersion(ctypes.byref(version)) != 0)"
+    )
+    return subprocess.run([sys.executable, "-c", code, str(path)]).returncode == 0
+
+
+def test_the_cuda_runtime_and_cupti_of_nvidias_packages_come_first():
+    # A wheel's extras cu12 and cu13 install them (docs/python.md); the RUNPATH of the module,
+    # libkerntime and the command names them before any other (python/CMakeLists.txt).
+    code = "import kerntime; kerntime.cupti_availability(); print(open('/proc/self/maps').read())"
+    env = {key: value for key, value in os.environ.items() if key != "KERNTIME_CUPTI_LIBRARY"}
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env)
+    assert done.returncode == 0, done.stderr
+    mapped = {Path(line.split()[-1]) for line in done.stdout.splitlines() if "/lib" in line}
+    runtimes = {path for path in mapped if path.name.startswith("libcudart.so")}
+    assert len(runtimes) == 1, runtimes
+    (runtime,) = runtimes
+    if not _in_nvidia_packages(runtime.name):
+        pytest.skip(f"no NVIDIA pip package installed {runtime.name} here")
+    assert runtime.resolve() in _in_nvidia_packages(runtime.name)
+    packaged_cupti = _in_nvidia_packages(runtime.name.replace("libcudart", "libcupti"))
+    if not packaged_cupti:
+        return
+    if not all(_cupti_answers(path) for path in packaged_cupti):
+        # Seen with CUPTI 13.5 on a machine without a driver; CUPTI 13.0 answers there.
+        pytest.skip(f"NVIDIA's CUPTI does not answer cuptiGetVersion here: {packaged_cupti}")
+    assert {path for path in mapped if path.name.startswith("libcupti.so")} == packaged_cupti
+    # The command holds the static runtime and loads CUPTI by its soname through its own RUNPATH;
+    # the dynamic loader's log names the file it loads.
+    command = Path(sysconfig.get_path("scripts")) / "kerntime"
+    done = subprocess.run(
+        [str(command), "--version"], capture_output=True, text=True, env={**env, "LD_DEBUG": "libs"}
+    )
+    assert done.returncode == 0, done.stderr
+    loaded = {
+        Path(line.split("calling init:")[1].strip()).resolve()
+        for line in done.stderr.splitlines()
+        if "calling init:" in line and "libcupti.so" in line
+    }
+    assert loaded == packaged_cupti, done.stderr[-2000:]
