@@ -3,7 +3,9 @@
 // tables of docs/benchmarks.md. Exit status 0 when every target is met, 1 otherwise.
 //
 //   spin kernels, cold: the CUPTI headline within max(2 %, 0.25 us) of the kernel's CUPTI
-//     duration from plain launches; the naive single event pair printed beside.
+//     duration from plain launches, as kerntime's Tracer reads them in this process and as an
+//     independent reader (tests/support/reference_reader) reads them in a child process; the
+//     naive single event pair printed beside.
 //   events only (accuracy_events_only.hpp): spins and copies measured without a Tracer in
 //     child processes where another client holds CUPTI, or where CUPTI is absent, within
 //     max(2 %, 0.25 us) of the CUPTI references; a third child without the fixed cost's cache
@@ -77,6 +79,11 @@ std::vector<double> spin_section(Tracer& tracer, cudaStream_t stream,
   std::vector<Measurement> with_cupti;
   std::vector<double> truth;
   std::vector<double> naive;
+  std::vector<int> counts;
+  for (std::uint64_t ns : lengths)
+    counts.push_back(reference_count(ns));
+  // First, while nothing of this process has run a spin: a child under the independent reader.
+  const std::vector<double> reader = examples::reader_spin_medians_ns(lengths, counts);
   Engine engine;
   for (std::uint64_t ns : lengths) {
     MeasureOptions options;
@@ -120,6 +127,28 @@ std::vector<double> spin_section(Tracer& tracer, cudaStream_t stream,
         100.0 * error_c / t, verdict(ok_c), us(naive[i]), us(c.events.median),
         us(c.info.event_floor_ns), c.headline.count, c.info.stop_reason.c_str(),
         c.info.wall_time_s);
+  }
+  std::printf("\n");
+  if (reader.empty()) {
+    std::printf(
+        "The independent reader (tests/support/reference_reader) was not built "
+        "(KERNTIME_BUILD_TESTS=OFF): no check against a reader that is not kerntime.\n\n");
+    return truth;
+  }
+  // The same plain launches read by a minimal CUPTI reader of our own in a separate process:
+  // kerntime's Tracer inside kerntime's protocol cannot show a bias of that protocol.
+  std::printf("## Spin kernels against an independent reader\n\n");
+  std::printf(
+      "| Spin | Reader, separate process (plain launches) | Tracer, this process | Headline, "
+      "CUPTI | Error vs reader | Within max(2%%, 0.25 us) |\n");
+  std::printf("|---:|---:|---:|---:|---:|:-:|\n");
+  for (std::size_t i = 0; i < lengths.size(); ++i) {
+    const double r = reader[i];
+    const double error_r = with_cupti[i].headline.median - r;
+    const bool ok_r = std::abs(error_r) <= std::max(0.02 * r, 250.0);
+    std::printf("| %g us | %.3f us | %.3f us | %.3f us | %+.3f us (%+.2f%%) | %s |\n",
+                us(static_cast<double>(lengths[i])), us(r), us(truth[i]),
+                us(with_cupti[i].headline.median), us(error_r), 100.0 * error_r / r, verdict(ok_r));
   }
   std::printf("\n");
   return truth;
@@ -333,6 +362,11 @@ int main(int argc, char** argv) {
     if (argc == 2 && std::string{argv[1]}.rfind(child, 0) == 0) {
       require_gpu();
       return examples::run_events_only_child(std::string{argv[1]}.substr(child.size()));
+    }
+    const std::string reader_child = "--reader-child=";
+    if (argc == 2 && std::string{argv[1]}.rfind(reader_child, 0) == 0) {
+      require_gpu();
+      return examples::run_reader_child(std::string{argv[1]}.substr(reader_child.size()));
     }
     return run();
   } catch (const std::exception& e) {

@@ -37,13 +37,6 @@ const Scenario kScenarios[] = {
      "CUPTI absent and no cache: the floor alone"},
 };
 
-std::string own_executable() {
-  char path[4096];
-  const ssize_t n = ::readlink("/proc/self/exe", path, sizeof path - 1);
-  if (n <= 0) throw Error("cannot find bench_accuracy's own executable (/proc/self/exe)");
-  return std::string(path, static_cast<std::size_t>(n));
-}
-
 std::string shell_quoted(const std::string& text) {
   std::string out = "'";
   for (char c : text)
@@ -100,6 +93,13 @@ bool within(double error, double reference) {
 }
 
 }  // namespace
+
+std::string own_executable() {
+  char path[4096];
+  const ssize_t n = ::readlink("/proc/self/exe", path, sizeof path - 1);
+  if (n <= 0) throw Error("cannot find bench_accuracy's own executable (/proc/self/exe)");
+  return std::string(path, static_cast<std::size_t>(n));
+}
 
 std::vector<EventsOnlyCase> events_only_cases() {
   std::vector<EventsOnlyCase> cases;

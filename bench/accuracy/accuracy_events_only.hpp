@@ -38,6 +38,9 @@ struct EventsOnlyRow {
   std::string stop;
 };
 
+/// bench_accuracy's own path (/proc/self/exe), for its children.
+std::string own_executable();
+
 /// The spins and copies of the section, references not yet filled in.
 std::vector<EventsOnlyCase> events_only_cases();
 

@@ -108,6 +108,56 @@ def cupti_reference(fn: Callable[[], None], calls: int = 200, flush: bool = True
     return [float(end - start) for start, end in spans.values()]
 
 
+def profiler_gpu_events(prof) -> List[tuple]:
+    """The GPU activities a finished torch.profiler.profile recorded: (start_ns, end_ns, name),
+    by start time."""
+    events = []
+    for e in prof.profiler.kineto_results.events():
+        if not str(e.device_type()).endswith("CUDA"):
+            continue
+        start = e.start_ns() if hasattr(e, "start_ns") else e.start_us() * 1000
+        length = e.duration_ns() if hasattr(e, "duration_ns") else e.duration_us() * 1000
+        events.append((start, start + length, e.name()))
+    events.sort()
+    return events
+
+
+def profiler_reference(fn: Callable[[], None], calls: int = 200, flush: bool = True) -> List[float]:
+    """What torch.profiler, a reader that is not kerntime, sees of each of `calls` plain calls of
+    `fn`, with the same protocol as cupti_reference(): L2 flushed before each call, each call's
+    GPU span from its first kernel's start to its last kernel's end (ns). Calls are told apart
+    by a short spin kernel launched before each, which is not part of any call. CUPTI must be
+    free: call kerntime.release_tracer() first."""
+    from torch.profiler import ProfilerActivity, profile
+
+    flusher = Flush() if flush else None
+    marker = spin(2_000)
+    fn()
+    torch.cuda.synchronize()
+    with profile(activities=[ProfilerActivity.CUDA]) as prof:
+        for _ in range(calls):
+            if flusher:
+                flusher()
+            marker()
+            fn()
+        torch.cuda.synchronize()
+    events = profiler_gpu_events(prof)
+    spans: List[List[int]] = []
+    marked = 0
+    for start, end, name in events:
+        if "kerntime_bench_spin" in name and (not spans or spans[-1]) and marked < calls:
+            # A marker opens the next call, unless fn itself is a spin: the marker comes first.
+            marked += 1
+            spans.append([])
+            continue
+        if spans and "fill" not in name.lower() and "zero" not in name.lower():
+            spans[-1].append((start, end))
+    spans = [s for s in spans if s]
+    if len(spans) != calls:
+        raise SystemExit(f"the torch.profiler reference saw {len(spans)} of {calls} calls")
+    return [float(max(e for _, e in s) - min(b for b, _ in s)) for s in spans]
+
+
 def median(values: List[float]) -> float:
     return statistics.median(values)
 

@@ -221,7 +221,7 @@ def profiler_pass(names: List[str], pause: float) -> List[dict]:
     from torch.profiler import ProfilerActivity, profile
 
     sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-    from _common import spin
+    from _common import profiler_gpu_events, spin
 
     ops = make_ops(names)
     gap = spin(50_000)
@@ -236,14 +236,7 @@ def profiler_pass(names: List[str], pause: float) -> List[dict]:
                 flush.fill_(i & 0xFF)
                 fn()
             torch.cuda.synchronize()
-        events = []
-        for e in prof.profiler.kineto_results.events():
-            if not str(e.device_type()).endswith("CUDA"):
-                continue
-            start = e.start_ns() if hasattr(e, "start_ns") else e.start_us() * 1000
-            length = e.duration_ns() if hasattr(e, "duration_ns") else e.duration_us() * 1000
-            events.append((start, start + length, e.name()))
-        events.sort()
+        events = profiler_gpu_events(prof)
         calls: List[List[tuple]] = []
         for start, end, kernel in events:
             if "kerntime_bench_spin" in kernel:
