@@ -11,7 +11,10 @@ import shlex
 import sys
 import unittest
 
-import yaml
+try:
+    import yaml
+except ImportError:
+    sys.exit("ci_snippets_test needs PyYAML: install the Debian package python3-yaml")
 
 SOURCE_DIR = os.environ.get("SOURCE_DIR", os.path.join(os.path.dirname(__file__), "..", ".."))
 
