@@ -96,8 +96,42 @@ def test_google_benchmark_and_other_files_read_as_the_cli_reads_them(tmp_path):
     path = tmp_path / "gbench.json"
     path.write_text(text)
     for report in (kerntime.read_report(str(path)), kerntime.parse_report(text, "gbench.json")):
-        assert report.find("BM_copy/64").samples == [4000.0, 4200.0, 4100.0]
+        entry = report.find("BM_copy/64")
+        assert entry.samples == [4000.0, 4200.0, 4100.0]
+        # What Google Benchmark wrote beside each time, kept per repetition (cpu_time in ns).
+        columns = {c.name: c.values for c in entry.sample_columns}
+        assert columns == {"cpu_time": [4100.0, 4100.0, 4100.0],
+                           "iterations": [1000.0, 1000.0, 1000.0]}
+        assert entry.summary_only is None
     csv = tmp_path / "out.csv"
     csv.write_text("name,timer,samples\nk,cupti-kernel,20\n")
     with pytest.raises(kerntime.Error, match="is CSV"):
         kerntime.read_report(str(csv))
+
+
+def test_an_nvbench_file_of_summaries_keeps_them_and_compare_judges_them(tmp_path):
+    def state(seconds):
+        return {"name": "Device=0", "device": 0, "axis_values": None, "summaries": [
+            {"tag": "nv/cold/sample_size", "data": [{"name": "value", "type": "int64", "value": "400"}]},
+            {"tag": "nv/cold/time/gpu/mean", "data": [{"name": "value", "type": "float64",
+                                                       "value": repr(seconds)}]},
+            {"tag": "nv/cold/time/gpu/stdev/relative",
+             "data": [{"name": "value", "type": "float64", "value": "0.004"}]}]}
+
+    def nvbench(seconds):
+        return json.dumps({"meta": {}, "devices": [], "benchmarks": [
+            {"name": "copy", "devices": [0], "axes": None, "states": [state(seconds)]}]})
+
+    base = kerntime.parse_report(nvbench(20e-6), "ref.json")
+    entry = base.find("copy/cold")
+    assert entry.samples == [pytest.approx(20000.0)]
+    assert entry.summary_only.count == 400
+    assert entry.summary_only.mean == pytest.approx(20000.0)
+    assert entry.summary_only.relative_stdev == pytest.approx(0.004)
+    for seconds, verdict in ((20e-6, "same"), (22e-6, "regressed")):
+        (tmp_path / "ref.json").write_text(nvbench(20e-6))
+        (tmp_path / "cmp.json").write_text(nvbench(seconds))
+        done = subprocess.run([COMMAND, "compare", "ref.json", "cmp.json"], cwd=tmp_path,
+                              capture_output=True, text=True)
+        assert done.returncode == (0 if verdict == "same" else 1), done.stdout + done.stderr
+        assert f" {verdict} " in done.stdout and "NVBench's summaries: 400 and 400" in done.stdout

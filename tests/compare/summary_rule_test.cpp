@@ -9,6 +9,10 @@
 
 #include <gtest/gtest.h>
 
+#include <kerntime/compare.hpp>
+#include <kerntime/report.hpp>
+#include <kerntime/statistics.hpp>
+
 namespace kerntime::compare_detail {
 namespace {
 
@@ -114,6 +118,41 @@ TEST(SummaryRule, ZeroNoiseIsFlooredByTheTimerQuantum) {
   EXPECT_GT(same.ratio_ci.high, 1.04);
   const RunsComparison slower = judge(side(10'000, 50, 0.0), side(11'000, 50, 0.0));
   EXPECT_EQ(slower.verdict, Verdict::regressed) << slower.reason;
+}
+
+// Through compare(): one side summaries only (NVBench --json), the other its samples (--jsonbin):
+// the samples' side is summarized from its samples, and the reason says so.
+TEST(SummaryRule, ASideOfSamplesAgainstASideOfSummariesIsJudgedFromSummaries) {
+  Entry with_samples;
+  with_samples.name = "copy/cold";
+  with_samples.timer = "nvbench-cold";
+  for (int i = 0; i < 400; ++i)
+    with_samples.samples.push_back(20'000.0 * (1.0 + 0.004 * ((i % 21) - 10) / 10.0));
+  with_samples.statistics = compute_statistics(with_samples.samples);
+  Entry summarized;
+  summarized.name = "copy/cold";
+  summarized.timer = "nvbench-cold";
+  summarized.samples = {22'000.0};
+  summarized.statistics = compute_statistics(summarized.samples);
+  summarized.summary_only = SummaryOnly{400, 22'000.0, 0.004};
+  Report baseline;
+  baseline.entries = {with_samples};
+  Report candidate;
+  candidate.entries = {summarized};
+  const Comparison c = compare(baseline, candidate);
+  ASSERT_EQ(c.entries.size(), 1u);
+  EXPECT_EQ(c.entries[0].verdict, Verdict::regressed) << c.entries[0].reason;
+  EXPECT_TRUE(contains(c.entries[0].reason,
+                       "NVBench's summaries (the baseline's computed from its samples): 400 and "
+                       "400 samples"))
+      << c.entries[0].reason;
+  EXPECT_TRUE(c.failed());
+
+  // The same mean on both sides: same.
+  candidate.entries[0].summary_only->mean = 20'000.0;
+  candidate.entries[0].samples = {20'000.0};
+  const Comparison same = compare(baseline, candidate);
+  EXPECT_EQ(same.entries[0].verdict, Verdict::same) << same.entries[0].reason;
 }
 
 }  // namespace
