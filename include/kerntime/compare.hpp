@@ -184,13 +184,15 @@ enum class CompareFormat {
   markdown,  ///< GitHub-flavoured Markdown, e.g. for a pull-request comment
   json,      ///< kerntime-compare/1 JSON
   junit,     ///< JUnit XML: one test case per entry, failures for entries that fail the gate
+  html,      ///< one self-contained page: a plot of every change and interval, the verdicts
 };
 
-/// Parses "table", "md"/"markdown", "json" or "junit"; throws kerntime::Error listing them.
+/// Parses "table", "md"/"markdown", "json", "junit" or "html"; throws kerntime::Error listing
+/// them.
 KERNTIME_API CompareFormat parse_compare_format(std::string_view name);
 
 /// Renders `comparison`; `color` adds ANSI colours to the table and is ignored by other formats.
-/// Table and Markdown write entry names as `names` says (NameStyle: a kernel's short form by
+/// Table, Markdown and HTML write entry names as `names` says (NameStyle: a kernel's short form by
 /// default, numbered where two read alike, with a note under the table); JSON and JUnit keep
 /// whole names.
 KERNTIME_API std::string render(const Comparison& comparison, CompareFormat format,

@@ -49,7 +49,7 @@ NVBench JSON (its --jsonbin sample files read from beside it), told apart by con
 '-' as BASELINE or CANDIDATE reads standard input; '-o -' writes the
 chosen format to stdout. Without --output the chosen format goes to stdout; with
 --output FILE it goes to FILE and the table goes to stdout for the log. Without --format,
-FILE's extension chooses (.json, .md, .xml or .junit; .txt or none the table), as for 'kerntime
+FILE's extension chooses (.json, .md, .xml or .junit, .html; .txt or none the table), as for 'kerntime
 report' and the benchmark runner. With
 --format junit a file is written even when the comparison fails with status 2: one
 test case with an <error> that says why.
@@ -173,13 +173,14 @@ CompareFormat chosen_format(const CompareSettings& s) {
     return path.size() >= suffix.size() && path.substr(path.size() - suffix.size()) == suffix;
   };
   if (ends(".xml") || ends(".junit")) return CompareFormat::junit;
+  if (ends(".html") || ends(".htm")) return CompareFormat::html;
   Format by_extension = Format::table;
   try {
     by_extension = format_for_path(path);
   } catch (const Error&) {
     throw Error("--output " + s.output +
                 ": cannot tell a format from its extension: the formats are .json, .md, .xml or "
-                ".junit (JUnit) and .txt (the table); name the file so, or give --format");
+                ".junit (JUnit), .html and .txt (the table); name the file so, or give --format");
   }
   switch (by_extension) {
     case Format::json:
@@ -250,9 +251,9 @@ void add_compare_command(CLI::App& app, int& exit_status) {
                       "Google Benchmark's CPU timings");
   command
       ->add_option("--format", settings->format,
-                   "table, md, json or junit (default: what the --output file's extension names "
-                   "(.json, .md, .xml or .junit; .txt or none: table))")
-      ->check(CLI::IsMember({"table", "md", "markdown", "json", "junit"}));
+                   "table, md, json, junit or html (default: what the --output file's extension "
+                   "names (.json, .md, .xml or .junit, .html; .txt or none: table))")
+      ->check(CLI::IsMember({"table", "md", "markdown", "json", "junit", "html"}));
   command
       ->add_option("--output,-o", settings->output,
                    "Write the chosen format to FILE (- for stdout); the table still goes to "

@@ -235,7 +235,7 @@ TEST(CliCompletion, BashCompletesFilesAfterAnOptionThatTakesAFile) {
 
 TEST(CliCompletion, BashCompletesChoicesAndNothingForFreeText) {
   EXPECT_EQ(bash_completes({"kerntime", "compare", "--format", ""}),
-            (Words{"json", "junit", "markdown", "md", "table"}));
+            (Words{"html", "json", "junit", "markdown", "md", "table"}));
   EXPECT_EQ(bash_completes({"kerntime", "compare", "--format", "=", "j"}),
             (Words{"json", "junit"}));
   EXPECT_EQ(bash_completes({"kerntime", "report", "--format=g"}), Words{"--format=gbench-json"});

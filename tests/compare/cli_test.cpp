@@ -212,12 +212,18 @@ TEST(CompareCli, TheOutputExtensionChoosesTheFormatOrIsRefused) {
   EXPECT_TRUE(contains(read_file(junit), "<testsuites name=\"kerntime compare\"")) << junit;
   const std::string html = temp_path("result.html");
   std::remove(html.c_str());
-  const CommandResult bad = kerntime("compare base.json rerun.json -o '" + html + "'");
+  const CommandResult page = kerntime("compare base.json slower.json -o '" + html + "'");
+  EXPECT_EQ(page.exit_status, 1) << page.err;
+  EXPECT_EQ(read_file(html).rfind("<!DOCTYPE html>", 0), 0u) << html;
+  EXPECT_TRUE(contains(page.out, " regressed ")) << page.out;  // the table still goes to stdout
+  const std::string pdf = temp_path("result.pdf");
+  std::remove(pdf.c_str());
+  const CommandResult bad = kerntime("compare base.json rerun.json -o '" + pdf + "'");
   EXPECT_EQ(bad.exit_status, 2);
   EXPECT_EQ(testing::line_count(bad.err), 1) << bad.err;
   EXPECT_TRUE(contains(bad.err, "cannot tell a format from its extension: the formats are .json"))
       << bad.err;
-  EXPECT_TRUE(read_file(html).empty());  // nothing written
+  EXPECT_TRUE(read_file(pdf).empty());  // nothing written
 }
 
 TEST(CompareCli, JunitOnBadInputStillWritesAnErrorCase) {

@@ -38,11 +38,12 @@ TEST(ParseFormat, CompareFormatsAreParsedAndWordedTheSameWay) {
   EXPECT_EQ(parse_compare_format("md"), CompareFormat::markdown);
   EXPECT_EQ(parse_compare_format("markdown"), CompareFormat::markdown);
   EXPECT_EQ(parse_compare_format("junit"), CompareFormat::junit);
+  EXPECT_EQ(parse_compare_format("html"), CompareFormat::html);
   try {
     parse_compare_format("csv");
     FAIL() << "expected kerntime::Error";
   } catch (const Error& e) {
-    EXPECT_STREQ(e.what(), "unknown format \"csv\": choose table, md, json or junit");
+    EXPECT_STREQ(e.what(), "unknown format \"csv\": choose table, md, json, junit or html");
   }
 }
 

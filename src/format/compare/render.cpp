@@ -21,9 +21,10 @@ NameColumn entry_names(const Comparison& comparison, NameStyle names) {
 
 CompareFormat parse_compare_format(std::string_view name) {
   constexpr CompareFormat formats[] = {CompareFormat::table, CompareFormat::markdown,
-                                       CompareFormat::json, CompareFormat::junit};
-  return formats[format::parse_format_name(name,
-                                           {{"table"}, {"md", "markdown"}, {"json"}, {"junit"}})];
+                                       CompareFormat::json, CompareFormat::junit,
+                                       CompareFormat::html};
+  return formats[format::parse_format_name(
+      name, {{"table"}, {"md", "markdown"}, {"json"}, {"junit"}, {"html"}})];
 }
 
 void render_to(const Comparison& comparison, CompareFormat format, const TextSink& write,
@@ -41,6 +42,9 @@ void render_to(const Comparison& comparison, CompareFormat format, const TextSin
       break;
     case CompareFormat::junit:
       format::write_comparison_junit(comparison, out);
+      break;
+    case CompareFormat::html:
+      format::write_comparison_html(comparison, names, out);
       break;
     default:
       // Only reachable through a value cast from an integer outside the enum.

@@ -19,5 +19,7 @@ NameColumn entry_names(const Comparison& comparison, NameStyle names);
 
 void write_comparison_json(const Comparison& comparison, ChunkedText& out);
 void write_comparison_junit(const Comparison& comparison, ChunkedText& out);
+/// One self-contained HTML page: a forest plot of the changes, the verdicts with reasons.
+void write_comparison_html(const Comparison& comparison, NameStyle names, ChunkedText& out);
 
 }  // namespace kerntime::format

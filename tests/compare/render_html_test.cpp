@@ -1,0 +1,164 @@
+// SPDX-License-Identifier: Apache-2.0
+// The HTML page of a comparison: one self-contained file (nothing fetched), a forest plot with a
+// row per paired entry, worst first, each verdict told by a word and a marker shape as well as a
+// colour, the verdict table with its header cells, names escaped, and a page sized by the
+// entries, not by their samples.
+#include <cstddef>
+#include <random>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include <kerntime/compare.hpp>
+#include <kerntime/report.hpp>
+#include <kerntime/statistics.hpp>
+
+#include "samples.hpp"
+
+namespace kerntime {
+namespace {
+
+std::size_t count(const std::string& text, const std::string& part) {
+  std::size_t n = 0;
+  for (std::size_t at = text.find(part); at != std::string::npos; at = text.find(part, at + 1))
+    ++n;
+  return n;
+}
+
+Entry entry_of(const std::string& name, double median_ns, double factor, std::uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  Entry e;
+  e.name = name;
+  e.timer = "cupti-kernel";
+  e.samples = testing::simulate_run(rng, 200, median_ns, factor, {0.01, 0.0, 0.1, 0.5, 0.0});
+  e.statistics = compute_statistics(e.samples);
+  return e;
+}
+
+// Regressed, improved, same and inconclusive entries, one only in each report, and a name with
+// HTML in it.
+Comparison sample_comparison() {
+  Report baseline;
+  Report candidate;
+  const auto both = [&](const std::string& name, double median, double factor, std::uint64_t s) {
+    baseline.entries.push_back(entry_of(name, median, 1.0, s));
+    candidate.entries.push_back(entry_of(name, median, factor, s + 100));
+  };
+  both("saxpy/n=16M/cold", 100'000.0, 1.20, 1);
+  both("transpose/cold", 100'000.0, 0.80, 2);
+  both("reduce<float>/cold", 100'000.0, 1.00, 3);
+  both("tiny/cold", 2'000.0, 1.06, 4);  // 6 % of a 2 us kernel: within the 400 ns allowance
+  both("<script>alert(1)</script>&", 50'000.0, 1.0, 5);
+  baseline.entries.push_back(entry_of("retired/cold", 1'000.0, 1.0, 6));
+  candidate.entries.push_back(entry_of("new/cold", 1'000.0, 1.0, 7));
+  CompareOptions options;
+  options.baseline_source = "base.json";
+  options.candidate_source = "new.json";
+  return compare(baseline, candidate, options);
+}
+
+TEST(CompareHtml, IsOneSelfContainedPage) {
+  const std::string page = render(sample_comparison(), CompareFormat::html);
+  EXPECT_EQ(page.rfind("<!DOCTYPE html>\n<html lang=\"en\">", 0), 0u);
+  EXPECT_EQ(page.substr(page.size() - 8), "</html>\n");
+  // Nothing to fetch: no scripts, no links, no URLs but SVG's namespace name.
+  EXPECT_EQ(count(page, "<script"), 0u) << "an entry name must not become a tag";
+  EXPECT_EQ(count(page, "<link"), 0u);
+  EXPECT_EQ(count(page, "http"), 1u);
+  EXPECT_EQ(count(page, "xmlns=\"http://www.w3.org/2000/svg\""), 1u);
+  EXPECT_NE(page.find("&lt;script&gt;alert(1)&lt;/script&gt;&amp;"), std::string::npos);
+  // The reader's light or dark setting, and print.
+  EXPECT_NE(page.find("@media (prefers-color-scheme: dark)"), std::string::npos);
+  EXPECT_NE(page.find("@media print"), std::string::npos);
+  for (const char* tag : {"svg", "table", "main", "figure", "thead", "tbody"}) {
+    EXPECT_EQ(count(page, std::string{"<"} + tag + ">") + count(page, std::string{"<"} + tag + " "),
+              count(page, std::string{"</"} + tag + ">"))
+        << tag;
+  }
+}
+
+TEST(CompareHtml, TheForestPlotHasARowPerPairedEntryWorstFirst) {
+  const Comparison c = sample_comparison();
+  const std::string page = render(c, CompareFormat::html);
+  // Five paired entries; the added and the removed one are in the table only.
+  EXPECT_EQ(count(page, "<g class=\"entry "), 5u);
+  EXPECT_EQ(count(page, "<g class=\"entry regressed\">"), 1u);
+  EXPECT_EQ(count(page, "<g class=\"entry improved\">"), 1u);
+  EXPECT_EQ(count(page, "<g class=\"entry inconclusive\">"), 1u);
+  EXPECT_EQ(count(page, "<g class=\"entry same\">"), 2u);
+  const std::size_t regressed = page.find("<g class=\"entry regressed\">");
+  const std::size_t inconclusive = page.find("<g class=\"entry inconclusive\">");
+  const std::size_t improved = page.find("<g class=\"entry improved\">");
+  const std::size_t same = page.find("<g class=\"entry same\">");
+  EXPECT_LT(regressed, inconclusive);
+  EXPECT_LT(inconclusive, improved);
+  EXPECT_LT(improved, same);
+  // Every row has its band, its interval and a marker; the shape tells the verdict.
+  EXPECT_EQ(count(page, "<rect class=\"band\""), 5u);
+  EXPECT_EQ(count(page, "<line class=\"interval\""), 5u);
+  EXPECT_EQ(count(page, "<circle class=\"mark\""), 2u);  // same
+  EXPECT_EQ(count(page, "<path class=\"mark\""), 3u);    // triangles and the diamond
+  // The word beside each row, and the full name and reason on hover.
+  EXPECT_EQ(count(page, "<text class=\"word\""), 5u);
+  EXPECT_NE(page.find("<title>saxpy/n=16M/cold: regressed, +"), std::string::npos);
+  EXPECT_NE(page.find("role=\"img\" aria-labelledby=\"forest-title\""), std::string::npos);
+}
+
+TEST(CompareHtml, TheTableHasEveryEntryWithHeadersAndReasons) {
+  const Comparison c = sample_comparison();
+  const std::string page = render(c, CompareFormat::html);
+  EXPECT_EQ(count(page, "<th scope=\"row\""), c.entries.size());
+  EXPECT_EQ(count(page, "<th scope=\"col\">"), 10u);
+  EXPECT_NE(page.find("<caption>"), std::string::npos);
+  EXPECT_NE(page.find("<tr class=\"added\">"), std::string::npos);
+  EXPECT_NE(page.find("<tr class=\"removed\">"), std::string::npos);
+  for (const EntryComparison& e : c.entries) {
+    std::string reason;
+    for (char ch : e.reason) {
+      if (ch == '<')
+        reason += "&lt;";
+      else if (ch == '>')
+        reason += "&gt;";
+      else if (ch == '&')
+        reason += "&amp;";
+      else if (ch == '\'')
+        reason += "&#39;";
+      else if (ch == '"')
+        reason += "&quot;";
+      else
+        reason += ch;
+    }
+    EXPECT_NE(page.find(reason), std::string::npos) << e.name;
+  }
+  EXPECT_NE(page.find("kerntime compare: <span class=\"outcome-FAILED\">FAILED</span>"),
+            std::string::npos);
+}
+
+TEST(CompareHtml, AThousandEntriesWithAMillionSamplesMakeAPageUnderFiveMegabytes) {
+  Report baseline;
+  Report candidate;
+  for (int i = 0; i < 1000; ++i) {
+    const std::string name = "kernel_" + std::to_string(i) + "/n=" + std::to_string(1 << (i % 20));
+    Entry a = entry_of(name, 10'000.0 + i, 1.0, static_cast<std::uint64_t>(i));
+    std::mt19937_64 rng(static_cast<std::uint64_t>(i) + 5000);
+    a.samples = testing::simulate_run(rng, 500, 10'000.0 + i, 1.0, {0.01, 0.0, 0.1, 0.5, 0.0});
+    StatisticsOptions quick;
+    quick.median_interval = false;
+    a.statistics = compute_statistics(a.samples, quick);
+    Entry b = a;
+    for (double& v : b.samples)
+      v *= i % 10 == 0 ? 1.1 : 1.0;
+    b.statistics = compute_statistics(b.samples, quick);
+    baseline.entries.push_back(std::move(a));
+    candidate.entries.push_back(std::move(b));
+  }
+  const std::string page = render(compare(baseline, candidate), CompareFormat::html);
+  RecordProperty("page_bytes", static_cast<int>(page.size()));
+  EXPECT_LT(page.size(), std::size_t{5} << 20);
+  EXPECT_EQ(count(page, "<g class=\"entry "), 1000u);
+  EXPECT_EQ(count(page, "<g class=\"entry regressed\">"), 100u);
+}
+
+}  // namespace
+}  // namespace kerntime
