@@ -205,6 +205,13 @@ KERNTIME_API void render_to(const Comparison& comparison, CompareFormat format,
                             const TextSink& write, bool color = false,
                             NameStyle names = NameStyle::short_form);
 
+/// The HTML page of render_to(..., CompareFormat::html), with a strip plot of both sides'
+/// samples and their runs' medians for each regressed or inconclusive entry (the 100 with the
+/// largest changes), from `baseline` and `candidate`: the two reports that were compared.
+KERNTIME_API void render_html_to(const Comparison& comparison, const Report& baseline,
+                                 const Report& candidate, const TextSink& write,
+                                 NameStyle names = NameStyle::short_form);
+
 /// JUnit XML for a comparison that could not be made (exit status 2): one test case holding an
 /// <error> with `message`, so that CI's test view shows why instead of nothing (as pytest does).
 KERNTIME_API std::string render_junit_error(const std::string& baseline,

@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <unistd.h>
@@ -141,22 +142,40 @@ int compare_reports(const CompareSettings& s, CompareFormat format) {
     throw Error("BASELINE and CANDIDATE cannot both be standard input ('-').");
   }
 
-  const Comparison comparison = compare_files(s.baseline, s.candidate, options);
+  // The HTML page draws each side's samples, so it keeps the reports; the other views need the
+  // comparison alone.
+  std::optional<Report> baseline;
+  std::optional<Report> candidate;
+  Comparison comparison;
+  if (format == CompareFormat::html) {
+    StatisticsOptions statistics;
+    statistics.median_interval = false;
+    baseline = read_report_argument(s.baseline, statistics);
+    candidate = read_report_argument(s.candidate, statistics);
+    comparison = compare(*baseline, *candidate, options);
+  } else {
+    comparison = compare_files(s.baseline, s.candidate, options);
+  }
   if (!comparison.usable()) throw Error(comparison.unusable_reason);
 
   // Rendered piece by piece: a comparison of a million entries is never held as one string.
   const auto to_stdout = [](std::string_view piece) { io::write_standard_output(piece); };
   const bool color = stdout_wants_color(s.color);
   const NameStyle names = s.names == "full" ? NameStyle::full : NameStyle::short_form;
+  const auto render_chosen = [&](const TextSink& sink, bool colored) {
+    if (baseline && candidate) {
+      render_html_to(comparison, *baseline, *candidate, sink, names);
+    } else {
+      render_to(comparison, format, sink, colored, names);
+    }
+  };
   if (s.output.empty()) {
-    render_to(comparison, format, to_stdout, color, names);
+    render_chosen(to_stdout, color);
   } else if (s.output == "-") {
-    render_to(comparison, format, to_stdout, s.color == "always", names);
+    render_chosen(to_stdout, s.color == "always");
   } else {
     io::AtomicFileWriter file(s.output);
-    render_to(
-        comparison, format, [&file](std::string_view piece) { file.write(piece); },
-        s.color == "always", names);
+    render_chosen([&file](std::string_view piece) { file.write(piece); }, s.color == "always");
     file.commit();
     render_to(comparison, CompareFormat::table, to_stdout, color, names);
   }

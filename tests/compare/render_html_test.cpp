@@ -6,6 +6,7 @@
 #include <cstddef>
 #include <random>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -38,7 +39,7 @@ Entry entry_of(const std::string& name, double median_ns, double factor, std::ui
 
 // Regressed, improved, same and inconclusive entries, one only in each report, and a name with
 // HTML in it.
-Comparison sample_comparison() {
+Comparison sample_comparison(Report* baseline_out = nullptr, Report* candidate_out = nullptr) {
   Report baseline;
   Report candidate;
   const auto both = [&](const std::string& name, double median, double factor, std::uint64_t s) {
@@ -55,7 +56,17 @@ Comparison sample_comparison() {
   CompareOptions options;
   options.baseline_source = "base.json";
   options.candidate_source = "new.json";
-  return compare(baseline, candidate, options);
+  const Comparison c = compare(baseline, candidate, options);
+  if (baseline_out != nullptr) *baseline_out = baseline;
+  if (candidate_out != nullptr) *candidate_out = candidate;
+  return c;
+}
+
+std::string page_with_samples(const Comparison& c, const Report& baseline,
+                              const Report& candidate) {
+  std::string page;
+  render_html_to(c, baseline, candidate, [&page](std::string_view piece) { page.append(piece); });
+  return page;
 }
 
 TEST(CompareHtml, IsOneSelfContainedPage) {
@@ -135,6 +146,26 @@ TEST(CompareHtml, TheTableHasEveryEntryWithHeadersAndReasons) {
             std::string::npos);
 }
 
+TEST(CompareHtml, EntriesThatNeedALookGetAStripPlotOfBothSides) {
+  Report baseline;
+  Report candidate;
+  const Comparison c = sample_comparison(&baseline, &candidate);
+  EXPECT_EQ(render(c, CompareFormat::html).find("class=\"strip\""), std::string::npos);
+  const std::string page = page_with_samples(c, baseline, candidate);
+  // The regressed and the inconclusive entry, the regression first; not the others.
+  EXPECT_EQ(count(page, "<figure class=\"strip\">"), 2u);
+  const std::size_t first = page.find("<figure class=\"strip\">");
+  EXPECT_LT(page.find("saxpy/n=16M/cold: samples of both sides", first),
+            page.find("tiny/cold: samples of both sides", first));
+  // 200 samples a side: every one is a dot, one run each: one tick a side.
+  EXPECT_EQ(count(page, "<circle class=\"sample\""), 2u * 2u * 200u);
+  EXPECT_EQ(count(page, "<line class=\"run\""), 2u * 2u);
+  EXPECT_NE(page.find("baseline: 200 samples, 1 run; candidate: 200 samples, 1 run"),
+            std::string::npos);
+  EXPECT_EQ(count(page, "<svg"), count(page, "</svg>"));
+  EXPECT_EQ(page.substr(page.size() - 8), "</html>\n");
+}
+
 TEST(CompareHtml, AThousandEntriesWithAMillionSamplesMakeAPageUnderFiveMegabytes) {
   Report baseline;
   Report candidate;
@@ -153,11 +184,23 @@ TEST(CompareHtml, AThousandEntriesWithAMillionSamplesMakeAPageUnderFiveMegabytes
     baseline.entries.push_back(std::move(a));
     candidate.entries.push_back(std::move(b));
   }
-  const std::string page = render(compare(baseline, candidate), CompareFormat::html);
+  for (int i = 0; i < 1000; i += 3) {  // inconclusive: a second run far off the first
+    Entry& b = candidate.entries[static_cast<std::size_t>(i)];
+    const std::size_t n = b.samples.size();
+    for (std::size_t k = 0; k < n; ++k)
+      b.samples.push_back(b.samples[k] * 1.3);
+    b.run_sizes = {n, n};
+  }
+  const Comparison c = compare(baseline, candidate);
+  const std::string page = page_with_samples(c, baseline, candidate);
   RecordProperty("page_bytes", static_cast<int>(page.size()));
   EXPECT_LT(page.size(), std::size_t{5} << 20);
   EXPECT_EQ(count(page, "<g class=\"entry "), 1000u);
-  EXPECT_EQ(count(page, "<g class=\"entry regressed\">"), 100u);
+  // At most 100 strip plots, at most 200 dots a side, and the page says so.
+  EXPECT_EQ(count(page, "<figure class=\"strip\">"), 100u);
+  EXPECT_EQ(count(page, "<circle class=\"sample\""), 100u * 2u * 200u);
+  EXPECT_NE(page.find("The 100 of "), std::string::npos);
+  EXPECT_NE(page.find("drawn as 200 evenly spaced quantiles"), std::string::npos);
 }
 
 }  // namespace

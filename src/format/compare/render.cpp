@@ -54,6 +54,13 @@ void render_to(const Comparison& comparison, CompareFormat format, const TextSin
   out.flush();
 }
 
+void render_html_to(const Comparison& comparison, const Report& baseline, const Report& candidate,
+                    const TextSink& write, NameStyle names) {
+  format::ChunkedText out(write);
+  format::write_comparison_html(comparison, names, out, &baseline, &candidate);
+  out.flush();
+}
+
 std::string render(const Comparison& comparison, CompareFormat format, bool color,
                    NameStyle names) {
   std::string text;

@@ -12,7 +12,9 @@
 
 #include <fmt/format.h>
 
+#include "format/compare/html_text.hpp"
 #include "format/compare/render_cells.hpp"
+#include "format/compare/render_html_strips.hpp"
 #include "format/compare/renderers.hpp"
 #include "format/name_column.hpp"
 #include "format/text_grid.hpp"
@@ -21,29 +23,7 @@ namespace kerntime::format {
 namespace {
 
 std::string html(const std::string& text) {
-  std::string out;
-  for (char c : printable(text)) {
-    switch (c) {
-      case '&':
-        out += "&amp;";
-        break;
-      case '<':
-        out += "&lt;";
-        break;
-      case '>':
-        out += "&gt;";
-        break;
-      case '"':
-        out += "&quot;";
-        break;
-      case '\'':
-        out += "&#39;";
-        break;
-      default:
-        out += c;
-    }
-  }
-  return out;
+  return html_text(text);
 }
 
 // Worst first: what fails or needs a look, then what improved, then what held.
@@ -248,6 +228,9 @@ svg .band { fill: var(--band); } svg .interval { stroke-width: 2; }
 svg .mark, svg .clip { fill: var(--c, var(--fg)); } svg .interval { stroke: var(--c, var(--fg)); }
 svg .word { fill: var(--c, var(--fg)); font-weight: 600; }
 figcaption { color: var(--muted); font-size: 0.9rem; }
+svg .sample { fill: var(--c, var(--fg)); fill-opacity: 0.35; }
+svg .run { stroke: var(--fg); stroke-width: 2; } svg .side { fill: var(--muted); }
+.baseline { --c: var(--muted); } .candidate { --c: var(--same); }
 table { border-collapse: collapse; margin-top: 0.5rem; }
 caption { text-align: left; color: var(--muted); padding-bottom: 0.3rem; }
 th, td { border-bottom: 1px solid var(--grid); padding: 0.2rem 0.5rem; text-align: left;
@@ -262,7 +245,8 @@ tr.regressed td:nth-child(2), tr.improved td:nth-child(2), tr.inconclusive td:nt
 
 }  // namespace
 
-void write_comparison_html(const Comparison& comparison, NameStyle names, ChunkedText& out) {
+void write_comparison_html(const Comparison& comparison, NameStyle names, ChunkedText& out,
+                           const Report* baseline, const Report* candidate) {
   const std::string result = outcome(comparison);
   out += fmt::format(
       "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
@@ -295,6 +279,9 @@ void write_comparison_html(const Comparison& comparison, NameStyle names, Chunke
   if (!paired.empty()) {
     out += "<h2>Changes</h2>\n";
     write_forest_plot(comparison, shown, paired, out);
+  }
+  if (baseline != nullptr && candidate != nullptr) {
+    write_strip_plots(comparison, *baseline, *candidate, shown, out);
   }
   out += "<h2>Verdicts</h2>\n";
   if (comparison.entries.empty()) {

@@ -19,7 +19,9 @@ NameColumn entry_names(const Comparison& comparison, NameStyle names);
 
 void write_comparison_json(const Comparison& comparison, ChunkedText& out);
 void write_comparison_junit(const Comparison& comparison, ChunkedText& out);
-/// One self-contained HTML page: a forest plot of the changes, the verdicts with reasons.
-void write_comparison_html(const Comparison& comparison, NameStyle names, ChunkedText& out);
+/// One self-contained HTML page: a forest plot of the changes, the verdicts with reasons, and,
+/// given the two reports compared, strip plots of the samples of the entries that need a look.
+void write_comparison_html(const Comparison& comparison, NameStyle names, ChunkedText& out,
+                           const Report* baseline = nullptr, const Report* candidate = nullptr);
 
 }  // namespace kerntime::format

@@ -1,0 +1,39 @@
+// SPDX-License-Identifier: Apache-2.0
+// Text in the comparison's HTML page: every user-given string (names, reasons, file names)
+// escaped for element content and attribute values alike.
+#pragma once
+
+#include <string>
+
+#include "format/text_grid.hpp"
+
+namespace kerntime::format {
+
+/// printable(text) with & < > " ' as character references.
+inline std::string html_text(const std::string& text) {
+  std::string out;
+  for (char c : printable(text)) {
+    switch (c) {
+      case '&':
+        out += "&amp;";
+        break;
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '"':
+        out += "&quot;";
+        break;
+      case '\'':
+        out += "&#39;";
+        break;
+      default:
+        out += c;
+    }
+  }
+  return out;
+}
+
+}  // namespace kerntime::format
