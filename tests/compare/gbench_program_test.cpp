@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // A real Google Benchmark program (gbench_program/cpu_benchmarks.cpp) run as its users run it:
-// its file compared with itself is `same`, two processes of it pass the gate (CPU timers get
-// their own allowance, not the GPU one), and kerntime report writes the file back with every
-// repetition's iterations, cpu_time and counters.
+// its file compared with itself is `same` (CPU timers get no GPU allowance), two processes of it
+// pass the gate with the allowance its hosts need, and kerntime report writes the file back with
+// every repetition's iterations, cpu_time and counters.
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -47,7 +47,7 @@ class GoogleBenchmarkProgram : public ::testing::Test {
   void run_program(const std::string& name) const {
     const CommandResult r =
         run_command("'" KERNTIME_GBENCH_PROGRAM
-                    "' --benchmark_repetitions=20 --benchmark_min_time=0.05 "
+                    "' --benchmark_repetitions=40 --benchmark_min_time=0.05 "
                     "--benchmark_format=json --benchmark_out_format=json --benchmark_out='" +
                     (folder_ / name).string() + "' > /dev/null");
     ASSERT_EQ(r.exit_status, 0) << r.err;
@@ -65,22 +65,32 @@ TEST_F(GoogleBenchmarkProgram, ItsFileComparedWithItselfIsSame) {
   run_program("a.json");
   const CommandResult r = kerntime("compare a.json a.json");
   EXPECT_EQ(r.exit_status, 0) << r.out << r.err;
-  // Three benchmarks of twenty repetitions, each `same` within the 4 % allowance of CPU timers.
+  // Three benchmarks of forty repetitions, each `same`: CPU timers get no allowance, and forty
+  // repetitions keep the interval of identical samples within the 5 % threshold on a busy
+  // 2-core machine, where twenty left one at +-6.4 %.
   EXPECT_EQ(count_lines_with(r.out, " same "), 3) << r.out;
   EXPECT_NE(r.out.find("0 regressed, 0 improved, 3 same, 0 inconclusive"), std::string::npos)
       << r.out;
 }
 
-TEST_F(GoogleBenchmarkProgram, TwoProcessesOfTheSameBuildPassTheGate) {
+TEST_F(GoogleBenchmarkProgram, TwoProcessesOfTheSameBuildPassTheGateWithTheHostsAllowance) {
   run_program("a.json");
   run_program("b.json");
-  const CommandResult r = kerntime("compare a.json b.json");
-  // No false alarm: each benchmark is `same`, or `inconclusive` where the two processes moved
-  // by more than the interval allows to call it the same (docs/ci.md, "Allowances by timer").
+  // CPU timers get no allowance by default, and processes of this program moved by up to 8 %
+  // on an H200 host and, now and then, past 5 % on a 2-core CI machine (docs/ci.md). With the
+  // allowance docs/ci.md says such a host needs, the same build never fails the gate: each
+  // benchmark is `same`, or `inconclusive` where the processes moved more than the interval
+  // allows to call it the same.
+  const CommandResult r = kerntime("compare a.json b.json --process-allowance 8%");
   EXPECT_EQ(r.exit_status, 0) << r.out << r.err;
   EXPECT_NE(r.out.find("0 regressed, 0 improved"), std::string::npos) << r.out;
   EXPECT_EQ(count_lines_with(r.out, " same ") + count_lines_with(r.out, " inconclusive "), 3)
       << r.out;
+  // Without it, what the note says about such hosts.
+  const CommandResult plain = kerntime("compare a.json b.json");
+  EXPECT_NE(plain.out.find("8.1% on an H200 host; --process-allowance 8% covers such a host"),
+            std::string::npos)
+      << plain.out;
 }
 
 TEST_F(GoogleBenchmarkProgram, ReportWritesBackIterationsCpuTimeAndCounters) {
@@ -110,7 +120,7 @@ TEST_F(GoogleBenchmarkProgram, ReportWritesBackIterationsCpuTimeAndCounters) {
       ++checked;
     }
   }
-  EXPECT_EQ(checked, 60u);  // 3 benchmarks x 20 repetitions
+  EXPECT_EQ(checked, 120u);  // 3 benchmarks x 40 repetitions
 }
 
 }  // namespace
