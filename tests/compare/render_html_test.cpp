@@ -164,6 +164,16 @@ TEST(CompareHtml, EntriesThatNeedALookGetAStripPlotOfBothSides) {
             std::string::npos);
   EXPECT_EQ(count(page, "<svg"), count(page, "</svg>"));
   EXPECT_EQ(page.substr(page.size() - 8), "</html>\n");
+
+  // One figure a side (summaries only) has no spread to draw: no strip plot for it.
+  for (Report* r : {&baseline, &candidate}) {
+    for (Entry& e : r->entries) {
+      e.samples.resize(1);
+      e.statistics = compute_statistics(e.samples);
+    }
+  }
+  const Comparison single = compare(baseline, candidate);
+  EXPECT_EQ(count(page_with_samples(single, baseline, candidate), "<figure class=\"strip\">"), 0u);
 }
 
 TEST(CompareHtml, AThousandEntriesWithAMillionSamplesMakeAPageUnderFiveMegabytes) {

@@ -121,6 +121,8 @@ void write_strip_plots(const Comparison& comparison, const Report& baseline,
     const Entry* a = baseline.find(e.name);
     const Entry* b = candidate.find(e.name);
     if (a == nullptr || b == nullptr || a->samples.empty() || b->samples.empty()) continue;
+    // One figure a side (NVBench summaries, aggregates only) has no spread to show.
+    if (a->samples.size() < 2 && b->samples.size() < 2) continue;
     chosen.push_back(i);
   }
   if (chosen.empty()) return;

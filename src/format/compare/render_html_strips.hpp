@@ -21,7 +21,8 @@ inline constexpr std::size_t kMaxStripPlots = 100;
 inline constexpr std::size_t kMaxDotsPerSide = 200;
 
 /// A section of strip plots for the regressed and inconclusive entries of `comparison`, from the
-/// two reports it compared; nothing when no entry needs one.
+/// two reports it compared, leaving out those with one sample a side (summaries only); nothing
+/// when no entry needs one.
 void write_strip_plots(const Comparison& comparison, const Report& baseline,
                        const Report& candidate, const NameColumn& names, ChunkedText& out);
 
