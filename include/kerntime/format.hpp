@@ -35,6 +35,13 @@ KERNTIME_API Format format_for_path(std::string_view path);
 KERNTIME_API std::string render(const Report& report, Format format,
                                 NameStyle names = NameStyle::short_form);
 
+/// One self-contained HTML page of `report` (no script, nothing fetched; light or dark as the
+/// reader's setting says): every entry with its distribution as a box plot beside the table's
+/// figures, how the engine measured each entry, and for a traced report the kernels by GPU time
+/// (the 15 largest, the rest as one) and the NVTX ranges. `kerntime report --format html`.
+KERNTIME_API std::string render_html(const Report& report,
+                                     NameStyle names = NameStyle::short_form);
+
 /// Renders the benchmark engine's measurements with the columns a benchmark needs (headline and
 /// its timer, event time, spread, throughput, SM clock, stop reason), as the benchmark runner
 /// prints them; Format::json renders `report` (kerntime-report/1) instead.

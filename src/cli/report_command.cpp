@@ -142,10 +142,24 @@ std::string canonical_path(const std::string& path) {
   return ::realpath(path.c_str(), resolved) != nullptr ? std::string(resolved) : path;
 }
 
+bool names_html(const std::string& path) {
+  const auto ends = [&path](const std::string& suffix) {
+    return path.size() >= suffix.size() &&
+           path.compare(path.size() - suffix.size(), suffix.size(), suffix) == 0;
+  };
+  return ends(".html") || ends(".htm");
+}
+
 int run_report(const ReportSettings& s) {
   const bool gbench = s.format == kGbenchFormat;
   const bool to_file = !s.output.empty() && s.output != "-";
-  const Format format = gbench              ? Format::json
+  const bool html = s.format == "html" || (s.format.empty() && to_file && names_html(s.output));
+  if (html && !s.trace_summaries.empty()) {
+    throw Error(
+        "--trace-summary writes one summary as text; --format html shows the trace "
+        "section's kernels and ranges itself");
+  }
+  const Format format = gbench || html      ? Format::json
                         : !s.format.empty() ? parse_format(s.format)
                         : to_file           ? format_for_path(s.output)
                                             : Format::table;
@@ -191,7 +205,9 @@ int run_report(const ReportSettings& s) {
   // --trace-summary of several files fails below, saying why.
   if (kinds.empty()) warn_of_dropped_traces(reports, names);
   std::string text;
-  if (gbench) {
+  if (html) {
+    text = render_html(merged, style);
+  } else if (gbench) {
     GoogleBenchmarkJsonOptions options;
     options.aggregates_only = s.aggregates_only;
     text = to_google_benchmark_json(merged, options);
@@ -225,9 +241,10 @@ void add_report_command(CLI::App& app, int& exit_status) {
       ->required();
   command
       ->add_option("--format", settings->format,
-                   "table, md, csv, json or gbench-json (Google Benchmark's; default: what the "
-                   "--output file's extension names (.json, .md, .csv; .txt or none: table))")
-      ->check(CLI::IsMember({"table", "md", "markdown", "csv", "json", kGbenchFormat}));
+                   "table, md, csv, json, html or gbench-json (Google Benchmark's; default: what "
+                   "the --output file's extension names (.json, .md, .csv, .html; .txt or none: "
+                   "table))")
+      ->check(CLI::IsMember({"table", "md", "markdown", "csv", "json", "html", kGbenchFormat}));
   command->add_flag("--aggregates-only", settings->aggregates_only,
                     "gbench-json: the mean, median, stddev and cv of each entry only");
   command

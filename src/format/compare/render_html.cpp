@@ -12,10 +12,11 @@
 
 #include <fmt/format.h>
 
-#include "format/compare/html_text.hpp"
 #include "format/compare/render_cells.hpp"
 #include "format/compare/render_html_strips.hpp"
 #include "format/compare/renderers.hpp"
+#include "format/html_page.hpp"
+#include "format/html_text.hpp"
 #include "format/name_column.hpp"
 #include "format/text_grid.hpp"
 
@@ -207,55 +208,15 @@ void write_table(const Comparison& comparison, const NameColumn& names, ChunkedT
   out += "</tbody>\n</table>\n";
 }
 
-constexpr const char* kStyle = R"(<style>
-:root { color-scheme: light dark; --fg: #1b1f24; --bg: #ffffff; --muted: #59636e;
-  --grid: #d8dee4; --band: #eef2f6; --bad: #b42318; --good: #1a7f37; --same: #3d5a80;
-  --unsure: #9a6700; }
-@media (prefers-color-scheme: dark) {
-  :root { --fg: #e6edf3; --bg: #0d1117; --muted: #9198a1; --grid: #30363d; --band: #161b22;
-    --bad: #ff7b72; --good: #56d364; --same: #79c0ff; --unsure: #e3b341; } }
-body { font: 14px/1.45 system-ui, sans-serif; color: var(--fg); background: var(--bg);
-  margin: 1.5rem; max-width: 1200px; }
-h1 { font-size: 1.4rem; } h2 { font-size: 1.1rem; margin-top: 2rem; }
-.outcome-passed { color: var(--good); } .outcome-FAILED { color: var(--bad); }
-.outcome-undecided { color: var(--unsure); }
-.notes li { color: var(--muted); }
-svg text { fill: var(--fg); font: 12px system-ui, sans-serif; } svg .tick { fill: var(--muted); }
-svg .grid { stroke: var(--grid); } svg .zero { stroke: var(--muted); }
-svg .band { fill: var(--band); } svg .interval { stroke-width: 2; }
-.regressed { --c: var(--bad); } .improved { --c: var(--good); } .same { --c: var(--same); }
-.inconclusive { --c: var(--unsure); }
-svg .mark, svg .clip { fill: var(--c, var(--fg)); } svg .interval { stroke: var(--c, var(--fg)); }
-svg .word { fill: var(--c, var(--fg)); font-weight: 600; }
-figcaption { color: var(--muted); font-size: 0.9rem; }
-svg .sample { fill: var(--c, var(--fg)); fill-opacity: 0.35; }
-svg .run { stroke: var(--fg); stroke-width: 2; } svg .side { fill: var(--muted); }
-.baseline { --c: var(--muted); } .candidate { --c: var(--same); }
-table { border-collapse: collapse; margin-top: 0.5rem; }
-caption { text-align: left; color: var(--muted); padding-bottom: 0.3rem; }
-th, td { border-bottom: 1px solid var(--grid); padding: 0.2rem 0.5rem; text-align: left;
-  vertical-align: top; }
-tbody th { font-weight: normal; font-family: ui-monospace, monospace; word-break: break-all; }
-td.num { text-align: right; white-space: nowrap; font-variant-numeric: tabular-nums; }
-tr.regressed td:nth-child(2), tr.improved td:nth-child(2), tr.inconclusive td:nth-child(2) {
-  color: var(--c); font-weight: 600; }
-@media print { body { margin: 0; } svg { max-width: 100%; height: auto; } }
-</style>
-)";
-
 }  // namespace
 
 void write_comparison_html(const Comparison& comparison, NameStyle names, ChunkedText& out,
                            const Report* baseline, const Report* candidate) {
   const std::string result = outcome(comparison);
-  out += fmt::format(
-      "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
-      "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
-      "<meta name=\"generator\" content=\"kerntime compare\">\n"
-      "<title>kerntime compare: {} against {}: {}</title>\n",
-      html(comparison.candidate_source), html(comparison.baseline_source), html(result));
-  out += kStyle;
-  out += "</head>\n<body>\n<main>\n";
+  out +=
+      html_page_start(fmt::format("kerntime compare: {} against {}: {}",
+                                  comparison.candidate_source, comparison.baseline_source, result),
+                      "kerntime compare");
   out += fmt::format("<h1>kerntime compare: <span class=\"outcome-{}\">{}</span></h1>\n",
                      html(result), html(result));
   out += fmt::format("<p>{}. Baseline {}, candidate {}; {}.</p>\n",
@@ -291,7 +252,7 @@ void write_comparison_html(const Comparison& comparison, NameStyle names, Chunke
   }
   const std::string note = names_note(shown.shortened(), shown.numbered());
   if (!note.empty()) out += "<p class=\"notes\">Note: " + html(note) + "</p>\n";
-  out += "</main>\n</body>\n</html>\n";
+  out += html_page_end();
 }
 
 }  // namespace kerntime::format

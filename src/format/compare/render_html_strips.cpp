@@ -8,7 +8,7 @@
 
 #include <fmt/format.h>
 
-#include "format/compare/html_text.hpp"
+#include "format/html_text.hpp"
 #include "text/numbers.hpp"
 
 namespace kerntime::format {

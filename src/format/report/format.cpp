@@ -34,6 +34,10 @@ Format format_for_path(std::string_view path) {
               "give --format");
 }
 
+std::string render_html(const Report& report, NameStyle names) {
+  return format::render_html(report, names);
+}
+
 std::string render(const Report& report, Format format, NameStyle names) {
   switch (format) {
     case Format::table:

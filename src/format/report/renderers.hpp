@@ -12,5 +12,8 @@ namespace kerntime::format {
 std::string render_table(const Report& report, NameStyle names);
 std::string render_markdown(const Report& report, NameStyle names);
 std::string render_csv(const Report& report);
+/// One self-contained HTML page: entries with their distributions, the engine's measurements,
+/// and for a traced report the kernels by GPU time and the NVTX ranges.
+std::string render_html(const Report& report, NameStyle names);
 
 }  // namespace kerntime::format

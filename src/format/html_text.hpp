@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// Text in the comparison's HTML page: every user-given string (names, reasons, file names)
+// Text in kerntime's HTML pages: every user-given string (names, reasons, file names)
 // escaped for element content and attribute values alike.
 #pragma once
 

@@ -1,0 +1,216 @@
+// SPDX-License-Identifier: Apache-2.0
+// A report as one self-contained HTML page (issue 30's report page): every entry with its
+// distribution drawn as a box plot beside the table's figures, how the benchmark engine measured
+// each entry (rates against the peak among them), and, for a traced report, where the GPU time
+// went: the kernels by total time, largest first with the rest grouped, and the NVTX ranges.
+#include <algorithm>
+#include <cstddef>
+#include <string>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "format/html_page.hpp"
+#include "format/report/measurement_details.hpp"
+#include "format/report/renderers.hpp"
+#include "format/report/summary.hpp"
+#include "format/text_grid.hpp"
+#include "text/numbers.hpp"
+
+namespace kerntime::format {
+namespace {
+
+// The kernels drawn one bar each; the rest share one bar.
+constexpr std::size_t kKernelBars = 15;
+
+std::string table_of(const Grid& grid, const std::string& caption,
+                     const std::vector<std::string>& extra_column = {},
+                     const std::string& extra_title = {}) {
+  std::string out = "<table>\n<caption>" + html_text(caption) + "</caption>\n<thead><tr>";
+  for (std::size_t c = 0; c < grid.columns.size(); ++c) {
+    out += "<th scope=\"col\">" + html_text(grid.columns[c].title) + "</th>";
+    if (c == 0 && !extra_column.empty()) out += "<th scope=\"col\">" + extra_title + "</th>";
+  }
+  out += "</tr></thead>\n<tbody>\n";
+  for (std::size_t r = 0; r < grid.rows.size(); ++r) {
+    out += "<tr>";
+    for (std::size_t c = 0; c < grid.rows[r].size(); ++c) {
+      out += c == 0 ? "<th scope=\"row\">" + html_text(grid.rows[r][c]) + "</th>"
+                    : "<td class=\"num\">" + html_text(grid.rows[r][c]) + "</td>";
+      if (c == 0 && r < extra_column.size()) out += "<td>" + extra_column[r] + "</td>";
+    }
+    out += "</tr>\n";
+  }
+  out += "</tbody>\n</table>\n";
+  return out;
+}
+
+// The distribution of one entry on its own scale: whiskers from the minimum to the 95th
+// percentile, the box from the first to the third quartile, the median as a bar, the maximum as
+// a dot; the figures on hover.
+std::string box_plot(const Entry& entry) {
+  const Statistics& s = entry.statistics;
+  if (entry.samples.size() < 2 || !(s.max > s.min)) return "-";
+  constexpr double kWidth = 220.0;
+  constexpr double kPad = 6.0;
+  const auto x = [&](double v) {
+    return kPad + (v - s.min) / (s.max - s.min) * (kWidth - 2 * kPad);
+  };
+  const std::string unit = entry.unit;
+  return fmt::format(
+      "<svg class=\"dist\" role=\"img\" aria-label=\"{0}\" width=\"{1:.0f}\" height=\"20\" "
+      "viewBox=\"0 0 {1:.0f} 20\" xmlns=\"http://www.w3.org/2000/svg\"><title>{0}</title>"
+      "<line class=\"whisker\" x1=\"{2:.1f}\" y1=\"10\" x2=\"{3:.1f}\" y2=\"10\"/>"
+      "<rect class=\"box\" x=\"{4:.1f}\" y=\"4\" width=\"{5:.1f}\" height=\"12\"/>"
+      "<line class=\"median\" x1=\"{6:.1f}\" y1=\"2\" x2=\"{6:.1f}\" y2=\"18\"/>"
+      "<circle class=\"mark\" cx=\"{7:.1f}\" cy=\"10\" r=\"2\"/></svg>",
+      html_text(fmt::format("min {}, quartiles {} and {}, median {}, 95th percentile {}, max {}, "
+                            "{} samples",
+                            text::format_amount(s.min, unit), text::format_amount(s.q1, unit),
+                            text::format_amount(s.q3, unit), text::format_amount(s.median, unit),
+                            text::format_amount(s.p95, unit), text::format_amount(s.max, unit),
+                            entry.samples.size())),
+      kWidth, x(s.min), x(s.p95), x(s.q1), std::max(1.0, x(s.q3) - x(s.q1)), x(s.median), x(s.max));
+}
+
+std::string kernel_breakdown(const TraceSection& trace) {
+  const std::vector<KernelSummary>& kernels = trace.kernel_summary;  // largest total first
+  if (kernels.empty()) return {};
+  std::uint64_t total = 0;
+  for (const KernelSummary& k : kernels)
+    total += k.total_ns;
+  struct Bar {
+    std::string name;
+    std::string full;
+    std::uint64_t ns;
+    std::size_t instances;
+  };
+  std::vector<Bar> bars;
+  std::uint64_t rest = 0;
+  std::size_t rest_kernels = 0;
+  std::size_t rest_instances = 0;
+  for (std::size_t i = 0; i < kernels.size(); ++i) {
+    if (i < kKernelBars) {
+      bars.push_back({kernels[i].name, kernels[i].name, kernels[i].total_ns, kernels[i].instances});
+    } else {
+      rest += kernels[i].total_ns;
+      ++rest_kernels;
+      rest_instances += kernels[i].instances;
+    }
+  }
+  if (rest_kernels > 0) {
+    bars.push_back({fmt::format("the other {} kernels", rest_kernels), "", rest, rest_instances});
+  }
+  constexpr double kRow = 22.0;
+  constexpr double kName = 360.0;
+  constexpr double kBar = 300.0;
+  const double height = kRow * static_cast<double>(bars.size()) + 8.0;
+  const std::uint64_t largest = std::max<std::uint64_t>(1, bars.front().ns);
+  std::string out = fmt::format(
+      "<figure>\n<svg class=\"kernels\" role=\"img\" aria-labelledby=\"kernels-title\" "
+      "width=\"{0:.0f}\" height=\"{1:.0f}\" viewBox=\"0 0 {0:.0f} {1:.0f}\" "
+      "xmlns=\"http://www.w3.org/2000/svg\">\n<title id=\"kernels-title\">GPU time by kernel, "
+      "largest first</title>\n",
+      kName + kBar + 170.0, height);
+  for (std::size_t i = 0; i < bars.size(); ++i) {
+    const Bar& b = bars[i];
+    const double y = 4.0 + kRow * static_cast<double>(i);
+    const double share = total == 0 ? 0.0 : 100.0 * static_cast<double>(b.ns) / total;
+    std::string shown = b.name.size() > 48 ? b.name.substr(0, 47) + "…" : b.name;
+    out += fmt::format(
+        "<g><title>{}: {} in {} instances, {:.1f} % of the kernels' GPU time</title>"
+        "<text class=\"name\" x=\"{:.1f}\" y=\"{:.1f}\" text-anchor=\"end\">{}</text>"
+        "<rect class=\"bar\" x=\"{:.1f}\" y=\"{:.1f}\" width=\"{:.1f}\" height=\"{:.1f}\"/>"
+        "<text x=\"{:.1f}\" y=\"{:.1f}\">{} ({:.1f} %)</text></g>\n",
+        html_text(b.full.empty() ? b.name : b.full),
+        html_text(text::format_amount(static_cast<double>(b.ns), "ns")), b.instances, share,
+        kName - 6.0, y + 14.0, html_text(shown), kName, y + 3.0,
+        std::max(1.0, kBar * static_cast<double>(b.ns) / static_cast<double>(largest)), kRow - 6.0,
+        kName + kBar + 6.0, y + 14.0,
+        html_text(text::format_amount(static_cast<double>(b.ns), "ns")), share);
+  }
+  out += fmt::format(
+      "</svg>\n<figcaption>{} kernels, {} of GPU time in all; the {} largest by total time, the "
+      "rest as one bar.</figcaption>\n</figure>\n",
+      kernels.size(), html_text(text::format_amount(static_cast<double>(total), "ns")),
+      std::min(kernels.size(), kKernelBars));
+  return out;
+}
+
+std::string range_table(const TraceSection& trace) {
+  if (trace.range_summary.empty()) return {};
+  std::string out =
+      "<table>\n<caption>NVTX ranges: host time of each range, and the GPU time of the kernels "
+      "launched inside it (nested ranges included) and directly in it (self)</caption>\n<thead>"
+      "<tr><th scope=\"col\">Range</th><th scope=\"col\">Instances</th><th scope=\"col\">Host "
+      "time</th><th scope=\"col\">Median</th><th scope=\"col\">Kernels</th><th scope=\"col\">"
+      "Kernel time</th><th scope=\"col\">Self kernels</th><th scope=\"col\">Self kernel "
+      "time</th></tr></thead>\n<tbody>\n";
+  for (const RangeSummary& r : trace.range_summary) {
+    const std::string name = r.domain.empty() ? r.name : r.domain + ":" + r.name;
+    out += fmt::format(
+        "<tr><th scope=\"row\">{}</th><td class=\"num\">{}</td><td class=\"num\">{}</td>"
+        "<td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td>"
+        "<td class=\"num\">{}</td><td class=\"num\">{}</td></tr>\n",
+        html_text(name), r.instances,
+        html_text(text::format_amount(static_cast<double>(r.total_ns), "ns")),
+        html_text(text::format_amount(r.median_ns, "ns")), r.kernels,
+        html_text(text::format_amount(static_cast<double>(r.kernel_time_ns), "ns")), r.self_kernels,
+        html_text(text::format_amount(static_cast<double>(r.self_kernel_time_ns), "ns")));
+  }
+  return out + "</tbody>\n</table>\n";
+}
+
+}  // namespace
+
+std::string render_html(const Report& report, NameStyle names) {
+  std::string out = html_page_start("kerntime report", "kerntime report");
+  out += "<h1>kerntime report</h1>\n";
+  const std::vector<std::string> environment = environment_lines(report.environment);
+  if (!environment.empty()) {
+    out += "<ul class=\"notes\">\n";
+    for (const std::string& line : environment)
+      out += "<li>" + html_text(line) + "</li>\n";
+    out += "</ul>\n";
+  }
+  if (!report.warnings.empty()) {
+    out += "<h2>Warnings</h2>\n<ul class=\"notes\">\n";
+    for (const std::string& warning : report.warnings)
+      out += "<li><strong>Warning:</strong> " + html_text(warning) + "</li>\n";
+    out += "</ul>\n";
+  }
+  out += "<h2>Entries</h2>\n";
+  if (report.entries.empty()) {
+    out += "<p>No entries.</p>\n";
+  } else {
+    const Summary summary = summarize(report, names);
+    std::vector<std::string> plots;
+    plots.reserve(report.entries.size());
+    for (const Entry& entry : report.entries)
+      plots.push_back(box_plot(entry));
+    out += table_of(summary.grid,
+                    "Every entry; the distribution on its own scale: whiskers from the minimum "
+                    "to the 95th percentile, box from the first to the third quartile, bar at "
+                    "the median, dot at the maximum",
+                    plots, "Distribution");
+    if (!summary.names_note.empty()) {
+      out += "<p class=\"notes\">Note: " + html_text(summary.names_note) + "</p>\n";
+    }
+  }
+  if (has_measurements(report)) {
+    out += "<h2>How the benchmark engine measured each entry</h2>\n";
+    out += table_of(measurement_grid(report, false),
+                    "Mode, timer, samples, floor and fixed cost, SM clock, rates against the "
+                    "device's peak where work is declared, stop reason");
+  }
+  if (report.trace) {
+    const std::string kernels = kernel_breakdown(*report.trace);
+    if (!kernels.empty()) out += "<h2>Where the GPU time went</h2>\n" + kernels;
+    const std::string ranges = range_table(*report.trace);
+    if (!ranges.empty()) out += "<h2>NVTX ranges</h2>\n" + ranges;
+  }
+  out += html_page_end();
+  return out;
+}
+
+}  // namespace kerntime::format
