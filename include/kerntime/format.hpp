@@ -39,8 +39,7 @@ KERNTIME_API std::string render(const Report& report, Format format,
 /// reader's setting says): every entry with its distribution as a box plot beside the table's
 /// figures, how the engine measured each entry, and for a traced report the kernels by GPU time
 /// (the 15 largest, the rest as one) and the NVTX ranges. `kerntime report --format html`.
-KERNTIME_API std::string render_html(const Report& report,
-                                     NameStyle names = NameStyle::short_form);
+KERNTIME_API std::string render_html(const Report& report, NameStyle names = NameStyle::short_form);
 
 /// Renders the benchmark engine's measurements with the columns a benchmark needs (headline and
 /// its timer, event time, spread, throughput, SM clock, stop reason), as the benchmark runner

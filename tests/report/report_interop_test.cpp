@@ -262,8 +262,8 @@ TEST(GoogleBenchmarkReader, KeepsCpuTimeIterationsAndCountersOfEachRepetition) {
   const Entry& small = r.entries[0];
   ASSERT_EQ(small.sample_columns.size(), 3u);
   EXPECT_EQ(small.sample_columns[0].name, "cpu_time");
-  EXPECT_EQ(small.sample_columns[0].values, (std::vector<double>{828.24, 831.8100000000001,
-                                                                 825.1800000000001}));
+  EXPECT_EQ(small.sample_columns[0].values,
+            (std::vector<double>{828.24, 831.8100000000001, 825.1800000000001}));
   EXPECT_EQ(small.sample_columns[1].name, "iterations");
   EXPECT_EQ(small.sample_columns[1].values, (std::vector<double>{1000, 1000, 1000}));
   EXPECT_EQ(small.sample_columns[2].name, "bytes_per_second");
@@ -333,13 +333,14 @@ TEST(GoogleBenchmarkJson, RoundTripKeepsCpuTimeIterationsAndCounters) {
   }
   const Report plain =
       parse_any_report(to_google_benchmark_json(testing::sample_report()), "plain.json");
-  for (const Entry& e : plain.entries) EXPECT_TRUE(e.sample_columns.empty()) << e.name;
+  for (const Entry& e : plain.entries)
+    EXPECT_TRUE(e.sample_columns.empty()) << e.name;
 }
 
 TEST(GoogleBenchmarkJson, AMergeKeepsAColumnOnlyWhenEveryRunHasIt) {
   const Report read = parse_any_report(read_data("gbench_repetitions.json"), "gb.json");
   Report other = read;
-  other.environment.created_utc = "2026-11-29T17:05:00+01:00";  // another run
+  other.environment.created_utc = "2026-11-29T17:05:00+01:00";                     // another run
   other.entries[0].sample_columns.erase(other.entries[0].sample_columns.begin());  // cpu_time
   const Report merged = merge_reports({read, other}, {"a.json", "b.json"});
   ASSERT_EQ(merged.entries.size(), 2u);

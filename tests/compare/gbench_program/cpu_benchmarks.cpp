@@ -2,10 +2,9 @@
 // A real Google Benchmark program (CPU only), for the gate's tests of Google Benchmark files:
 // compute-bound loops whose times are stable from one process to the next, with the figures
 // Google Benchmark writes beside the time (iterations, cpu_time, a rate and a user counter).
+#include <benchmark/benchmark.h>
 #include <cstdint>
 #include <vector>
-
-#include <benchmark/benchmark.h>
 
 namespace {
 
@@ -32,7 +31,8 @@ void BM_xorshift(benchmark::State& state) {
     }
     benchmark::DoNotOptimize(x);
   }
-  state.counters["rounds"] = benchmark::Counter(256.0, benchmark::Counter::kIsIterationInvariantRate);
+  state.counters["rounds"] =
+      benchmark::Counter(256.0, benchmark::Counter::kIsIterationInvariantRate);
 }
 BENCHMARK(BM_xorshift);
 
