@@ -84,16 +84,13 @@ SummaryFigures figures(const Entry& entry, double to_ns) {
     f.relative_stdev = entry.summary_only->relative_stdev;
     return f;
   }
+  if (entry.samples.empty()) return f;  // no samples: compare_summaries() says so
+  StatisticsOptions plain;
+  plain.median_interval = false;
+  const Statistics s = compute_statistics(entry.samples, plain);
   f.count = entry.samples.size();
-  f.mean_ns = entry.statistics.count == entry.samples.size()
-                  ? entry.statistics.mean
-                  : compute_statistics(entry.samples, {}).mean;
-  f.mean_ns *= to_ns;
-  if (entry.samples.size() >= 2) {
-    StatisticsOptions plain;
-    plain.median_interval = false;
-    f.relative_stdev = compute_statistics(entry.samples, plain).relative_noise;
-  }
+  f.mean_ns = s.mean * to_ns;
+  f.relative_stdev = s.relative_noise;  // absent below 2 samples
   return f;
 }
 

@@ -6,7 +6,7 @@
 
 #include <string>
 
-#include "format/html_text.hpp"
+#include "format/markup_text.hpp"
 
 namespace kerntime::format {
 
@@ -53,7 +53,7 @@ inline std::string html_page_start(const std::string& title, const std::string& 
   return "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
          "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
          "<meta name=\"generator\" content=\"" +
-         html_text(generator) + "\">\n<title>" + html_text(title) + "</title>\n" + kHtmlStyle +
+         markup_text(generator) + "\">\n<title>" + markup_text(title) + "</title>\n" + kHtmlStyle +
          "</head>\n<body>\n<main>\n";
 }
 

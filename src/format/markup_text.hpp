@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
-// Text in kerntime's HTML pages: every user-given string (names, reasons, file names)
-// escaped for element content and attribute values alike.
+// Text in kerntime's markup, the HTML pages and the JUnit XML: every user-given string (names,
+// reasons, file names) escaped for element content and attribute values alike. &apos; is valid
+// in XML and in HTML5.
 #pragma once
 
 #include <string>
@@ -10,7 +11,7 @@
 namespace kerntime::format {
 
 /// printable(text) with & < > " ' as character references.
-inline std::string html_text(const std::string& text) {
+inline std::string markup_text(const std::string& text) {
   std::string out;
   for (char c : printable(text)) {
     switch (c) {
@@ -27,7 +28,7 @@ inline std::string html_text(const std::string& text) {
         out += "&quot;";
         break;
       case '\'':
-        out += "&#39;";
+        out += "&apos;";
         break;
       default:
         out += c;

@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include "support/run_command.hpp"
+#include "support/text_counts.hpp"
 
 namespace kerntime {
 namespace {
@@ -25,14 +26,7 @@ nlohmann::json read_json(const fs::path& path) {
   return nlohmann::json::parse(in);
 }
 
-int count_lines_with(const std::string& text, const std::string& part) {
-  int n = 0;
-  std::istringstream lines(text);
-  for (std::string line; std::getline(lines, line);) {
-    n += line.find(part) != std::string::npos ? 1 : 0;
-  }
-  return n;
-}
+using testing::count_lines_with;
 
 class GoogleBenchmarkProgram : public ::testing::Test {
  protected:

@@ -16,6 +16,7 @@
 
 #include "support/nvbench_sample_file.hpp"
 #include "support/run_command.hpp"
+#include "support/text_counts.hpp"
 
 namespace kerntime {
 namespace {
@@ -33,14 +34,7 @@ CommandResult kerntime_in(const fs::path& folder, const std::string& arguments) 
                      arguments);
 }
 
-int count_lines_with(const std::string& text, const std::string& part) {
-  int n = 0;
-  std::istringstream lines(text);
-  for (std::string line; std::getline(lines, line);) {
-    n += line.find(part) != std::string::npos ? 1 : 0;
-  }
-  return n;
-}
+using testing::count_lines_with;
 
 nlohmann::json read_json(const fs::path& path) {
   std::ifstream in(path);

@@ -16,16 +16,12 @@
 #include <kerntime/statistics.hpp>
 
 #include "samples.hpp"
+#include "support/text_counts.hpp"
 
 namespace kerntime {
 namespace {
 
-std::size_t count(const std::string& text, const std::string& part) {
-  std::size_t n = 0;
-  for (std::size_t at = text.find(part); at != std::string::npos; at = text.find(part, at + 1))
-    ++n;
-  return n;
-}
+using testing::occurrences;
 
 Entry entry_of(const std::string& name, double median_ns, double factor, std::uint64_t seed) {
   std::mt19937_64 rng(seed);
@@ -74,17 +70,18 @@ TEST(CompareHtml, IsOneSelfContainedPage) {
   EXPECT_EQ(page.rfind("<!DOCTYPE html>\n<html lang=\"en\">", 0), 0u);
   EXPECT_EQ(page.substr(page.size() - 8), "</html>\n");
   // Nothing to fetch: no scripts, no links, no URLs but SVG's namespace name.
-  EXPECT_EQ(count(page, "<script"), 0u) << "an entry name must not become a tag";
-  EXPECT_EQ(count(page, "<link"), 0u);
-  EXPECT_EQ(count(page, "http"), 1u);
-  EXPECT_EQ(count(page, "xmlns=\"http://www.w3.org/2000/svg\""), 1u);
+  EXPECT_EQ(occurrences(page, "<script"), 0u) << "an entry name must not become a tag";
+  EXPECT_EQ(occurrences(page, "<link"), 0u);
+  EXPECT_EQ(occurrences(page, "http"), 1u);
+  EXPECT_EQ(occurrences(page, "xmlns=\"http://www.w3.org/2000/svg\""), 1u);
   EXPECT_NE(page.find("&lt;script&gt;alert(1)&lt;/script&gt;&amp;"), std::string::npos);
   // The reader's light or dark setting, and print.
   EXPECT_NE(page.find("@media (prefers-color-scheme: dark)"), std::string::npos);
   EXPECT_NE(page.find("@media print"), std::string::npos);
   for (const char* tag : {"svg", "table", "main", "figure", "thead", "tbody"}) {
-    EXPECT_EQ(count(page, std::string{"<"} + tag + ">") + count(page, std::string{"<"} + tag + " "),
-              count(page, std::string{"</"} + tag + ">"))
+    EXPECT_EQ(occurrences(page, std::string{"<"} + tag + ">") +
+                  occurrences(page, std::string{"<"} + tag + " "),
+              occurrences(page, std::string{"</"} + tag + ">"))
         << tag;
   }
 }
@@ -93,11 +90,11 @@ TEST(CompareHtml, TheForestPlotHasARowPerPairedEntryWorstFirst) {
   const Comparison c = sample_comparison();
   const std::string page = render(c, CompareFormat::html);
   // Five paired entries; the added and the removed one are in the table only.
-  EXPECT_EQ(count(page, "<g class=\"entry "), 5u);
-  EXPECT_EQ(count(page, "<g class=\"entry regressed\">"), 1u);
-  EXPECT_EQ(count(page, "<g class=\"entry improved\">"), 1u);
-  EXPECT_EQ(count(page, "<g class=\"entry inconclusive\">"), 1u);
-  EXPECT_EQ(count(page, "<g class=\"entry same\">"), 2u);
+  EXPECT_EQ(occurrences(page, "<g class=\"entry "), 5u);
+  EXPECT_EQ(occurrences(page, "<g class=\"entry regressed\">"), 1u);
+  EXPECT_EQ(occurrences(page, "<g class=\"entry improved\">"), 1u);
+  EXPECT_EQ(occurrences(page, "<g class=\"entry inconclusive\">"), 1u);
+  EXPECT_EQ(occurrences(page, "<g class=\"entry same\">"), 2u);
   const std::size_t regressed = page.find("<g class=\"entry regressed\">");
   const std::size_t inconclusive = page.find("<g class=\"entry inconclusive\">");
   const std::size_t improved = page.find("<g class=\"entry improved\">");
@@ -106,12 +103,12 @@ TEST(CompareHtml, TheForestPlotHasARowPerPairedEntryWorstFirst) {
   EXPECT_LT(inconclusive, improved);
   EXPECT_LT(improved, same);
   // Every row has its band, its interval and a marker; the shape tells the verdict.
-  EXPECT_EQ(count(page, "<rect class=\"band\""), 5u);
-  EXPECT_EQ(count(page, "<line class=\"interval\""), 5u);
-  EXPECT_EQ(count(page, "<circle class=\"mark\""), 2u);  // same
-  EXPECT_EQ(count(page, "<path class=\"mark\""), 3u);    // triangles and the diamond
+  EXPECT_EQ(occurrences(page, "<rect class=\"band\""), 5u);
+  EXPECT_EQ(occurrences(page, "<line class=\"interval\""), 5u);
+  EXPECT_EQ(occurrences(page, "<circle class=\"mark\""), 2u);  // same
+  EXPECT_EQ(occurrences(page, "<path class=\"mark\""), 3u);    // triangles and the diamond
   // The word beside each row, and the full name and reason on hover.
-  EXPECT_EQ(count(page, "<text class=\"word\""), 5u);
+  EXPECT_EQ(occurrences(page, "<text class=\"word\""), 5u);
   EXPECT_NE(page.find("<title>saxpy/n=16M/cold: regressed, +"), std::string::npos);
   EXPECT_NE(page.find("role=\"img\" aria-labelledby=\"forest-title\""), std::string::npos);
 }
@@ -119,8 +116,8 @@ TEST(CompareHtml, TheForestPlotHasARowPerPairedEntryWorstFirst) {
 TEST(CompareHtml, TheTableHasEveryEntryWithHeadersAndReasons) {
   const Comparison c = sample_comparison();
   const std::string page = render(c, CompareFormat::html);
-  EXPECT_EQ(count(page, "<th scope=\"row\""), c.entries.size());
-  EXPECT_EQ(count(page, "<th scope=\"col\">"), 10u);
+  EXPECT_EQ(occurrences(page, "<th scope=\"row\""), c.entries.size());
+  EXPECT_EQ(occurrences(page, "<th scope=\"col\">"), 10u);
   EXPECT_NE(page.find("<caption>"), std::string::npos);
   EXPECT_NE(page.find("<tr class=\"added\">"), std::string::npos);
   EXPECT_NE(page.find("<tr class=\"removed\">"), std::string::npos);
@@ -134,7 +131,7 @@ TEST(CompareHtml, TheTableHasEveryEntryWithHeadersAndReasons) {
       else if (ch == '&')
         reason += "&amp;";
       else if (ch == '\'')
-        reason += "&#39;";
+        reason += "&apos;";
       else if (ch == '"')
         reason += "&quot;";
       else
@@ -153,16 +150,16 @@ TEST(CompareHtml, EntriesThatNeedALookGetAStripPlotOfBothSides) {
   EXPECT_EQ(render(c, CompareFormat::html).find("class=\"strip\""), std::string::npos);
   const std::string page = page_with_samples(c, baseline, candidate);
   // The regressed and the inconclusive entry, the regression first; not the others.
-  EXPECT_EQ(count(page, "<figure class=\"strip\">"), 2u);
+  EXPECT_EQ(occurrences(page, "<figure class=\"strip\">"), 2u);
   const std::size_t first = page.find("<figure class=\"strip\">");
   EXPECT_LT(page.find("saxpy/n=16M/cold: samples of both sides", first),
             page.find("tiny/cold: samples of both sides", first));
   // 200 samples a side: every one is a dot, one run each: one tick a side.
-  EXPECT_EQ(count(page, "<circle class=\"sample\""), 2u * 2u * 200u);
-  EXPECT_EQ(count(page, "<line class=\"run\""), 2u * 2u);
+  EXPECT_EQ(occurrences(page, "<circle class=\"sample\""), 2u * 2u * 200u);
+  EXPECT_EQ(occurrences(page, "<line class=\"run\""), 2u * 2u);
   EXPECT_NE(page.find("baseline: 200 samples, 1 run; candidate: 200 samples, 1 run"),
             std::string::npos);
-  EXPECT_EQ(count(page, "<svg"), count(page, "</svg>"));
+  EXPECT_EQ(occurrences(page, "<svg"), occurrences(page, "</svg>"));
   EXPECT_EQ(page.substr(page.size() - 8), "</html>\n");
 
   // One figure a side (summaries only) has no spread to draw: no strip plot for it.
@@ -173,7 +170,8 @@ TEST(CompareHtml, EntriesThatNeedALookGetAStripPlotOfBothSides) {
     }
   }
   const Comparison single = compare(baseline, candidate);
-  EXPECT_EQ(count(page_with_samples(single, baseline, candidate), "<figure class=\"strip\">"), 0u);
+  EXPECT_EQ(occurrences(page_with_samples(single, baseline, candidate), "<figure class=\"strip\">"),
+            0u);
 }
 
 TEST(CompareHtml, AThousandEntriesWithAMillionSamplesMakeAPageUnderFiveMegabytes) {
@@ -205,10 +203,10 @@ TEST(CompareHtml, AThousandEntriesWithAMillionSamplesMakeAPageUnderFiveMegabytes
   const std::string page = page_with_samples(c, baseline, candidate);
   RecordProperty("page_bytes", static_cast<int>(page.size()));
   EXPECT_LT(page.size(), std::size_t{5} << 20);
-  EXPECT_EQ(count(page, "<g class=\"entry "), 1000u);
+  EXPECT_EQ(occurrences(page, "<g class=\"entry "), 1000u);
   // At most 100 strip plots, at most 200 dots a side, and the page says so.
-  EXPECT_EQ(count(page, "<figure class=\"strip\">"), 100u);
-  EXPECT_EQ(count(page, "<circle class=\"sample\""), 100u * 2u * 200u);
+  EXPECT_EQ(occurrences(page, "<figure class=\"strip\">"), 100u);
+  EXPECT_EQ(occurrences(page, "<circle class=\"sample\""), 100u * 2u * 200u);
   EXPECT_NE(page.find("The 100 of "), std::string::npos);
   EXPECT_NE(page.find("drawn as 200 evenly spaced quantiles"), std::string::npos);
 }

@@ -15,16 +15,12 @@
 #include "report/sample_report.hpp"
 #include "report/sample_trace_report.hpp"
 #include "support/run_command.hpp"
+#include "support/text_counts.hpp"
 
 namespace kerntime {
 namespace {
 
-std::size_t count(const std::string& text, const std::string& part) {
-  std::size_t n = 0;
-  for (std::size_t at = text.find(part); at != std::string::npos; at = text.find(part, at + 1))
-    ++n;
-  return n;
-}
+using testing::occurrences;
 
 TEST(ReportHtml, EveryEntryWithItsDistributionOnOneSelfContainedPage) {
   Report report = testing::sample_report();
@@ -32,21 +28,21 @@ TEST(ReportHtml, EveryEntryWithItsDistributionOnOneSelfContainedPage) {
   const std::string page = render_html(report);
   EXPECT_EQ(page.rfind("<!DOCTYPE html>\n<html lang=\"en\">", 0), 0u);
   EXPECT_EQ(page.substr(page.size() - 8), "</html>\n");
-  EXPECT_EQ(count(page, "<script"), 0u);
-  EXPECT_EQ(count(page, "<link"), 0u);
-  EXPECT_EQ(count(page, "<b>"), 0u) << "an entry name must not become markup";
+  EXPECT_EQ(occurrences(page, "<script"), 0u);
+  EXPECT_EQ(occurrences(page, "<link"), 0u);
+  EXPECT_EQ(occurrences(page, "<b>"), 0u) << "an entry name must not become markup";
   EXPECT_NE(page.find("&lt;b&gt;bold&lt;/b&gt;&amp;co"), std::string::npos);
   EXPECT_NE(page.find("@media (prefers-color-scheme: dark)"), std::string::npos);
   // One row per entry; a box plot for each entry with two samples or more and some spread.
-  EXPECT_EQ(count(page, "<th scope=\"row\">"), report.entries.size());
+  EXPECT_EQ(occurrences(page, "<th scope=\"row\">"), report.entries.size());
   std::size_t drawable = 0;
   for (const Entry& e : report.entries)
     drawable += e.samples.size() >= 2 && e.statistics.max > e.statistics.min ? 1 : 0;
   ASSERT_GT(drawable, 0u);
-  EXPECT_EQ(count(page, "<svg class=\"dist\""), drawable);
-  EXPECT_EQ(count(page, "<rect class=\"box\""), drawable);
-  EXPECT_EQ(count(page, "<svg"), count(page, "</svg>"));
-  EXPECT_EQ(count(page, "<table>"), count(page, "</table>"));
+  EXPECT_EQ(occurrences(page, "<svg class=\"dist\""), drawable);
+  EXPECT_EQ(occurrences(page, "<rect class=\"box\""), drawable);
+  EXPECT_EQ(occurrences(page, "<svg"), occurrences(page, "</svg>"));
+  EXPECT_EQ(occurrences(page, "<table>"), occurrences(page, "</table>"));
   EXPECT_EQ(page.find("Where the GPU time went"), std::string::npos);  // no trace
 }
 
@@ -62,11 +58,12 @@ TEST(ReportHtml, ATracedReportShowsItsKernelsByTimeAndItsRanges) {
   const std::string page = render_html(report);
   EXPECT_NE(page.find("<h2>Where the GPU time went</h2>"), std::string::npos);
   const std::size_t kernels = report.trace->kernel_summary.size();
-  EXPECT_EQ(count(page, "<rect class=\"bar\""),
+  EXPECT_EQ(occurrences(page, "<rect class=\"bar\""),
             std::min<std::size_t>(kernels, 15) + (kernels > 15 ? 1 : 0));
   // The bars are in the summary's order, largest total first, each titled by its full name.
   EXPECT_LT(page.find("class=\"kernels\""), page.find("<rect class=\"bar\""));
-  EXPECT_EQ(count(page, "<g><title>"), std::min<std::size_t>(kernels, 15) + (kernels > 15 ? 1 : 0));
+  EXPECT_EQ(occurrences(page, "<g><title>"),
+            std::min<std::size_t>(kernels, 15) + (kernels > 15 ? 1 : 0));
   if (!report.trace->range_summary.empty()) {
     EXPECT_NE(page.find("<h2>NVTX ranges</h2>"), std::string::npos);
   }

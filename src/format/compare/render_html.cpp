@@ -16,16 +16,12 @@
 #include "format/compare/render_html_strips.hpp"
 #include "format/compare/renderers.hpp"
 #include "format/html_page.hpp"
-#include "format/html_text.hpp"
+#include "format/markup_text.hpp"
 #include "format/name_column.hpp"
 #include "format/text_grid.hpp"
 
 namespace kerntime::format {
 namespace {
-
-std::string html(const std::string& text) {
-  return html_text(text);
-}
 
 // Worst first: what fails or needs a look, then what improved, then what held.
 int severity(Verdict verdict) {
@@ -131,14 +127,14 @@ void write_forest_plot(const Comparison& comparison, const NameColumn& names,
       "width=\"{0:.0f}\" height=\"{1:.0f}\" viewBox=\"0 0 {0:.0f} {1:.0f}\" "
       "xmlns=\"http://www.w3.org/2000/svg\">\n<title id=\"forest-title\">Change of each entry "
       "(candidate over baseline) with its {2} interval and threshold band, worst first</title>\n",
-      width, height, html(interval_title(comparison)));
+      width, height, markup_text(interval_title(comparison)));
   for (const double t : ticks(axis)) {
     const double x = axis.x(t);
     out += fmt::format(
         "<line class=\"{}\" x1=\"{:.1f}\" y1=\"{:.0f}\" x2=\"{:.1f}\" y2=\"{:.0f}\"/>"
         "<text class=\"tick\" x=\"{:.1f}\" y=\"{:.0f}\" text-anchor=\"middle\">{}</text>\n",
         t == 0.0 ? "zero" : "grid", x, kTop - 6.0, x, height - 6.0, x, kTop - 12.0,
-        html(format_change(1.0 + t)));
+        markup_text(format_change(1.0 + t)));
   }
   for (std::size_t i = 0; i < rows.size(); ++i) {
     const EntryComparison& e = *rows[i];
@@ -146,15 +142,15 @@ void write_forest_plot(const Comparison& comparison, const NameColumn& names,
     const double y = kTop + kRowHeight * (static_cast<double>(i) + 0.5);
     const std::string verdict{to_string(e.verdict)};
     out += fmt::format("<g class=\"entry {}\">", verdict);
-    out += fmt::format("<title>{}: {}, {}; {}</title>", html(e.name), verdict,
-                       html(e.ratio ? format_change(*e.ratio) : "-"), html(e.reason));
+    out += fmt::format("<title>{}: {}, {}; {}</title>", markup_text(e.name), verdict,
+                       markup_text(e.ratio ? format_change(*e.ratio) : "-"), markup_text(e.reason));
     out += fmt::format(
         "<rect class=\"band\" x=\"{:.1f}\" y=\"{:.1f}\" width=\"{:.1f}\" height=\"{:.1f}\"/>",
         axis.x(-e.threshold), y - kRowHeight / 2.0 + 2.0,
         axis.x(e.threshold) - axis.x(-e.threshold), kRowHeight - 4.0);
     out +=
         fmt::format("<text class=\"name\" x=\"{:.1f}\" y=\"{:.1f}\" text-anchor=\"end\">{}</text>",
-                    kNameWidth, y + 4.0, html(names(index)));
+                    kNameWidth, y + 4.0, markup_text(names(index)));
     if (e.ratio_ci) {
       const double low = e.ratio_ci->low - 1.0;
       const double high = e.ratio_ci->high - 1.0;
@@ -177,15 +173,15 @@ void write_forest_plot(const Comparison& comparison, const NameColumn& names,
       "(line) and the entry's threshold band (shaded). Marker and word give the verdict: "
       "&#9650; regressed, &#9660; improved, &#9679; same, &#9670; inconclusive. Changes "
       "beyond {} or {} end in an arrow at the edge.</figcaption>\n</figure>\n",
-      html(interval_title(comparison)), html(format_change(1.0 + kLowestChange)),
-      html(format_change(1.0 + kHighestChange)));
+      markup_text(interval_title(comparison)), markup_text(format_change(1.0 + kLowestChange)),
+      markup_text(format_change(1.0 + kHighestChange)));
 }
 
 void write_table(const Comparison& comparison, const NameColumn& names, ChunkedText& out) {
   out +=
       "<table>\n<caption>Every entry, in the baseline's order, then the added ones</caption>\n"
       "<thead><tr>";
-  const std::string interval = html(interval_title(comparison));
+  const std::string interval = markup_text(interval_title(comparison));
   for (const std::string& title :
        {std::string{"Entry"}, std::string{"Verdict"}, std::string{"Change"}, interval,
         std::string{"p"}, std::string{"Threshold"}, std::string{"Baseline"},
@@ -201,9 +197,10 @@ void write_table(const Comparison& comparison, const NameColumn& names, ChunkedT
         "</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td>"
         "<td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td>{}</td>"
         "</tr>\n",
-        c.verdict, html(e.name), html(names(i)), html(c.verdict), html(c.change), html(c.interval),
-        html(c.p), html(c.threshold), html(c.baseline), html(c.candidate), html(c.runs),
-        html(c.reason));
+        c.verdict, markup_text(e.name), markup_text(names(i)), markup_text(c.verdict),
+        markup_text(c.change), markup_text(c.interval), markup_text(c.p), markup_text(c.threshold),
+        markup_text(c.baseline), markup_text(c.candidate), markup_text(c.runs),
+        markup_text(c.reason));
   }
   out += "</tbody>\n</table>\n";
 }
@@ -218,17 +215,18 @@ void write_comparison_html(const Comparison& comparison, NameStyle names, Chunke
                                   comparison.candidate_source, comparison.baseline_source, result),
                       "kerntime compare");
   out += fmt::format("<h1>kerntime compare: <span class=\"outcome-{}\">{}</span></h1>\n",
-                     html(result), html(result));
-  out += fmt::format("<p>{}. Baseline {}, candidate {}; {}.</p>\n",
-                     html(summary_counts(comparison)), html(comparison.baseline_source),
-                     html(comparison.candidate_source), html(settings_line(comparison)));
+                     markup_text(result), markup_text(result));
+  out +=
+      fmt::format("<p>{}. Baseline {}, candidate {}; {}.</p>\n",
+                  markup_text(summary_counts(comparison)), markup_text(comparison.baseline_source),
+                  markup_text(comparison.candidate_source), markup_text(settings_line(comparison)));
   if (!comparison.warnings.empty() || !comparison.notes.empty()) {
     out += "<h2>Warnings and notes</h2>\n<ul class=\"notes\">\n";
     for (const std::string& warning : comparison.warnings) {
-      out += "<li><strong>Warning:</strong> " + html(warning) + "</li>\n";
+      out += "<li><strong>Warning:</strong> " + markup_text(warning) + "</li>\n";
     }
     for (const std::string& note : comparison.notes) {
-      out += "<li>Note: " + html(note) + "</li>\n";
+      out += "<li>Note: " + markup_text(note) + "</li>\n";
     }
     out += "</ul>\n";
   }
@@ -251,7 +249,7 @@ void write_comparison_html(const Comparison& comparison, NameStyle names, Chunke
     write_table(comparison, shown, out);
   }
   const std::string note = names_note(shown.shortened(), shown.numbered());
-  if (!note.empty()) out += "<p class=\"notes\">Note: " + html(note) + "</p>\n";
+  if (!note.empty()) out += "<p class=\"notes\">Note: " + markup_text(note) + "</p>\n";
   out += html_page_end();
 }
 

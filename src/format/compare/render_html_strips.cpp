@@ -8,7 +8,7 @@
 
 #include <fmt/format.h>
 
-#include "format/html_text.hpp"
+#include "format/markup_text.hpp"
 #include "text/numbers.hpp"
 
 namespace kerntime::format {
@@ -63,7 +63,7 @@ void write_one(const EntryComparison& e, const Entry& a, const Entry& b, const s
       "<figure class=\"strip\">\n<svg role=\"img\" aria-label=\"{0}: samples of both sides\" "
       "width=\"{1:.0f}\" height=\"{2:.0f}\" viewBox=\"0 0 {1:.0f} {2:.0f}\" "
       "xmlns=\"http://www.w3.org/2000/svg\">\n",
-      html_text(e.name), kWidth, height);
+      markup_text(e.name), kWidth, height);
   const struct {
     const char* side;
     const Entry* entry;
@@ -82,7 +82,7 @@ void write_one(const EntryComparison& e, const Entry& a, const Entry& b, const s
       out += fmt::format(
           "<line class=\"run\" x1=\"{0:.1f}\" y1=\"{1:.1f}\" x2=\"{0:.1f}\" "
           "y2=\"{2:.1f}\"><title>a run's median: {3}</title></line>",
-          x(m), y - 12.0, y + 12.0, html_text(text::format_amount(m, a.unit)));
+          x(m), y - 12.0, y + 12.0, markup_text(text::format_amount(m, a.unit)));
     }
     out += "</g>\n";
   }
@@ -92,7 +92,7 @@ void write_one(const EntryComparison& e, const Entry& a, const Entry& b, const s
     out += fmt::format(
         "<text class=\"tick\" x=\"{:.1f}\" y=\"{:.1f}\" text-anchor=\"middle\">{}"
         "</text>",
-        x(v), axis_y, html_text(text::format_amount(v, a.unit)));
+        x(v), axis_y, markup_text(text::format_amount(v, a.unit)));
   }
   std::string shown;
   for (int s = 0; s < 2; ++s) {
@@ -106,8 +106,8 @@ void write_one(const EntryComparison& e, const Entry& a, const Entry& b, const s
   out += fmt::format(
       "</svg>\n<figcaption><strong>{}</strong> ({}, {}): dots are samples, ticks are each run's "
       "median. {}.</figcaption>\n</figure>\n",
-      html_text(name), to_string(e.verdict),
-      html_text(e.ratio ? text::format_change(*e.ratio) : std::string{"-"}), html_text(shown));
+      markup_text(name), to_string(e.verdict),
+      markup_text(e.ratio ? text::format_change(*e.ratio) : std::string{"-"}), markup_text(shown));
 }
 
 }  // namespace

@@ -18,6 +18,7 @@
 
 #include "format/compare/render_cells.hpp"
 #include "format/compare/renderers.hpp"
+#include "format/markup_text.hpp"
 #include "format/text_grid.hpp"
 #include "text/numbers.hpp"
 
@@ -37,29 +38,7 @@ std::string xml(const std::string& text, bool keep_newlines = false) {
     }
     return out + xml(text.substr(start));
   }
-  std::string out;
-  for (char c : printable(text)) {
-    switch (c) {
-      case '&':
-        out += "&amp;";
-        break;
-      case '<':
-        out += "&lt;";
-        break;
-      case '>':
-        out += "&gt;";
-        break;
-      case '"':
-        out += "&quot;";
-        break;
-      case '\'':
-        out += "&apos;";
-        break;
-      default:
-        out += c;
-    }
-  }
-  return out;
+  return markup_text(text);
 }
 
 std::string details(const Comparison& comparison, const EntryComparison& entry) {

@@ -26,17 +26,17 @@ constexpr std::size_t kKernelBars = 15;
 std::string table_of(const Grid& grid, const std::string& caption,
                      const std::vector<std::string>& extra_column = {},
                      const std::string& extra_title = {}) {
-  std::string out = "<table>\n<caption>" + html_text(caption) + "</caption>\n<thead><tr>";
+  std::string out = "<table>\n<caption>" + markup_text(caption) + "</caption>\n<thead><tr>";
   for (std::size_t c = 0; c < grid.columns.size(); ++c) {
-    out += "<th scope=\"col\">" + html_text(grid.columns[c].title) + "</th>";
+    out += "<th scope=\"col\">" + markup_text(grid.columns[c].title) + "</th>";
     if (c == 0 && !extra_column.empty()) out += "<th scope=\"col\">" + extra_title + "</th>";
   }
   out += "</tr></thead>\n<tbody>\n";
   for (std::size_t r = 0; r < grid.rows.size(); ++r) {
     out += "<tr>";
     for (std::size_t c = 0; c < grid.rows[r].size(); ++c) {
-      out += c == 0 ? "<th scope=\"row\">" + html_text(grid.rows[r][c]) + "</th>"
-                    : "<td class=\"num\">" + html_text(grid.rows[r][c]) + "</td>";
+      out += c == 0 ? "<th scope=\"row\">" + markup_text(grid.rows[r][c]) + "</th>"
+                    : "<td class=\"num\">" + markup_text(grid.rows[r][c]) + "</td>";
       if (c == 0 && r < extra_column.size()) out += "<td>" + extra_column[r] + "</td>";
     }
     out += "</tr>\n";
@@ -64,12 +64,12 @@ std::string box_plot(const Entry& entry) {
       "<rect class=\"box\" x=\"{4:.1f}\" y=\"4\" width=\"{5:.1f}\" height=\"12\"/>"
       "<line class=\"median\" x1=\"{6:.1f}\" y1=\"2\" x2=\"{6:.1f}\" y2=\"18\"/>"
       "<circle class=\"mark\" cx=\"{7:.1f}\" cy=\"10\" r=\"2\"/></svg>",
-      html_text(fmt::format("min {}, quartiles {} and {}, median {}, 95th percentile {}, max {}, "
-                            "{} samples",
-                            text::format_amount(s.min, unit), text::format_amount(s.q1, unit),
-                            text::format_amount(s.q3, unit), text::format_amount(s.median, unit),
-                            text::format_amount(s.p95, unit), text::format_amount(s.max, unit),
-                            entry.samples.size())),
+      markup_text(fmt::format("min {}, quartiles {} and {}, median {}, 95th percentile {}, max {}, "
+                              "{} samples",
+                              text::format_amount(s.min, unit), text::format_amount(s.q1, unit),
+                              text::format_amount(s.q3, unit), text::format_amount(s.median, unit),
+                              text::format_amount(s.p95, unit), text::format_amount(s.max, unit),
+                              entry.samples.size())),
       kWidth, x(s.min), x(s.p95), x(s.q1), std::max(1.0, x(s.q3) - x(s.q1)), x(s.median), x(s.max));
 }
 
@@ -122,17 +122,17 @@ std::string kernel_breakdown(const TraceSection& trace) {
         "<text class=\"name\" x=\"{:.1f}\" y=\"{:.1f}\" text-anchor=\"end\">{}</text>"
         "<rect class=\"bar\" x=\"{:.1f}\" y=\"{:.1f}\" width=\"{:.1f}\" height=\"{:.1f}\"/>"
         "<text x=\"{:.1f}\" y=\"{:.1f}\">{} ({:.1f} %)</text></g>\n",
-        html_text(b.full.empty() ? b.name : b.full),
-        html_text(text::format_amount(static_cast<double>(b.ns), "ns")), b.instances, share,
-        kName - 6.0, y + 14.0, html_text(shown), kName, y + 3.0,
+        markup_text(b.full.empty() ? b.name : b.full),
+        markup_text(text::format_amount(static_cast<double>(b.ns), "ns")), b.instances, share,
+        kName - 6.0, y + 14.0, markup_text(shown), kName, y + 3.0,
         std::max(1.0, kBar * static_cast<double>(b.ns) / static_cast<double>(largest)), kRow - 6.0,
         kName + kBar + 6.0, y + 14.0,
-        html_text(text::format_amount(static_cast<double>(b.ns), "ns")), share);
+        markup_text(text::format_amount(static_cast<double>(b.ns), "ns")), share);
   }
   out += fmt::format(
       "</svg>\n<figcaption>{} kernels, {} of GPU time in all; the {} largest by total time, the "
       "rest as one bar.</figcaption>\n</figure>\n",
-      kernels.size(), html_text(text::format_amount(static_cast<double>(total), "ns")),
+      kernels.size(), markup_text(text::format_amount(static_cast<double>(total), "ns")),
       std::min(kernels.size(), kKernelBars));
   return out;
 }
@@ -152,11 +152,12 @@ std::string range_table(const TraceSection& trace) {
         "<tr><th scope=\"row\">{}</th><td class=\"num\">{}</td><td class=\"num\">{}</td>"
         "<td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td>"
         "<td class=\"num\">{}</td><td class=\"num\">{}</td></tr>\n",
-        html_text(name), r.instances,
-        html_text(text::format_amount(static_cast<double>(r.total_ns), "ns")),
-        html_text(text::format_amount(r.median_ns, "ns")), r.kernels,
-        html_text(text::format_amount(static_cast<double>(r.kernel_time_ns), "ns")), r.self_kernels,
-        html_text(text::format_amount(static_cast<double>(r.self_kernel_time_ns), "ns")));
+        markup_text(name), r.instances,
+        markup_text(text::format_amount(static_cast<double>(r.total_ns), "ns")),
+        markup_text(text::format_amount(r.median_ns, "ns")), r.kernels,
+        markup_text(text::format_amount(static_cast<double>(r.kernel_time_ns), "ns")),
+        r.self_kernels,
+        markup_text(text::format_amount(static_cast<double>(r.self_kernel_time_ns), "ns")));
   }
   return out + "</tbody>\n</table>\n";
 }
@@ -170,13 +171,13 @@ std::string render_html(const Report& report, NameStyle names) {
   if (!environment.empty()) {
     out += "<ul class=\"notes\">\n";
     for (const std::string& line : environment)
-      out += "<li>" + html_text(line) + "</li>\n";
+      out += "<li>" + markup_text(line) + "</li>\n";
     out += "</ul>\n";
   }
   if (!report.warnings.empty()) {
     out += "<h2>Warnings</h2>\n<ul class=\"notes\">\n";
     for (const std::string& warning : report.warnings)
-      out += "<li><strong>Warning:</strong> " + html_text(warning) + "</li>\n";
+      out += "<li><strong>Warning:</strong> " + markup_text(warning) + "</li>\n";
     out += "</ul>\n";
   }
   out += "<h2>Entries</h2>\n";
@@ -194,7 +195,7 @@ std::string render_html(const Report& report, NameStyle names) {
                     "the median, dot at the maximum",
                     plots, "Distribution");
     if (!summary.names_note.empty()) {
-      out += "<p class=\"notes\">Note: " + html_text(summary.names_note) + "</p>\n";
+      out += "<p class=\"notes\">Note: " + markup_text(summary.names_note) + "</p>\n";
     }
   }
   if (has_measurements(report)) {
