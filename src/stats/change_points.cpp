@@ -1,0 +1,118 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "stats/change_points.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace kerntime::stats {
+namespace {
+
+// 1.4826 * MAD estimates the standard deviation of normal values.
+constexpr double kMadToSigma = 1.4826;
+
+double median_of(std::vector<double> values) {
+  std::sort(values.begin(), values.end());
+  const std::size_t n = values.size();
+  return n % 2 == 1 ? values[n / 2] : 0.5 * (values[n / 2 - 1] + values[n / 2]);
+}
+
+// The noise of one point from the series itself: the differences of neighbours are noise of
+// variance 2 sigma^2 except at the few steps, which the median of their sizes ignores.
+double series_noise(const std::vector<double>& logs) {
+  if (logs.size() < 3) return 0.0;
+  std::vector<double> sizes;
+  for (std::size_t i = 1; i < logs.size(); ++i)
+    sizes.push_back(std::fabs(logs[i] - logs[i - 1]));
+  return kMadToSigma * median_of(sizes) / std::sqrt(2.0);
+}
+
+// The noise of a point's median between processes, from the runs inside the points: the pooled
+// variance of the runs' log medians over the number of runs a point holds.
+double runs_noise(const std::vector<TrendPoint>& points) {
+  double sum = 0.0;
+  std::size_t pooled = 0;
+  for (const TrendPoint& p : points) {
+    const std::size_t r = p.run_medians.size();
+    if (r < 2) continue;
+    double mean = 0.0;
+    for (const double m : p.run_medians)
+      mean += std::log(m);
+    mean /= static_cast<double>(r);
+    double squares = 0.0;
+    for (const double m : p.run_medians)
+      squares += (std::log(m) - mean) * (std::log(m) - mean);
+    sum += squares / static_cast<double>(r - 1) / static_cast<double>(r);
+    ++pooled;
+  }
+  return pooled == 0 ? 0.0 : std::sqrt(sum / static_cast<double>(pooled));
+}
+
+void segment(const std::vector<double>& logs, std::size_t begin, std::size_t end, double noise,
+             const ChangePointOptions& options, std::vector<ChangePoint>& steps) {
+  if (end - begin < 2) return;
+  std::vector<double> prefix(end - begin + 1, 0.0);
+  for (std::size_t i = begin; i < end; ++i)
+    prefix[i - begin + 1] = prefix[i - begin] + logs[i];
+  const double total = prefix.back();
+  std::size_t best = 0;
+  double best_score = -1.0;
+  double best_difference = 0.0;
+  for (std::size_t k = begin + 1; k < end; ++k) {
+    const double before = static_cast<double>(k - begin);
+    const double after = static_cast<double>(end - k);
+    const double left = prefix[k - begin] / before;
+    const double right = (total - prefix[k - begin]) / after;
+    const double score = std::fabs(right - left) / std::sqrt(1.0 / before + 1.0 / after);
+    if (score > best_score) {
+      best_score = score;
+      best = k;
+      best_difference = right - left;
+    }
+  }
+  const bool beyond_threshold = std::fabs(best_difference) > std::log1p(options.threshold);
+  const bool beyond_noise = best_score > options.sigmas * noise;
+  if (!beyond_threshold || !beyond_noise) return;
+  steps.push_back({best, std::expm1(best_difference)});
+  segment(logs, begin, best, noise, options, steps);
+  segment(logs, best, end, noise, options, steps);
+}
+
+}  // namespace
+
+ChangePoints find_change_points(const std::vector<TrendPoint>& points,
+                                const ChangePointOptions& options) {
+  ChangePoints out;
+  std::vector<double> logs;
+  logs.reserve(points.size());
+  for (const TrendPoint& p : points) {
+    bool finite = std::isfinite(p.median) && p.median > 0.0;
+    for (const double m : p.run_medians)
+      finite = finite && std::isfinite(m) && m > 0.0;
+    if (!finite) {
+      out.usable = false;
+      return out;
+    }
+    logs.push_back(std::log(p.median));
+  }
+  out.noise = std::max(series_noise(logs), runs_noise(points));
+  segment(logs, 0, logs.size(), out.noise, options, out.steps);
+  std::sort(out.steps.begin(), out.steps.end(),
+            [](const ChangePoint& a, const ChangePoint& b) { return a.index < b.index; });
+  // A split's own difference was taken against levels that later splits divided: each step is
+  // said against its neighbouring levels, the segments between the steps.
+  const auto level = [&logs](std::size_t begin, std::size_t end) {
+    double sum = 0.0;
+    for (std::size_t i = begin; i < end; ++i)
+      sum += logs[i];
+    return sum / static_cast<double>(end - begin);
+  };
+  for (std::size_t s = 0; s < out.steps.size(); ++s) {
+    const std::size_t begin = s == 0 ? 0 : out.steps[s - 1].index;
+    const std::size_t end = s + 1 < out.steps.size() ? out.steps[s + 1].index : logs.size();
+    const std::size_t at = out.steps[s].index;
+    out.steps[s].change = std::expm1(level(at, end) - level(begin, at));
+  }
+  return out;
+}
+
+}  // namespace kerntime::stats
