@@ -155,7 +155,8 @@ TEST(CompareHtml, EntriesThatNeedALookGetAStripPlotOfBothSides) {
   EXPECT_LT(page.find("saxpy/n=16M/cold: samples of both sides", first),
             page.find("tiny/cold: samples of both sides", first));
   // 200 samples a side: every one is a dot, one run each: one tick a side.
-  EXPECT_EQ(occurrences(page, "<circle class=\"sample\""), 2u * 2u * 200u);
+  EXPECT_EQ(occurrences(page, "<path class=\"samples\""), 2u * 2u);
+  EXPECT_EQ(occurrences(page, "h0"), 2u * 2u * 200u);
   EXPECT_EQ(occurrences(page, "<line class=\"run\""), 2u * 2u);
   EXPECT_NE(page.find("baseline: 200 samples, 1 run; candidate: 200 samples, 1 run"),
             std::string::npos);
@@ -206,7 +207,8 @@ TEST(CompareHtml, AThousandEntriesWithAMillionSamplesMakeAPageUnderFiveMegabytes
   EXPECT_EQ(occurrences(page, "<g class=\"entry "), 1000u);
   // At most 100 strip plots, at most 200 dots a side, and the page says so.
   EXPECT_EQ(occurrences(page, "<figure class=\"strip\">"), 100u);
-  EXPECT_EQ(occurrences(page, "<circle class=\"sample\""), 100u * 2u * 200u);
+  EXPECT_EQ(occurrences(page, "<path class=\"samples\""), 100u * 2u);
+  EXPECT_EQ(occurrences(page, "h0"), 100u * 2u * 200u);
   EXPECT_NE(page.find("The 100 of "), std::string::npos);
   EXPECT_NE(page.find("drawn as 200 evenly spaced quantiles"), std::string::npos);
 }

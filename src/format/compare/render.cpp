@@ -11,10 +11,10 @@
 namespace kerntime {
 namespace format {
 
-NameColumn entry_names(const Comparison& comparison, NameStyle names) {
-  return NameColumn(names, comparison.entries.size(), [&comparison](std::size_t i) {
-    return std::string_view{comparison.entries[i].name};
-  });
+NameColumn entry_names(const Comparison& comparison, NameStyle names, std::size_t width) {
+  return NameColumn(
+      names, comparison.entries.size(),
+      [&comparison](std::size_t i) { return std::string_view{comparison.entries[i].name}; }, width);
 }
 
 }  // namespace format

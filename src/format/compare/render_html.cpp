@@ -179,7 +179,8 @@ void write_forest_plot(const Comparison& comparison, const NameColumn& names,
 
 void write_table(const Comparison& comparison, const NameColumn& names, ChunkedText& out) {
   out +=
-      "<table>\n<caption>Every entry, in the baseline's order, then the added ones</caption>\n"
+      "<div class=\"scroll\" tabindex=\"0\"><table>\n<caption>Every entry, in the baseline's "
+      "order, then the added ones</caption>\n"
       "<thead><tr>";
   const std::string interval = markup_text(interval_title(comparison));
   for (const std::string& title :
@@ -202,7 +203,7 @@ void write_table(const Comparison& comparison, const NameColumn& names, ChunkedT
         markup_text(c.baseline), markup_text(c.candidate), markup_text(c.runs),
         markup_text(c.reason));
   }
-  out += "</tbody>\n</table>\n";
+  out += "</tbody>\n</table></div>\n";
 }
 
 }  // namespace
@@ -237,7 +238,8 @@ void write_comparison_html(const Comparison& comparison, NameStyle names, Chunke
   }
   if (!paired.empty()) {
     out += "<h2>Changes</h2>\n";
-    write_forest_plot(comparison, shown, paired, out);
+    // The plot's name column holds about 44 characters: short forms that fit, whole on hover.
+    write_forest_plot(comparison, entry_names(comparison, NameStyle::short_form, 44), paired, out);
   }
   if (baseline != nullptr && candidate != nullptr) {
     write_strip_plots(comparison, *baseline, *candidate, shown, out);

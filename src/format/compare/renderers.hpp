@@ -15,7 +15,8 @@ void write_comparison_table(const Comparison& comparison, bool color, NameStyle 
 void write_comparison_markdown(const Comparison& comparison, NameStyle names, ChunkedText& out);
 /// The Entry column of the table and Markdown views: the entries' names as `names` asks,
 /// numbered apart over the whole comparison (not escaped).
-NameColumn entry_names(const Comparison& comparison, NameStyle names);
+NameColumn entry_names(const Comparison& comparison, NameStyle names,
+                       std::size_t width = text::kShortNameWidth);
 
 void write_comparison_json(const Comparison& comparison, ChunkedText& out);
 void write_comparison_junit(const Comparison& comparison, ChunkedText& out);
