@@ -41,6 +41,17 @@ KERNTIME_API std::string render(const Report& report, Format format,
 /// (the 15 largest, the rest as one) and the NVTX ranges. `kerntime report --format html`.
 KERNTIME_API std::string render_html(const Report& report, NameStyle names = NameStyle::short_form);
 
+/// One self-contained HTML page of `reports` in order (oldest first, e.g. one per commit), the
+/// points labelled by `labels` (one each: a commit, a file name): per entry a chart of its median
+/// at each point with the point's interval, and the steps marked where the level moved by more
+/// than `threshold` (a fraction) and by more than the noise between processes explains; a table
+/// of every entry. Throws kerntime::Error without reports or with another count of labels.
+/// `kerntime report --format html r1.json ... rN.json`.
+KERNTIME_API std::string render_html_trend(const std::vector<Report>& reports,
+                                           const std::vector<std::string>& labels,
+                                           NameStyle names = NameStyle::short_form,
+                                           double threshold = 0.05);
+
 /// Renders the benchmark engine's measurements with the columns a benchmark needs (headline and
 /// its timer, event time, spread, throughput, SM clock, stop reason), as the benchmark runner
 /// prints them; Format::json renders `report` (kerntime-report/1) instead.

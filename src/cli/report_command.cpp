@@ -11,6 +11,7 @@
 #include <climits>
 #include <fmt/format.h>
 
+#include <kerntime/compare.hpp>
 #include <kerntime/error.hpp>
 #include <kerntime/format.hpp>
 #include <kerntime/report_interop.hpp>
@@ -50,9 +51,17 @@ summary of the report's trace section instead of its entries, with nsys's column
 cuda_gpu_kern_sum, cuda_gpu_mem_time_sum, cuda_gpu_mem_size_sum, cuda_api_sum,
 cuda_kern_exec_sum, or all (repeatable; csv takes one).
 
+--format html (or -o FILE.html) writes one self-contained page. Of one file: the entries
+with their distributions, the engine's measurements and, for a traced report, where the GPU
+time went (kernels, NVTX ranges, copies, API calls). Of several files: not a merge but a trend,
+the files in the order given (oldest first, one per commit), each a point named by its --label
+(default: the file name); a chart per entry marks the steps that beat --threshold (default 5%)
+and the noise between processes. To see several runs merged as one page, merge them to JSON
+first ('kerntime report a.json b.json -o merged.json').
+
 '-' reads a report from standard input; '-o -' writes to standard output. Without
---format, '-o FILE' takes the format its extension names (.json, .md, .csv; .txt or none the
-table), as the benchmark runner's --output does.
+--format, '-o FILE' takes the format its extension names (.json, .md, .csv, .html; .txt or
+none the table), as the benchmark runner's --output does.
 
 Exit status: 0 success; 2 bad usage or unreadable or malformed input.)";
 
@@ -63,6 +72,8 @@ struct ReportSettings {
   bool aggregates_only = false;
   std::vector<std::string> trace_summaries;
   std::string names = "short";
+  std::vector<std::string> labels;  ///< the trend page's point names, one per file
+  std::string threshold;            ///< the trend page's step threshold; empty: 5%
 };
 
 constexpr const char* kGbenchFormat = "gbench-json";
@@ -150,6 +161,29 @@ bool names_html(const std::string& path) {
   return ends(".html") || ends(".htm");
 }
 
+// A trend point is named by its file without folder and extension: runs/3f2a1c9.json is
+// 3f2a1c9, as CI jobs name a commit's report.
+std::vector<std::string> point_names(const std::vector<std::string>& files) {
+  std::vector<std::string> out;
+  for (const std::string& file : files) {
+    std::string name = report_display_name(file);
+    const auto slash = name.rfind('/');
+    if (slash != std::string::npos && slash + 1 < name.size()) name = name.substr(slash + 1);
+    const auto dot = name.rfind('.');
+    if (dot != std::string::npos && dot > 0) name = name.substr(0, dot);
+    out.push_back(name);
+  }
+  return out;
+}
+
+void write_output(const std::string& output, const std::string& text) {
+  if (output.empty() || output == "-") {
+    io::write_standard_output(text);
+  } else {
+    io::write_file_atomically(output, text);
+  }
+}
+
 int run_report(const ReportSettings& s) {
   const bool gbench = s.format == kGbenchFormat;
   const bool to_file = !s.output.empty() && s.output != "-";
@@ -171,6 +205,26 @@ int run_report(const ReportSettings& s) {
         "--trace-summary writes kerntime's summaries; --format gbench-json has no room "
         "for them");
   }
+  const bool trend = html && s.files.size() > 1;
+  if (!trend && (!s.labels.empty() || !s.threshold.empty())) {
+    throw Error(std::string{s.labels.empty() ? "--threshold" : "--label"} +
+                " applies to the trend page only: --format html with several report files");
+  }
+  if (trend && !s.labels.empty() && s.labels.size() != s.files.size()) {
+    throw Error(
+        fmt::format("--label was given {} times for {} report files; name every point "
+                    "or none (then each is named by its file)",
+                    s.labels.size(), s.files.size()));
+  }
+  Thresholds thresholds;
+  if (!s.threshold.empty()) thresholds.add(s.threshold);
+  if (!thresholds.rules.empty()) {
+    throw Error(
+        "--threshold of the trend page is one fraction for every entry ('5%' or 0.05), "
+        "not a rule per entry: " +
+        s.threshold);
+  }
+  const double threshold = thresholds.default_fraction;
   const std::vector<TraceSummaryKind> kinds = summary_kinds(s.trace_summaries);
   const NameStyle style = s.names == "full" ? NameStyle::full : NameStyle::short_form;
   std::vector<Report> reports;
@@ -180,7 +234,7 @@ int run_report(const ReportSettings& s) {
   // Several files: merge_reports() computes every merged entry's statistics, so the interval of
   // each file's own entries would be computed only to be thrown away. One file is shown as read.
   StatisticsOptions statistics;
-  statistics.median_interval = s.files.size() == 1;
+  statistics.median_interval = s.files.size() == 1 || trend;
   for (const std::string& file : s.files) {
     const std::string name = report_display_name(file);
     const std::string path = file == "-" ? file : canonical_path(file);
@@ -190,7 +244,9 @@ int run_report(const ReportSettings& s) {
       if (paths[i] == path) {
         throw Error(name + " is given twice; each report can be merged only once.");
       }
-      if (texts[i] == text) {
+      // A trend may hold the same report at two points (a commit whose benchmarks were not run
+      // again); a merge would count it as two processes.
+      if (!trend && texts[i] == text) {
         throw Error(name + " has the same content as " + names[i] +
                     "; the same report can be merged only once (each file must be a separate "
                     "run).");
@@ -201,10 +257,16 @@ int run_report(const ReportSettings& s) {
     paths.push_back(path);
     texts.push_back(std::move(text));
   }
+  std::string text;
+  if (trend) {
+    text = render_html_trend(reports, s.labels.empty() ? point_names(s.files) : s.labels, style,
+                             threshold);
+    write_output(s.output, text);
+    return 0;
+  }
   const Report merged = merge_reports(reports, names);
   // --trace-summary of several files fails below, saying why.
   if (kinds.empty()) warn_of_dropped_traces(reports, names);
-  std::string text;
   if (html) {
     text = render_html(merged, style);
   } else if (gbench) {
@@ -216,11 +278,7 @@ int run_report(const ReportSettings& s) {
   } else {
     text = render(merged, format, style);
   }
-  if (s.output.empty() || s.output == "-") {
-    io::write_standard_output(text);
-  } else {
-    io::write_file_atomically(s.output, text);
-  }
+  write_output(s.output, text);
   return 0;
 }
 
@@ -258,6 +316,14 @@ void add_report_command(CLI::App& app, int& exit_status) {
                    "elided) or full")
       ->check(CLI::IsMember({"short", "full"}))
       ->default_str("short");
+  command
+      ->add_option("--label", settings->labels,
+                   "Trend page (--format html, several files): the name of each file's point, "
+                   "such as its commit, in the files' order; repeatable")
+      ->allow_extra_args(false)
+      ->type_name("TEXT");
+  command->add_option("--threshold", settings->threshold,
+                      "Trend page: the smallest step marked, '5%' or 0.05 (default 5%)");
   command
       ->add_option("--output,-o", settings->output,
                    "Write to FILE instead of stdout (- for stdout)")

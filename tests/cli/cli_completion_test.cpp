@@ -203,7 +203,8 @@ TEST(CliCompletion, BashCompletesTheOptionsOfTheCommand) {
   EXPECT_EQ(bash_completes({"kerntime", "compare", "--th"}), Words{"--threshold"});
   EXPECT_EQ(bash_completes({"kerntime", "compare", "--fail"}),
             (Words{"--fail-on-inconclusive", "--fail-on-removed"}));
-  EXPECT_EQ(bash_completes({"kerntime", "report", "--t"}), Words{"--trace-summary"});
+  EXPECT_EQ(bash_completes({"kerntime", "report", "--t"}),
+            (Words{"--threshold", "--trace-summary"}));
   // After an option and its value, and after an argument.
   EXPECT_EQ(bash_completes({"kerntime", "compare", "--alpha", "0.05", "a.json", "--th"}),
             Words{"--threshold"});

@@ -38,6 +38,12 @@ std::string render_html(const Report& report, NameStyle names) {
   return format::render_html(report, names);
 }
 
+std::string render_html_trend(const std::vector<Report>& reports,
+                              const std::vector<std::string>& labels, NameStyle names,
+                              double threshold) {
+  return format::render_html_trend(reports, labels, names, threshold);
+}
+
 std::string render(const Report& report, Format format, NameStyle names) {
   switch (format) {
     case Format::table:
