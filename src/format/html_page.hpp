@@ -31,20 +31,27 @@ svg .band { fill: var(--band); } svg .interval { stroke-width: 2; }
 svg .mark, svg .clip { fill: var(--c, var(--fg)); } svg .interval { stroke: var(--c, var(--fg)); }
 svg .word { fill: var(--c, var(--fg)); font-weight: 600; }
 figcaption { color: var(--muted); font-size: 0.9rem; }
-svg .sample { fill: var(--c, var(--fg)); fill-opacity: 0.35; }
+svg .samples { fill: none; stroke: var(--c, var(--fg)); stroke-opacity: 0.4; stroke-width: 4;
+  stroke-linecap: round; }
 svg .run { stroke: var(--fg); stroke-width: 2; } svg .side { fill: var(--muted); }
 .baseline { --c: var(--muted); } .candidate { --c: var(--same); }
 table { border-collapse: collapse; margin-top: 0.5rem; }
+.scroll { overflow-x: auto; max-width: 100%; }
 caption { text-align: left; color: var(--muted); padding-bottom: 0.3rem; }
 th, td { border-bottom: 1px solid var(--grid); padding: 0.2rem 0.5rem; text-align: left;
   vertical-align: top; }
-tbody th { font-weight: normal; font-family: ui-monospace, monospace; word-break: break-all; }
+tbody th { font-weight: normal; font-family: ui-monospace, monospace; overflow-wrap: anywhere;
+  min-width: 14ch; }
 td.num { text-align: right; white-space: nowrap; font-variant-numeric: tabular-nums; }
 tr.regressed td:nth-child(2), tr.improved td:nth-child(2), tr.inconclusive td:nth-child(2) {
   color: var(--c); font-weight: 600; }
 svg .box { fill: var(--band); stroke: var(--fg); } svg .whisker, svg .median { stroke: var(--fg); }
 svg .median { stroke-width: 2; } svg .bar { fill: var(--same); }
-@media print { body { margin: 0; } svg { max-width: 100%; height: auto; } }
+svg .series { fill: none; stroke: var(--fg); stroke-width: 1.5; }
+svg .level { stroke: var(--muted); stroke-width: 1.5; stroke-dasharray: 6 4; }
+svg .point .interval { stroke: var(--same); }
+@media print { body { margin: 0; } svg { max-width: 100%; height: auto; }
+  .scroll { overflow: visible; } }
 </style>
 )";
 

@@ -4,29 +4,41 @@
 // each entry (rates against the peak among them), and, for a traced report, where the GPU time
 // went: the kernels by total time, largest first with the rest grouped, and the NVTX ranges.
 #include <algorithm>
+#include <cctype>
 #include <cstddef>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include <fmt/format.h>
+
+#include <kerntime/trace_summaries.hpp>
 
 #include "format/html_page.hpp"
 #include "format/report/measurement_details.hpp"
 #include "format/report/renderers.hpp"
 #include "format/report/summary.hpp"
 #include "format/text_grid.hpp"
+#include "format/trace/summary_views.hpp"
 #include "text/numbers.hpp"
+#include "text/short_name.hpp"
 
 namespace kerntime::format {
 namespace {
 
 // The kernels drawn one bar each; the rest share one bar.
 constexpr std::size_t kKernelBars = 15;
+// Characters of a kernel's name beside its bar, and API functions listed.
+constexpr std::size_t kBarNameWidth = 48;
+constexpr std::size_t kApiRows = 15;
 
+// `full_names`: each row's whole name, shown on hover where the row shows a short form.
 std::string table_of(const Grid& grid, const std::string& caption,
                      const std::vector<std::string>& extra_column = {},
-                     const std::string& extra_title = {}) {
-  std::string out = "<table>\n<caption>" + markup_text(caption) + "</caption>\n<thead><tr>";
+                     const std::string& extra_title = {},
+                     const std::vector<std::string>& full_names = {}) {
+  std::string out = "<div class=\"scroll\" tabindex=\"0\"><table>\n<caption>" +
+                    markup_text(caption) + "</caption>\n<thead><tr>";
   for (std::size_t c = 0; c < grid.columns.size(); ++c) {
     out += "<th scope=\"col\">" + markup_text(grid.columns[c].title) + "</th>";
     if (c == 0 && !extra_column.empty()) out += "<th scope=\"col\">" + extra_title + "</th>";
@@ -35,13 +47,16 @@ std::string table_of(const Grid& grid, const std::string& caption,
   for (std::size_t r = 0; r < grid.rows.size(); ++r) {
     out += "<tr>";
     for (std::size_t c = 0; c < grid.rows[r].size(); ++c) {
-      out += c == 0 ? "<th scope=\"row\">" + markup_text(grid.rows[r][c]) + "</th>"
-                    : "<td class=\"num\">" + markup_text(grid.rows[r][c]) + "</td>";
+      const bool titled = c == 0 && r < full_names.size() && full_names[r] != grid.rows[r][c];
+      out += c != 0   ? "<td class=\"num\">" + markup_text(grid.rows[r][c]) + "</td>"
+             : titled ? "<th scope=\"row\" title=\"" + markup_text(full_names[r]) + "\">" +
+                            markup_text(grid.rows[r][c]) + "</th>"
+                      : "<th scope=\"row\">" + markup_text(grid.rows[r][c]) + "</th>";
       if (c == 0 && r < extra_column.size()) out += "<td>" + extra_column[r] + "</td>";
     }
     out += "</tr>\n";
   }
-  out += "</tbody>\n</table>\n";
+  out += "</tbody>\n</table></div>\n";
   return out;
 }
 
@@ -73,7 +88,7 @@ std::string box_plot(const Entry& entry) {
       kWidth, x(s.min), x(s.p95), x(s.q1), std::max(1.0, x(s.q3) - x(s.q1)), x(s.median), x(s.max));
 }
 
-std::string kernel_breakdown(const TraceSection& trace) {
+std::string kernel_breakdown(const TraceSection& trace, NameStyle names) {
   const std::vector<KernelSummary>& kernels = trace.kernel_summary;  // largest total first
   if (kernels.empty()) return {};
   std::uint64_t total = 0;
@@ -105,7 +120,15 @@ std::string kernel_breakdown(const TraceSection& trace) {
   constexpr double kName = 360.0;
   constexpr double kBar = 300.0;
   const double height = kRow * static_cast<double>(bars.size()) + 8.0;
-  const std::uint64_t largest = std::max<std::uint64_t>(1, bars.front().ns);
+  std::uint64_t largest = 1;  // the rest's bar may be the longest
+  for (const Bar& b : bars)
+    largest = std::max(largest, b.ns);
+  // Short forms told apart by number, as the entries' table numbers them; whole on hover.
+  const std::size_t width = names == NameStyle::full ? kBarNameWidth * 4 : kBarNameWidth;
+  const std::size_t named = std::min(kernels.size(), kKernelBars);
+  const text::ShortNames short_names(
+      kernels.size(), [&kernels](std::size_t i) -> std::string_view { return kernels[i].name; },
+      width);
   std::string out = fmt::format(
       "<figure>\n<svg class=\"kernels\" role=\"img\" aria-labelledby=\"kernels-title\" "
       "width=\"{0:.0f}\" height=\"{1:.0f}\" viewBox=\"0 0 {0:.0f} {1:.0f}\" "
@@ -116,7 +139,7 @@ std::string kernel_breakdown(const TraceSection& trace) {
     const Bar& b = bars[i];
     const double y = 4.0 + kRow * static_cast<double>(i);
     const double share = total == 0 ? 0.0 : 100.0 * static_cast<double>(b.ns) / total;
-    std::string shown = b.name.size() > 48 ? b.name.substr(0, 47) + "…" : b.name;
+    const std::string shown = i < named ? std::string{short_names(i)} : b.name;
     out += fmt::format(
         "<g><title>{}: {} in {} instances, {:.1f} % of the kernels' GPU time</title>"
         "<text class=\"name\" x=\"{:.1f}\" y=\"{:.1f}\" text-anchor=\"end\">{}</text>"
@@ -137,10 +160,89 @@ std::string kernel_breakdown(const TraceSection& trace) {
   return out;
 }
 
+std::string ns_text(double ns) {
+  return markup_text(text::format_amount(ns, "ns"));
+}
+
+// "8.389 MB": SI prefixes as nsys's size summary uses them (MB is 10^6 bytes).
+std::string bytes_text(double bytes) {
+  std::string number = text::format_si(bytes);
+  if (!number.empty() && std::isalpha(static_cast<unsigned char>(number.back()))) {
+    number.insert(number.size() - 1, " ");
+  } else {
+    number += " ";
+  }
+  return number + "B";
+}
+
+std::string notes_of(const std::vector<std::string>& notes) {
+  std::string out;
+  for (const std::string& note : notes)
+    out += "<p class=\"notes\">Note: " + markup_text(note) + ".</p>\n";
+  return out;
+}
+
+// Copies and memsets by kind (nsys's cuda_gpu_mem_time_sum and _size_sum in one table).
+std::string memory_table(const TraceSection& trace, const Trace& records) {
+  const std::vector<MemoryOperationSummary> rows = summarize_memory_operations(records);
+  if (rows.empty()) return {};
+  std::string out =
+      "<div class=\"scroll\" tabindex=\"0\"><table>\n<caption>Copies and memsets by kind, largest "
+      "GPU time first: their GPU time and "
+      "sizes</caption>\n<thead><tr><th scope=\"col\">Operation</th><th scope=\"col\">Count</th>"
+      "<th scope=\"col\">GPU time</th><th scope=\"col\">Share</th><th scope=\"col\">Median "
+      "time</th><th scope=\"col\">Bytes</th><th scope=\"col\">Median size</th></tr></thead>\n"
+      "<tbody>\n";
+  for (const MemoryOperationSummary& r : rows) {
+    out += fmt::format(
+        "<tr><th scope=\"row\">{}</th><td class=\"num\">{}</td><td class=\"num\">{}</td>"
+        "<td class=\"num\">{:.1f} %</td><td class=\"num\">{}</td><td class=\"num\">{}</td>"
+        "<td class=\"num\">{}</td></tr>\n",
+        markup_text(r.operation), r.duration_ns.count,
+        ns_text(static_cast<double>(r.duration_ns.total)), r.time_percent,
+        ns_text(r.duration_ns.median), bytes_text(static_cast<double>(r.bytes.total)),
+        bytes_text(r.bytes.median));
+  }
+  out += "</tbody>\n</table></div>\n";
+  return out + notes_of(partial_lists(trace, TraceSummaryKind::memory_time));
+}
+
+// The host API functions by total time (nsys's cuda_api_sum), the largest kApiRows.
+std::string api_table(const TraceSection& trace, const Trace& records) {
+  std::vector<std::string> notes = partial_lists(trace, TraceSummaryKind::api_calls);
+  const std::vector<ApiCallSummary> rows = summarize_api_calls(records);
+  if (rows.empty()) {
+    if (trace.counts.api_calls == 0) return {};
+    return notes_of(notes);
+  }
+  std::string out = fmt::format(
+      "<div class=\"scroll\" tabindex=\"0\"><table>\n<caption>Host API calls by function, largest "
+      "total time first{}</caption>\n"
+      "<thead><tr><th scope=\"col\">Function</th><th scope=\"col\">Calls</th><th scope=\"col\">"
+      "Total time</th><th scope=\"col\">Share</th><th scope=\"col\">Median</th>"
+      "<th scope=\"col\">Max</th></tr></thead>\n<tbody>\n",
+      rows.size() > kApiRows
+          ? fmt::format(" (the {} largest of {} functions)", kApiRows, rows.size())
+          : std::string{});
+  for (std::size_t i = 0; i < rows.size() && i < kApiRows; ++i) {
+    const ApiCallSummary& r = rows[i];
+    out += fmt::format(
+        "<tr><th scope=\"row\">{}</th><td class=\"num\">{}</td><td class=\"num\">{}</td>"
+        "<td class=\"num\">{:.1f} %</td><td class=\"num\">{}</td><td class=\"num\">{}</td>"
+        "</tr>\n",
+        markup_text(r.name), r.duration_ns.count, ns_text(static_cast<double>(r.duration_ns.total)),
+        r.time_percent, ns_text(r.duration_ns.median),
+        ns_text(static_cast<double>(r.duration_ns.max)));
+  }
+  out += "</tbody>\n</table></div>\n";
+  return out + notes_of(notes);
+}
+
 std::string range_table(const TraceSection& trace) {
   if (trace.range_summary.empty()) return {};
   std::string out =
-      "<table>\n<caption>NVTX ranges: host time of each range, and the GPU time of the kernels "
+      "<div class=\"scroll\" tabindex=\"0\"><table>\n<caption>NVTX ranges: host time of each "
+      "range, and the GPU time of the kernels "
       "launched inside it (nested ranges included) and directly in it (self)</caption>\n<thead>"
       "<tr><th scope=\"col\">Range</th><th scope=\"col\">Instances</th><th scope=\"col\">Host "
       "time</th><th scope=\"col\">Median</th><th scope=\"col\">Kernels</th><th scope=\"col\">"
@@ -159,7 +261,7 @@ std::string range_table(const TraceSection& trace) {
         r.self_kernels,
         markup_text(text::format_amount(static_cast<double>(r.self_kernel_time_ns), "ns")));
   }
-  return out + "</tbody>\n</table>\n";
+  return out + "</tbody>\n</table></div>\n";
 }
 
 }  // namespace
@@ -180,20 +282,34 @@ std::string render_html(const Report& report, NameStyle names) {
       out += "<li><strong>Warning:</strong> " + markup_text(warning) + "</li>\n";
     out += "</ul>\n";
   }
+  // A traced report (kerntime run's) is read for where the time went first; its entries, one
+  // per kernel, follow.
+  const std::optional<Trace> records =
+      report.trace ? std::optional<Trace>(records_of(*report.trace)) : std::nullopt;
+  if (report.trace) {
+    const std::string kernels = kernel_breakdown(*report.trace, names);
+    if (!kernels.empty()) out += "<h2>Where the GPU time went</h2>\n" + kernels;
+    const std::string ranges = range_table(*report.trace);
+    if (!ranges.empty()) out += "<h2>NVTX ranges</h2>\n" + ranges;
+  }
   out += "<h2>Entries</h2>\n";
   if (report.entries.empty()) {
     out += "<p>No entries.</p>\n";
   } else {
     const Summary summary = summarize(report, names);
     std::vector<std::string> plots;
+    std::vector<std::string> full_names;
     plots.reserve(report.entries.size());
-    for (const Entry& entry : report.entries)
+    for (const Entry& entry : report.entries) {
       plots.push_back(box_plot(entry));
+      full_names.push_back(entry.name);
+    }
     out += table_of(summary.grid,
-                    "Every entry; the distribution on its own scale: whiskers from the minimum "
-                    "to the 95th percentile, box from the first to the third quartile, bar at "
-                    "the median, dot at the maximum",
-                    plots, "Distribution");
+                    "Every entry; the distribution on its own scale, drawn from quantiles of all "
+                    "its samples (the samples themselves are not in the page): whiskers from the "
+                    "minimum to the 95th percentile, box from the first to the third quartile, "
+                    "bar at the median, dot at the maximum",
+                    plots, "Distribution", full_names);
     if (!summary.names_note.empty()) {
       out += "<p class=\"notes\">Note: " + markup_text(summary.names_note) + "</p>\n";
     }
@@ -205,10 +321,10 @@ std::string render_html(const Report& report, NameStyle names) {
                     "device's peak where work is declared, stop reason");
   }
   if (report.trace) {
-    const std::string kernels = kernel_breakdown(*report.trace);
-    if (!kernels.empty()) out += "<h2>Where the GPU time went</h2>\n" + kernels;
-    const std::string ranges = range_table(*report.trace);
-    if (!ranges.empty()) out += "<h2>NVTX ranges</h2>\n" + ranges;
+    const std::string memory = memory_table(*report.trace, *records);
+    if (!memory.empty()) out += "<h2>Copies and memsets</h2>\n" + memory;
+    const std::string api = api_table(*report.trace, *records);
+    if (!api.empty()) out += "<h2>Host API calls</h2>\n" + api;
   }
   out += html_page_end();
   return out;

@@ -13,6 +13,7 @@
 #include <kerntime/name_style.hpp>
 #include <kerntime/report.hpp>
 #include <kerntime/trace.hpp>
+#include <kerntime/trace_format.hpp>
 
 namespace kerntime::format {
 
@@ -22,6 +23,13 @@ struct SummaryInput {
   std::vector<std::string> warnings;        ///< the source's, and what a partial list means
   NameStyle names = NameStyle::short_form;  ///< how the kernel names of a table are written
 };
+
+/// A report's trace section as a Trace, so one summary code serves both sources.
+Trace records_of(const TraceSection& section);
+
+/// What a reader must know when the lists `kind` reads are shorter than their counts (the record
+/// limit when the report was written; kerntime run's reports count API calls but list none).
+std::vector<std::string> partial_lists(const TraceSection& section, TraceSummaryKind kind);
 
 /// cuda_gpu_mem_time_sum and cuda_gpu_mem_size_sum.
 std::string render_memory_time_summary(const SummaryInput& input, Format format);

@@ -33,7 +33,8 @@ std::string render(const SummaryInput& input, TraceSummaryKind kind, Format form
   throw Error("render_trace_summary: the per-kernel summary is render_kernel_summary()");
 }
 
-// The section's records as a Trace, so one summary code serves both sources.
+}  // namespace
+
 Trace records_of(const TraceSection& section) {
   Trace trace;
   std::tie(trace.kernels, trace.memcpys, trace.memsets, trace.api_calls, trace.strings) = std::tie(
@@ -41,11 +42,14 @@ Trace records_of(const TraceSection& section) {
   return trace;
 }
 
+namespace {
+
 std::string listed(std::size_t shown, std::uint64_t counted, const char* what) {
   return fmt::format("{} of {} {}", shown, counted, what);
 }
 
-// What a reader must know when the lists a summary reads are shorter than their counts.
+}  // namespace
+
 std::vector<std::string> partial_lists(const TraceSection& s, TraceSummaryKind kind) {
   constexpr const char* kCovers =
       " (the record limit when the report was written): this summary covers the listed records, "
@@ -81,8 +85,6 @@ std::vector<std::string> partial_lists(const TraceSection& s, TraceSummaryKind k
   }
   return notes;
 }
-
-}  // namespace
 
 std::string summary_footer(const SummaryInput& input, Format format,
                            const std::vector<std::string>& extra, const std::string& note) {
