@@ -33,6 +33,7 @@
 #include "cli/run_outputs.hpp"
 #include "cli/signal_relay.hpp"
 #include "io/diagnostic.hpp"
+#include "io/file_writer.hpp"
 #include "io/path_in_message.hpp"
 
 extern char** environ;
@@ -52,8 +53,10 @@ report naming the last kernel it launched, and saying which records may be missi
 
 Signals sent to kerntime (HUP, INT, QUIT, TERM, USR1, USR2, ALRM, WINCH, CONT, TSTP)
 are passed on to the program; those the terminal sends reach it directly. The -o and
---timeline paths are checked before the program starts; a file that cannot be written
-at the end goes to $TMPDIR/kerntime-run-PID-report.json (or -timeline.json) instead.
+--timeline and --html paths are checked before the program starts; a file that cannot
+be written at the end goes to $TMPDIR/kerntime-run-PID-report.json (-timeline.json,
+-page.html) instead. --html writes the run's report page: one self-contained HTML file with
+every kernel's distribution, where the GPU time went, the NVTX ranges and the copies.
 
 Exit status: the program's own (128 + N when signal N ended it); 2 when kerntime
 itself fails (no such program, bad options, an output path it cannot write, the
@@ -190,6 +193,7 @@ int run(RunOptions& o, NameStyle names) {
   const std::string library = find_injection_library();
   check_output_path("-o", o.output);
   check_output_path("--timeline", o.timeline);
+  check_output_path("--html", o.html);
   const std::string run_id = new_run_id();
 
   // From before the folder exists to the end, no signal ends kerntime without removing it.
@@ -272,6 +276,13 @@ int run(RunOptions& o, NameStyle names) {
                                                               "records"}));
     }
   }
+  if (!o.html.empty()) {
+    // The page of what was recorded, warnings included; even of nothing, which it says.
+    const std::string page = render_html(merged, names);
+    write_with_fallback(
+        "--html", "page", o.html,
+        [&page](const std::string& path) { io::write_file_atomically(path, page); }, ".html");
+  }
   if (!report_written && directory.temporary()) {
     directory.keep();
     io::write_error_line("kerntime run: ", "the process reports are kept in " +
@@ -295,6 +306,10 @@ void add_run_command(CLI::App& app, int& exit_status) {
   command
       ->add_option("--timeline", options->timeline,
                    "Write a Chrome/Perfetto trace of the recorded kernels to FILE")
+      ->type_name("FILE");
+  command
+      ->add_option("--html", options->html,
+                   "Write the run's report page (one self-contained HTML file) to FILE")
       ->type_name("FILE");
   command
       ->add_option("--format", options->format,

@@ -13,6 +13,7 @@ struct RunOptions {
   std::vector<std::string> command;
   std::string output;
   std::string timeline;
+  std::string html;  ///< --html: the run's report page
   std::string format = "table";
   std::string capture_range;
   std::string delay;

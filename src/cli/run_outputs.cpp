@@ -52,20 +52,21 @@ void check_output_path(const std::string& option, const std::string& path) {
   unlink(probe.c_str());
 }
 
-std::string fallback_path(const std::string& what) {
+std::string fallback_path(const std::string& what, const std::string& extension) {
   const char* tmp = std::getenv("TMPDIR");
   const std::string folder = tmp != nullptr && *tmp ? tmp : "/tmp";
-  return folder + "/kerntime-run-" + std::to_string(getpid()) + "-" + what + ".json";
+  return folder + "/kerntime-run-" + std::to_string(getpid()) + "-" + what + extension;
 }
 
 bool write_with_fallback(const std::string& option, const std::string& what,
                          const std::string& path,
-                         const std::function<void(const std::string&)>& write) {
+                         const std::function<void(const std::string&)>& write,
+                         const std::string& extension) {
   try {
     write(path);
     return true;
   } catch (const Error& error) {
-    const std::string fallback = fallback_path(what);
+    const std::string fallback = fallback_path(what, extension);
     const std::string failed = option + ": " + error.what();
     try {
       write(fallback);

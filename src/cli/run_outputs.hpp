@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
-// `kerntime run`'s output files (-o, --timeline). A program may run for hours, so a path that
-// cannot be written is refused before it starts; and when writing still fails at the end (the
+// `kerntime run`'s output files (-o, --timeline, --html). A program may run for hours, so a path
+// that cannot be written is refused before it starts; and when writing still fails at the end (the
 // disk filled up meanwhile), the file goes to a fallback path the message names, and the exit
 // status stays the program's.
 #pragma once
@@ -16,15 +16,17 @@ namespace kerntime::cli {
 /// it); a device or pipe it may not write. An empty path is not checked.
 void check_output_path(const std::string& option, const std::string& path);
 
-/// $TMPDIR/kerntime-run-PID-`what`.json (/tmp without TMPDIR): where an output goes when its own
-/// path cannot be written at the end.
-std::string fallback_path(const std::string& what);
+/// $TMPDIR/kerntime-run-PID-`what``extension` (/tmp without TMPDIR): where an output goes when
+/// its own path cannot be written at the end.
+std::string fallback_path(const std::string& what, const std::string& extension = ".json");
 
-/// Calls `write(path)`; when it throws kerntime::Error, calls `write(fallback_path(what))` and
-/// says on standard error where the `what` ("report", "timeline") went, or that neither could be
-/// written. Never throws kerntime::Error; returns false when the file was not written anywhere.
+/// Calls `write(path)`; when it throws kerntime::Error, calls `write(fallback_path(what,
+/// extension))` and says on standard error where the `what` ("report", "timeline", "page")
+/// went, or that neither could be written. Never throws kerntime::Error; returns false when the
+/// file was not written anywhere.
 bool write_with_fallback(const std::string& option, const std::string& what,
                          const std::string& path,
-                         const std::function<void(const std::string&)>& write);
+                         const std::function<void(const std::string&)>& write,
+                         const std::string& extension = ".json");
 
 }  // namespace kerntime::cli

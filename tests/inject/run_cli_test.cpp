@@ -333,13 +333,13 @@ TEST(RunSettings, TheRunIdNamesEachProcessReport) {
             ".rank3.pid" + pid + ".json");
 }
 
-// Item 4: -o and --timeline are checked before the program starts: it does not run at all.
+// Item 4: -o, --timeline and --html are checked before the program starts: it does not run.
 TEST(RunCli, RefusesAnOutputItCannotWriteBeforeTheProgramStarts) {
   const std::string folder = fresh_folder("kerntime_run_outputs");
   const std::string marker = folder + "/ran";
-  for (const std::string& option :
-       std::vector<std::string>{"-o /no/such/folder/x.json", "--timeline /no/such/folder/x.json",
-                                "-o " + folder, "--timeline " + folder + "/"}) {
+  for (const std::string& option : std::vector<std::string>{
+           "-o /no/such/folder/x.json", "--timeline /no/such/folder/x.json", "-o " + folder,
+           "--timeline " + folder + "/", "--html /no/such/folder/x.html", "--html " + folder}) {
     const auto result =
         run_command(kerntime_run(option + " -- sh -c 'touch " + marker + "; exit 3'"));
     EXPECT_EQ(result.exit_status, 2) << option;
@@ -371,6 +371,30 @@ TEST(RunCli, AReportThatCannotBeWrittenAtTheEndGoesToANamedFallback) {
   EXPECT_NE(result.err.find("-o: cannot write /dev/full: No space left on device"),
             std::string::npos)
       << result.err;
+}
+
+// Issue 30: the run's page is written even of a program that ran no CUDA, and says so; a page
+// that cannot be written at the end goes to a named .html fallback.
+TEST(RunCli, ThePageOfARunSaysWhatWasRecordedAndFallsBackToANamedFile) {
+  const std::string folder = fresh_folder("kerntime_run_page");
+  const std::string path = folder + "/run.html";
+  auto result = run_command(kerntime_run("--html " + path + " -- sh -c 'exit 4'"));
+  EXPECT_EQ(result.exit_status, 4) << result.err;
+  const std::string page = run_command("cat " + path).out;
+  EXPECT_EQ(page.rfind("<!DOCTYPE html>", 0), 0u) << page.substr(0, 200);
+  EXPECT_NE(page.find("no CUDA work was recorded"), std::string::npos);
+  EXPECT_EQ(page.find("<script"), std::string::npos);
+
+  result = run_command("TMPDIR=" + folder + " " + kerntime_run("--html /dev/full -- true"));
+  EXPECT_EQ(result.exit_status, 0) << result.err;
+  const std::string went = "; the page went to ";
+  const auto at = result.err.find(went);
+  ASSERT_NE(at, std::string::npos) << result.err;
+  const std::string fallback =
+      result.err.substr(at + went.size(), result.err.find(" instead", at) - at - went.size());
+  EXPECT_EQ(fallback.rfind(folder + "/kerntime-run-", 0), 0u) << fallback;
+  EXPECT_EQ(fallback.substr(fallback.size() - 10), "-page.html") << fallback;
+  EXPECT_EQ(run_command("head -c 15 " + fallback).out, "<!DOCTYPE html>");
 }
 
 TEST(RunCli, ATimelineOfAProgramWithoutCudaSaysWhyNoFileWasWritten) {

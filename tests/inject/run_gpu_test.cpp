@@ -222,6 +222,21 @@ TEST_F(RunGpu, WritesATimelinePerfettoOpens) {
   EXPECT_NE(dump.find("run_target_beta"), std::string::npos);
 }
 
+// Issue 30: `kerntime run --html` writes the run's page: the kernels it ran as entries with their
+// distributions, and where the GPU time went, by kernel.
+TEST_F(RunGpu, WritesTheRunsPage) {
+  const std::string path = ::testing::TempDir() + "kerntime_run_page.html";
+  std::remove(path.c_str());
+  const auto result = run("--html " + path, "basic 10");
+  ASSERT_EQ(result.exit_status, 0) << result.err;
+  const std::string page = run_command("cat " + path).out;
+  EXPECT_EQ(page.rfind("<!DOCTYPE html>", 0), 0u);
+  EXPECT_NE(page.find("<h2>Where the GPU time went</h2>"), std::string::npos) << page;
+  EXPECT_NE(page.find("run_target_beta"), std::string::npos);
+  EXPECT_NE(page.find("<svg class=\"dist\""), std::string::npos);
+  EXPECT_EQ(page.find("<script"), std::string::npos);
+}
+
 // Issue 25, item 3: each process names its report for its run (KERNTIME_RUN_ID), and a
 // --process-reports folder that holds an earlier run's reports adds none of them.
 TEST_F(RunGpu, MergesOnlyTheProcessReportsOfItsOwnRun) {
