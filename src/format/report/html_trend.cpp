@@ -30,11 +30,11 @@ namespace {
 // that opens at once; the table still lists every entry.
 constexpr std::size_t kChartBudgetBytes = 3'000'000;
 constexpr double kWidth = 760.0;
-constexpr double kLeft = 84.0;
+constexpr double kLeft = 100.0;
 constexpr double kRight = 16.0;
 constexpr double kTop = 26.0;
 constexpr double kPlot = 150.0;
-constexpr double kHeight = kTop + kPlot + 44.0;
+constexpr double kHeight = kTop + kPlot + 62.0;  // room for slanted labels
 
 struct Point {
   std::size_t report = 0;  ///< index of the report (the x position)
