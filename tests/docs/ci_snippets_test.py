@@ -24,6 +24,18 @@ def blocks(language):
     return re.findall(r"^```" + language + r"\n(.*?)^```", text, re.M | re.S)
 
 
+def html_output(commands):
+    """The --output/-o FILE.html of a `kerntime compare` command among `commands`."""
+    for command in commands:
+        words = shlex.split(command.replace("\\\n", " "))
+        if "compare" not in words:
+            continue
+        for flag in ("--output", "-o"):
+            if flag in words and words[words.index(flag) + 1].endswith(".html"):
+                return words[words.index(flag) + 1]
+    return None
+
+
 def junit_output(commands):
     """The --output file of the `kerntime compare ... --format junit` command among `commands`."""
     for command in commands:
@@ -52,6 +64,20 @@ class CiSnippets(unittest.TestCase):
         summary = [s for s in steps if "GITHUB_STEP_SUMMARY" in s.get("run", "")]
         self.assertEqual(len(summary), 1)
         self.assertIn("--format md", summary[0]["run"])
+        # The HTML page is written even when the gate fails, uploaded, and linked from the
+        # summary through the upload step's artifact-url, which exists only after that step.
+        page = html_output([step.get("run", "") for step in steps])
+        self.assertEqual(page, "perf.html")
+        uploads = [s for s in steps if s.get("uses", "").startswith("actions/upload-artifact@")]
+        self.assertEqual(len(uploads), 1)
+        self.assertIn(page, uploads[0]["with"]["path"].split())
+        self.assertEqual(uploads[0].get("if"), "always()")
+        link = "${{ steps." + uploads[0]["id"] + ".outputs.artifact-url }}"
+        self.assertIn(link, summary[0]["run"])
+        self.assertLess(steps.index(uploads[0]), steps.index(summary[0]))
+        writer = next(s for s in steps if page in s.get("run", "") and "compare" in s["run"])
+        self.assertEqual(writer.get("if"), "always()")
+        self.assertLess(steps.index(writer), steps.index(uploads[0]))
 
     def test_gitlab_job_reports_the_junit_file_it_writes(self):
         jobs = [yaml.safe_load(b) for b in blocks("yaml")]
@@ -62,6 +88,11 @@ class CiSnippets(unittest.TestCase):
         self.assertEqual(written, "perf-junit.xml")
         self.assertEqual(job["artifacts"]["reports"]["junit"], written)
         self.assertEqual(job["artifacts"]["when"], "always")
+        # expose_as links the first path in the merge request: the page.
+        page = html_output(job["script"])
+        self.assertEqual(page, "perf.html")
+        self.assertEqual(job["artifacts"]["paths"][0], page)
+        self.assertIn("expose_as", job["artifacts"])
 
     def test_jenkins_pipeline_records_the_junit_file_it_writes(self):
         (pipeline,) = blocks("groovy")
@@ -71,6 +102,9 @@ class CiSnippets(unittest.TestCase):
         post = pipeline[pipeline.index("post {"):]
         self.assertIn("always {", post)
         self.assertRegex(post, r"junit\s+testResults:\s*'" + re.escape(written) + "'")
+        page = html_output(steps)
+        self.assertEqual(page, "perf.html")
+        self.assertRegex(post, r"archiveArtifacts artifacts: '[^']*" + re.escape(page))
         # Braces balance: the block pastes as a whole pipeline.
         self.assertEqual(pipeline.count("{"), pipeline.count("}"))
 
