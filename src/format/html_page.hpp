@@ -41,7 +41,7 @@ caption { text-align: left; color: var(--muted); padding-bottom: 0.3rem; }
 th, td { border-bottom: 1px solid var(--grid); padding: 0.2rem 0.5rem; text-align: left;
   vertical-align: top; }
 tbody th { font-weight: normal; font-family: ui-monospace, monospace; overflow-wrap: anywhere;
-  min-width: 14ch; }
+  min-width: 26ch; }
 td.num { text-align: right; white-space: nowrap; font-variant-numeric: tabular-nums; }
 tr.regressed td:nth-child(2), tr.improved td:nth-child(2), tr.inconclusive td:nth-child(2) {
   color: var(--c); font-weight: 600; }

@@ -67,9 +67,20 @@ TEST(ReportHtml, EveryEntryWithItsDistributionOnOneSelfContainedPage) {
 }
 
 TEST(ReportHtml, TheEnginesMeasurementsAndRatesAreShown) {
-  const std::string page = render_html(testing::sample_engine_report());
+  const Report report = testing::sample_engine_report();
+  const std::string page = render_html(report);
   EXPECT_NE(page.find("<h2>How the benchmark engine measured each entry</h2>"), std::string::npos);
   EXPECT_NE(page.find("GB/s"), std::string::npos);
+  // A bar of bandwidth against the peak for each entry that declared its bytes.
+  std::size_t declared = 0;
+  for (const Entry& e : report.entries)
+    declared += e.measurement && e.measurement->throughput.peak_bandwidth_percent ? 1 : 0;
+  ASSERT_GT(declared, 0u);
+  EXPECT_EQ(occurrences(page, "<svg class=\"bandwidth\""), 1u);
+  const std::size_t chart = page.find("<svg class=\"bandwidth\"");
+  EXPECT_EQ(
+      occurrences(page.substr(chart, page.find("</svg>", chart) - chart), "<rect class=\"bar\""),
+      declared);
 }
 
 TEST(ReportHtml, ATracedReportShowsItsKernelsByTimeAndItsRanges) {

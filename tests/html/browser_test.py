@@ -138,6 +138,17 @@ def load(browser, page_path, name, failures, out):
         screenshot(browser, os.path.join(out, name + "-dark.png"), 1400)
     browser.execute_cdp_cmd("Emulation.setEmulatedMedia",
                             {"features": [{"name": "prefers-color-scheme", "value": "light"}]})
+    if size < 1_000_000:
+        # Printed: wide tables lose their scroll box (nothing is cut off) and the page prints.
+        browser.execute_cdp_cmd("Emulation.setEmulatedMedia", {"media": "print"})
+        overflow = browser.execute_script(
+            "const s = document.querySelector('.scroll');"
+            "return s ? getComputedStyle(s).overflowX : 'visible';")
+        browser.execute_cdp_cmd("Emulation.setEmulatedMedia", {"media": ""})
+        pdf = browser.execute_cdp_cmd("Page.printToPDF", {"printBackground": False})
+        pdf_bytes = len(pdf.get("data", "")) * 3 // 4
+        failures.check(overflow == "visible" and pdf_bytes > 1000, name,
+                       f"printed: tables unboxed ({overflow}), {pdf_bytes / 1000:.0f} KB of PDF")
 
 
 def main():
@@ -168,6 +179,17 @@ def main():
         kernels = len(report["trace"]["kernel_summary"])
         failures.check(count(browser, "svg.kernels rect.bar") == min(kernels, 15) +
                        (1 if kernels > 15 else 0), "report", f"a bar per kernel ({kernels})")
+
+        # The report page of the benchmark engine's report: bandwidth against the peak.
+        engine = os.path.join(HERE, "..", "format", "golden", "engine_report.json")
+        page = os.path.join(work, "engine.html")
+        run([kerntime, "report", engine, "-o", page])
+        load(browser, page, "engine", failures, args.out)
+        declared = sum(1 for e in json.load(open(engine))["entries"]
+                       if (e.get("measurement") or {}).get("throughput", {}).get(
+                           "peak_bandwidth_percent") is not None)
+        failures.check(declared > 0 and count(browser, "svg.bandwidth rect.bar") == declared,
+                       "engine", f"a bandwidth bar per entry with declared bytes ({declared})")
 
         # The compare page of a pair with planted changes.
         base, cand = os.path.join(work, "base.json"), os.path.join(work, "cand.json")

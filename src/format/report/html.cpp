@@ -12,6 +12,7 @@
 
 #include <fmt/format.h>
 
+#include <kerntime/throughput.hpp>
 #include <kerntime/trace_summaries.hpp>
 
 #include "format/html_page.hpp"
@@ -157,6 +158,85 @@ std::string kernel_breakdown(const TraceSection& trace, NameStyle names) {
       "rest as one bar.</figcaption>\n</figure>\n",
       kernels.size(), markup_text(text::format_amount(static_cast<double>(total), "ns")),
       std::min(kernels.size(), kKernelBars));
+  return out;
+}
+
+// Each entry's memory bandwidth as a share of its device's peak (engine entries that declared
+// the bytes they move), on one 0-100 % axis: how close a kernel comes to the roofline.
+std::string bandwidth_chart(const Report& report, NameStyle names) {
+  struct Bar {
+    std::size_t entry;
+    double percent;
+    double gb_per_s;
+  };
+  std::vector<Bar> bars;
+  for (std::size_t i = 0; i < report.entries.size(); ++i) {
+    const Entry& e = report.entries[i];
+    if (!e.measurement || !e.measurement->throughput.peak_bandwidth_percent) continue;
+    bars.push_back({i, *e.measurement->throughput.peak_bandwidth_percent,
+                    e.measurement->throughput.gb_per_s.value_or(0.0)});
+  }
+  if (bars.empty()) return {};
+  constexpr std::size_t kMostBars = 60;
+  const std::size_t all = bars.size();
+  if (bars.size() > kMostBars) {
+    std::stable_sort(bars.begin(), bars.end(),
+                     [](const Bar& a, const Bar& b) { return a.percent > b.percent; });
+    bars.resize(kMostBars);
+    std::stable_sort(bars.begin(), bars.end(),
+                     [](const Bar& a, const Bar& b) { return a.entry < b.entry; });
+  }
+  const text::ShortNames short_names(
+      bars.size(),
+      [&](std::size_t i) -> std::string_view { return report.entries[bars[i].entry].name; },
+      names == NameStyle::full ? kBarNameWidth * 4 : kBarNameWidth);
+  constexpr double kRow = 20.0;
+  constexpr double kName = 360.0;
+  constexpr double kBar = 360.0;
+  const double height = kRow * static_cast<double>(bars.size()) + 30.0;
+  std::string out = fmt::format(
+      "<figure>\n<svg class=\"bandwidth\" role=\"img\" aria-labelledby=\"bandwidth-title\" "
+      "width=\"{0:.0f}\" height=\"{1:.0f}\" viewBox=\"0 0 {0:.0f} {1:.0f}\" "
+      "xmlns=\"http://www.w3.org/2000/svg\">\n<title id=\"bandwidth-title\">Memory bandwidth of "
+      "each entry as a share of the device's peak</title>\n",
+      kName + kBar + 150.0, height);
+  for (int t = 0; t <= 100; t += 25) {
+    const double x = kName + kBar * t / 100.0;
+    out += fmt::format(
+        "<line class=\"grid\" x1=\"{0:.1f}\" y1=\"14\" x2=\"{0:.1f}\" y2=\"{1:.1f}\"/>"
+        "<text class=\"tick\" x=\"{0:.1f}\" y=\"10\" text-anchor=\"middle\">{2} %</text>\n",
+        x, height - 4.0, t);
+  }
+  for (std::size_t i = 0; i < bars.size(); ++i) {
+    const Bar& b = bars[i];
+    const double y = 18.0 + kRow * static_cast<double>(i);
+    const std::string& name = report.entries[b.entry].name;
+    out += fmt::format(
+        "<g><title>{}: {:.1f} GB/s, {:.1f} % of the peak</title><text class=\"name\" "
+        "x=\"{:.1f}\" y=\"{:.1f}\" text-anchor=\"end\">{}</text><rect class=\"bar\" "
+        "x=\"{:.1f}\" y=\"{:.1f}\" width=\"{:.1f}\" height=\"{:.1f}\"/><text x=\"{:.1f}\" "
+        "y=\"{:.1f}\">{:.1f} %</text></g>\n",
+        markup_text(name), b.gb_per_s, b.percent, kName - 6.0, y + 13.0,
+        markup_text(std::string{short_names(i)}), kName, y + 3.0,
+        std::max(1.0, kBar * std::min(b.percent, 100.0) / 100.0), kRow - 6.0,
+        kName + kBar * std::min(b.percent, 100.0) / 100.0 + 6.0, y + 13.0, b.percent);
+  }
+  std::string peak;
+  for (const DeviceInfo& d : report.environment.devices) {
+    const double gb = peak_bandwidth_gb_per_s(d);
+    if (gb > 0.0) {
+      peak += fmt::format("{}device {} ({}): {:.0f} GB/s", peak.empty() ? "" : "; ", d.index,
+                          d.name, gb);
+    }
+  }
+  out += fmt::format(
+      "</svg>\n<figcaption>{}The peak is NVBench's: 2 x memory clock x bus width: "
+      "{}.</figcaption>\n"
+      "</figure>\n",
+      all > bars.size() ? fmt::format("The {} of {} entries with declared bytes nearest the peak. ",
+                                      bars.size(), all)
+                        : std::string{},
+      markup_text(peak.empty() ? std::string{"unknown"} : peak));
   return out;
 }
 
@@ -313,6 +393,9 @@ std::string render_html(const Report& report, NameStyle names) {
     if (!summary.names_note.empty()) {
       out += "<p class=\"notes\">Note: " + markup_text(summary.names_note) + "</p>\n";
     }
+  }
+  if (const std::string bandwidth = bandwidth_chart(report, names); !bandwidth.empty()) {
+    out += "<h2>Memory bandwidth against the peak</h2>\n" + bandwidth;
   }
   if (has_measurements(report)) {
     out += "<h2>How the benchmark engine measured each entry</h2>\n";
