@@ -238,8 +238,8 @@ void write_comparison_html(const Comparison& comparison, NameStyle names, Chunke
   }
   if (!paired.empty()) {
     out += "<h2>Changes</h2>\n";
-    // The plot's name column holds about 44 characters: short forms that fit, whole on hover.
-    write_forest_plot(comparison, entry_names(comparison, NameStyle::short_form, 44), paired, out);
+    // The plot's name column holds about 40 characters: short forms that fit, whole on hover.
+    write_forest_plot(comparison, entry_names(comparison, NameStyle::short_form, 40), paired, out);
   }
   if (baseline != nullptr && candidate != nullptr) {
     write_strip_plots(comparison, *baseline, *candidate, shown, out);
