@@ -13,6 +13,8 @@ namespace kerntime::bench {
 namespace {
 
 constexpr std::size_t kListedThrottled = 8;
+// A median SM clock under this share of the normal one is said, though no sample is dropped.
+constexpr double kReducedClockFraction = 0.95;
 
 std::string headline_timer(const SampleSource& source, MeasureMode mode) {
   if (source.cupti()) return "cupti-kernel";
@@ -74,6 +76,22 @@ void summarize_throttling(Measurement& m, double threshold) {
       "left out of the statistics ({}{}); the GPU is throttling (heat, power or clock limits)",
       m.info.throttled_samples, m.samples.size(), 100.0 * threshold, m.info.normal_sm_clock_mhz,
       listed, m.info.throttled_samples > shown ? ", ..." : ""));
+}
+
+// Above the throttle threshold a power- or heat-capped GPU still runs every kernel slower in
+// proportion to its clock: softmax measured right after a burst of GEMMs read 7 % slow at 91 %
+// of the H200's clock (docs/benchmarks.md). Its samples are kept (they are the GPU's real
+// speed at that moment), and the measurement says so.
+void warn_of_a_reduced_clock(Measurement& m, double threshold) {
+  const std::optional<double>& clock = m.info.median_sm_clock_mhz;
+  const double normal = m.info.normal_sm_clock_mhz;
+  if (!clock || !(normal > 0.0) || !(*clock < kReducedClockFraction * normal)) return;
+  m.warnings.push_back(fmt::format(
+      "the SM clock ran at a median of {:.0f} MHz, {:.0f}% of the device's {:.0f} MHz: above the "
+      "throttle threshold ({:.0f}%), but a power- or heat-capped GPU (after heavy work, or a "
+      "kernel at the power limit) runs every kernel slower in proportion; compare this time only "
+      "with times measured at the same clock",
+      *clock, 100.0 * *clock / normal, normal, 100.0 * threshold));
 }
 
 }  // namespace
@@ -183,6 +201,7 @@ Measurement run_measurement(SampleSource& source, const MeasureOptions& options,
   // would spread that over the round.
   m.info.host_overhead_ns = median(std::move(overheads));
   summarize_throttling(m, options.throttle_threshold);
+  warn_of_a_reduced_clock(m, options.throttle_threshold);
   if (!source.cupti() && m.info.event_floor_ns > 0 && 2 * below_floor > m.headline_ns.size()) {
     m.warnings.push_back(fmt::format(
         "most samples took no longer than the launch floor ({:.3f} us, an empty kernel between "

@@ -262,6 +262,32 @@ TEST(Sampler, ThrottledSamplesAreFlaggedCountedAndLeftOut) {
   EXPECT_DOUBLE_EQ(*m.info.median_sm_clock_mhz, 1900.0);
 }
 
+// Issue 28: a GPU capped at 91 % of its clock runs every kernel slower without one sample under
+// the throttle threshold: the samples stay, and the measurement says at what clock they ran.
+TEST(Sampler, AReducedClockAboveTheThrottleThresholdIsSaid) {
+  FakeSource source;
+  source.normal_mhz = 1980.0;
+  source.make = [](std::size_t) {
+    RawSample s = sample(1000.0);
+    s.sm_clock_mhz = 1800.0;  // 91 %
+    return s;
+  };
+  MeasureOptions options;
+  options.stopping.fixed_samples = 20;
+  const Measurement capped = run_measurement(source, options, 0, 0.0);
+  EXPECT_EQ(capped.info.throttled_samples, 0u);
+  EXPECT_EQ(capped.headline.count, 20u);
+  EXPECT_TRUE(any_contains(capped.warnings, "median of 1800 MHz, 91% of the device's 1980 MHz"))
+      << (capped.warnings.empty() ? "" : capped.warnings.front());
+  // At 99 % of the clock, nothing is said.
+  source.make = [](std::size_t) {
+    RawSample s = sample(1000.0);
+    s.sm_clock_mhz = 1960.0;
+    return s;
+  };
+  EXPECT_TRUE(run_measurement(source, options, 0, 0.0).warnings.empty());
+}
+
 TEST(Sampler, ThrottleThresholdIsConfigurable) {
   EXPECT_TRUE(is_throttled(1400.0, 2000.0, 0.75));
   EXPECT_FALSE(is_throttled(1500.0, 2000.0, 0.75));
