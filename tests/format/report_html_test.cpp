@@ -211,6 +211,35 @@ TEST(ReportHtmlTrend, AStepUnderTheThresholdIsNotMarked) {
             1u);
 }
 
+TEST(ReportHtmlTrend, GapsUnitsAndMarkupInNamesAndLabels) {
+  std::vector<Report> reports = history(6, 3, 1.2);
+  // copy is missing from report 2; gemm is written in us in report 4; names and labels carry
+  // markup that must stay text.
+  for (Report& r : reports)
+    r.entries.back().name = "copy<\"x\">&";
+  reports[2].entries.pop_back();
+  Entry& gemm = reports[4].entries.front();
+  for (double& v : gemm.samples)
+    v /= 1000.0;
+  gemm.unit = "us";
+  gemm.statistics = compute_statistics(gemm.samples, StatisticsOptions{});
+  const std::vector<std::string> labels{"a", "b", "<i>c</i>", "d", "e", "f"};
+  const std::string page = render_html_trend(reports, labels);
+  EXPECT_EQ(occurrences(page, "<i>"), 0u);
+  EXPECT_NE(page.find("&lt;i&gt;c&lt;/i&gt;"), std::string::npos);
+  EXPECT_NE(page.find("copy&lt;&quot;x&quot;&gt;&amp;"), std::string::npos);
+  // 6 + 5 dots; the copy's line is broken at the missing point (a second move-to).
+  EXPECT_EQ(occurrences(page, "<circle class=\"mark\""), 11u);
+  const std::size_t copy = page.find("aria-label=\"copy&lt;");
+  ASSERT_NE(copy, std::string::npos);
+  const std::size_t path = page.find("<path class=\"series\" d=\"", copy);
+  const std::string d = page.substr(path, page.find("\"/>", path + 30) - path);
+  EXPECT_EQ(occurrences(d, "M"), 2u) << d;
+  // The gemm step of +20 % is found across the point written in us: units are converted.
+  EXPECT_NE(page.find("slower +20.0% at d"), std::string::npos);
+  EXPECT_EQ(occurrences(page, "<g class=\"step "), 1u);
+}
+
 TEST(ReportHtmlTrend, LabelsMustMatchTheReports) {
   EXPECT_THROW(render_html_trend(history(3, 1, 1.1), {"a", "b"}), Error);
   EXPECT_THROW(render_html_trend({}, {}), Error);
