@@ -240,6 +240,20 @@ TEST(ReportHtmlTrend, GapsUnitsAndMarkupInNamesAndLabels) {
   EXPECT_EQ(occurrences(page, "<g class=\"step "), 1u);
 }
 
+TEST(ReportHtmlTrend, PointsOfAnotherGpuAreNamed) {
+  std::vector<Report> reports = history(4, 2, 1.2);
+  for (Report& r : reports) {
+    r.environment.devices.push_back(DeviceInfo{});
+    r.environment.devices.back().name = "NVIDIA H200";
+  }
+  const std::vector<std::string> labels{"a", "b", "c", "d"};
+  EXPECT_EQ(render_html_trend(reports, labels).find("measured on another GPU"), std::string::npos);
+  reports[2].environment.devices.front().name = "NVIDIA A100";
+  const std::string page = render_html_trend(reports, labels);
+  EXPECT_NE(page.find("measured on another GPU than a (NVIDIA H200): c (NVIDIA A100)"),
+            std::string::npos);
+}
+
 TEST(ReportHtmlTrend, LabelsMustMatchTheReports) {
   EXPECT_THROW(render_html_trend(history(3, 1, 1.1), {"a", "b"}), Error);
   EXPECT_THROW(render_html_trend({}, {}), Error);

@@ -294,6 +294,24 @@ std::string render_html_trend(const std::vector<Report>& reports,
                    : fmt::format("{} entr{}", stepped, stepped == 1 ? "y" : "ies"),
       text::format_change_size(threshold), 4);
 
+  // A step between reports of different GPUs is the GPUs' difference, not a change of the code.
+  const auto gpu_of = [](const Report& r) {
+    return r.environment.devices.empty() ? std::string{"unknown"}
+                                         : r.environment.devices.front().name;
+  };
+  std::string other_gpus;
+  for (std::size_t r = 1; r < reports.size(); ++r) {
+    if (gpu_of(reports[r]) != gpu_of(reports[0])) {
+      other_gpus += (other_gpus.empty() ? "" : ", ") + labels[r] + " (" + gpu_of(reports[r]) + ")";
+    }
+  }
+  if (!other_gpus.empty()) {
+    out +=
+        "<p class=\"notes\"><strong>Warning:</strong> " +
+        markup_text("measured on another GPU than " + labels[0] + " (" + gpu_of(reports[0]) +
+                    "): " + other_gpus + "; a step at such a point may be the GPUs' difference") +
+        "</p>\n";
+  }
   out +=
       "<h2>Reports</h2>\n<div class=\"scroll\" tabindex=\"0\"><table>\n<caption>The points in "
       "order, oldest first</caption>\n"
