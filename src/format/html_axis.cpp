@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <utility>
 
 #include <fmt/format.h>
 
@@ -32,18 +33,30 @@ PlotAxis make_plot_axis(double least, double largest, const std::string& unit, i
                         bool from_zero) {
   PlotAxis axis;
   if (!std::isfinite(least) || !std::isfinite(largest)) least = largest = 0.0;
+  if (least > largest) std::swap(least, largest);
   if (from_zero) least = std::min(0.0, least);
-  if (!(largest > least)) {
-    const double pad = std::max(std::fabs(largest) * 0.01, 1e-9);
-    least -= from_zero && least == 0.0 ? 0.0 : pad;
+  // A range of a few ulps (the same time read in us and in ns) would give a step under the
+  // resolution of its values: widen anything under a millionth of its size, and an all-zero
+  // range to one unit.
+  const double size = std::max(std::fabs(least), std::fabs(largest));
+  if (!(largest - least > size * 1e-6)) {
+    const double pad = size > 0.0 ? size * 0.01 : 1.0;
+    // Times are never negative: a range at 0 widens upwards only.
+    least = least >= 0.0 && least - pad < 0.0 ? 0.0 : least - pad;
     largest += pad;
   }
-  const double step = round_step(largest - least, ticks);
+  // Spans beyond what a double holds halved (both ends finite, their difference not).
+  const double span = std::isfinite(largest - least) ? largest - least : largest / 2 - least / 2;
+  const double step = round_step(span, std::max(2, ticks));
   axis.low = std::floor(least / step) * step;
   axis.high = std::ceil(largest / step) * step;
   if (!(axis.high > axis.low)) axis.high = axis.low + step;
-  for (double t = axis.low; t <= axis.high + step * 1e-6; t += step)
+  // Counted, not accumulated: a sum of steps never drifts past the end.
+  const long count = std::lround(axis.high / step - axis.low / step);
+  for (long i = 0; i <= count; ++i) {
+    const double t = axis.low + static_cast<double>(i) * step;
     axis.ticks.push_back(std::fabs(t) < step * 1e-9 ? 0.0 : t);
+  }
 
   const double per_ns = text::nanoseconds_per(unit);
   axis.unit = unit;

@@ -25,7 +25,8 @@ struct PlotAxis {
 
 /// An axis for values in `unit` from `least` to `largest` with about `ticks` ticks. Durations
 /// ("ns", "us", "ms", "s") are written in the unit that suits the axis' largest tick; other units
-/// keep their own name. `from_zero` starts the axis at 0 (bars); a flat range is widened by 1 %.
+/// keep their own name. `from_zero` starts the axis at 0 (bars). A range under a millionth of its
+/// size is widened by 1 % (an all-zero one to 1), never below 0 when the values are not.
 PlotAxis make_plot_axis(double least, double largest, const std::string& unit, int ticks = 5,
                         bool from_zero = false);
 

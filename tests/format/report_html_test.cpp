@@ -3,9 +3,11 @@
 // the engine's measurements, and for a traced report the kernels by GPU time and the NVTX
 // ranges; names escaped. `kerntime report -o FILE.html` writes it.
 #include <algorithm>
+#include <cmath>
 #include <cstddef>
 #include <cstdio>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -158,6 +160,24 @@ TEST(PlotAxis, TicksAreRoundAndWrittenInOneUnit) {
   EXPECT_EQ(rate.unit, "GB/s");
   EXPECT_LT(rate.low, 7.0);
   EXPECT_GT(rate.high, 7.0);
+  // Ends an ulp apart (4.1 us read as 0.0041 ms and as 4.1 us), reversed ends, all zero, huge:
+  // a few ticks each, in order, and no endless loop.
+  for (const auto& [least, largest] :
+       std::vector<std::pair<double, double>>{{4.1, std::nextafter(4.1, 5.0)},
+                                              {1000.0, std::nextafter(1000.0, 0.0)},
+                                              {9.0, 2.0},
+                                              {0.0, 0.0},
+                                              {-1e308, 1e308},
+                                              {1e-300, 2e-300}}) {
+    const format::PlotAxis axis = format::make_plot_axis(least, largest, "ns");
+    EXPECT_GE(axis.ticks.size(), 2u) << least << " " << largest;
+    EXPECT_LE(axis.ticks.size(), 12u) << least << " " << largest;
+    EXPECT_LE(axis.low, std::min(least, largest));
+    EXPECT_GE(axis.high, std::max(least, largest));
+    EXPECT_TRUE(std::is_sorted(axis.ticks.begin(), axis.ticks.end()));
+  }
+  // An all-zero series is drawn from 0 upwards, not around it.
+  EXPECT_EQ(format::make_plot_axis(0.0, 0.0, "ns").low, 0.0);
 }
 
 // The trend page: reports in order, a chart per entry, steps marked where a planted change is.
@@ -281,6 +301,14 @@ TEST(ReportHtmlTrend, KerntimeReportDrawsTheTrendOfSeveralFilesForHtml) {
                            "--label e --label f");
   EXPECT_EQ(r.exit_status, 0) << r.err;
   EXPECT_NE(r.out.find("slower +20.0% at d"), std::string::npos);
+  // Files of one name in several folders are named by their folder too.
+  testing::run_command("mkdir -p '" + folder + "/x' '" + folder + "/y'");
+  write_report_file(reports[0], folder + "/x/report.json");
+  write_report_file(reports[4], folder + "/y/report.json");
+  r = testing::run_command("'" KERNTIME_EXECUTABLE "' report --format html '" + folder +
+                           "/x/report.json' '" + folder + "/y/report.json'");
+  EXPECT_EQ(r.exit_status, 0) << r.err;
+  EXPECT_NE(r.out.find("slower +20.0% at y/report"), std::string::npos);
   r = testing::run_command(kerntime + " --format html --label a");
   EXPECT_EQ(r.exit_status, 2);
   EXPECT_NE(r.err.find("--label was given 1 times for 6 report files"), std::string::npos) << r.err;
