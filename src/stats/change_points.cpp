@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstddef>
 
 namespace kerntime::stats {
 namespace {
@@ -18,11 +19,15 @@ double median_of(std::vector<double> values) {
 
 // The noise of one point from the series itself: the differences of neighbours are noise of
 // variance 2 sigma^2 except at the few steps, which the median of their sizes ignores.
+// Neighbours exactly equal are the same report given twice (a commit whose benchmarks did not
+// run again) or figures rounded alike: they say nothing of the noise and are left out. Fewer
+// than two differences left: the noise is not known from the series (0).
 double series_noise(const std::vector<double>& logs) {
-  if (logs.size() < 3) return 0.0;
   std::vector<double> sizes;
-  for (std::size_t i = 1; i < logs.size(); ++i)
-    sizes.push_back(std::fabs(logs[i] - logs[i - 1]));
+  for (std::size_t i = 1; i < logs.size(); ++i) {
+    if (logs[i] != logs[i - 1]) sizes.push_back(std::fabs(logs[i] - logs[i - 1]));
+  }
+  if (sizes.size() < 2) return 0.0;
   return kMadToSigma * median_of(sizes) / std::sqrt(2.0);
 }
 
@@ -99,18 +104,36 @@ ChangePoints find_change_points(const std::vector<TrendPoint>& points,
   std::sort(out.steps.begin(), out.steps.end(),
             [](const ChangePoint& a, const ChangePoint& b) { return a.index < b.index; });
   // A split's own difference was taken against levels that later splits divided: each step is
-  // said against its neighbouring levels, the segments between the steps.
+  // said against its neighbouring levels, the segments between the steps. A step that is then
+  // under the threshold is no step (its neighbours were the move); dropping it joins two
+  // segments, so the rest are said again until every step passes.
   const auto level = [&logs](std::size_t begin, std::size_t end) {
     double sum = 0.0;
     for (std::size_t i = begin; i < end; ++i)
       sum += logs[i];
     return sum / static_cast<double>(end - begin);
   };
-  for (std::size_t s = 0; s < out.steps.size(); ++s) {
-    const std::size_t begin = s == 0 ? 0 : out.steps[s - 1].index;
-    const std::size_t end = s + 1 < out.steps.size() ? out.steps[s + 1].index : logs.size();
-    const std::size_t at = out.steps[s].index;
-    out.steps[s].change = std::expm1(level(at, end) - level(begin, at));
+  for (bool dropped = true; dropped;) {
+    dropped = false;
+    for (std::size_t s = 0; s < out.steps.size(); ++s) {
+      const std::size_t begin = s == 0 ? 0 : out.steps[s - 1].index;
+      const std::size_t end = s + 1 < out.steps.size() ? out.steps[s + 1].index : logs.size();
+      const std::size_t at = out.steps[s].index;
+      out.steps[s].change = std::expm1(level(at, end) - level(begin, at));
+    }
+    std::size_t smallest = out.steps.size();
+    for (std::size_t s = 0; s < out.steps.size(); ++s) {
+      const double size = std::fabs(std::log1p(out.steps[s].change));
+      if (size <= std::log1p(options.threshold) &&
+          (smallest == out.steps.size() ||
+           size < std::fabs(std::log1p(out.steps[smallest].change)))) {
+        smallest = s;
+      }
+    }
+    if (smallest < out.steps.size()) {
+      out.steps.erase(out.steps.begin() + static_cast<std::ptrdiff_t>(smallest));
+      dropped = true;
+    }
   }
   return out;
 }

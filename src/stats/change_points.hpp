@@ -35,15 +35,18 @@ struct ChangePoint {
 struct ChangePoints {
   std::vector<ChangePoint> steps;  ///< by index
   /// The relative noise of one point between processes that the steps were judged against:
-  /// the larger of the series' own (from its successive differences, robust to the steps) and
-  /// the spread of the runs inside the points.
+  /// the larger of the series' own (from its successive differences that are not 0, robust to
+  /// the steps) and the spread of the runs inside the points. 0: not known (fewer than two
+  /// differences, no runs); then the threshold alone decides.
   double noise = 0.0;
   bool usable = true;  ///< false: a median was <= 0 or not finite; no steps were looked for
 };
 
 /// The steps of `points` (in order, oldest first). A step is accepted where the means of the
 /// logarithms before and after differ by more than log(1 + threshold) and by more than `sigmas`
-/// times noise * sqrt(1/n_before + 1/n_after); then each side is searched again.
+/// times noise * sqrt(1/n_before + 1/n_after); then each side is searched again. Each step's
+/// change is then said against the levels on its sides, and a step that is under the threshold
+/// so said is dropped.
 ChangePoints find_change_points(const std::vector<TrendPoint>& points,
                                 const ChangePointOptions& options = {});
 

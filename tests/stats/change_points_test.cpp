@@ -98,6 +98,42 @@ TEST(ChangePoints, FlatAndShortSeries) {
   EXPECT_TRUE(find_change_points({{7.0}, {7.0}, {7.0}, {7.0}}).steps.empty());
 }
 
+TEST(ChangePoints, EveryStepIsBeyondTheThresholdAgainstItsNeighbours) {
+  // Random walks of steps around the threshold: whatever the splits found, no step may be said
+  // under the threshold once it is measured against the levels on its sides.
+  std::mt19937_64 random(11);
+  std::uniform_real_distribution<double> move(-0.08, 0.08);
+  std::normal_distribution<double> noise(0.0, 0.002);
+  std::size_t steps = 0;
+  for (int series_index = 0; series_index < 300; ++series_index) {
+    std::vector<TrendPoint> points;
+    double level = 100.0;
+    for (int i = 0; i < 12; ++i) {
+      if (i % 3 == 0) level *= 1.0 + move(random);
+      points.push_back({level * std::exp(noise(random))});
+    }
+    const ChangePoints found = find_change_points(points);
+    for (const ChangePoint& c : found.steps) {
+      EXPECT_GT(std::fabs(std::log1p(c.change)), std::log1p(0.05)) << "series " << series_index;
+      ++steps;
+    }
+  }
+  EXPECT_GT(steps, 100u);  // the series do have steps
+}
+
+TEST(ChangePoints, RepeatedPointsSayNothingOfTheNoise) {
+  // The same report at three commits, then a 7 % move: the zero differences are no evidence of a
+  // quiet series; with one difference left the noise is unknown and the threshold decides.
+  const ChangePoints once = find_change_points({{100.0}, {100.0}, {100.0}, {107.0}});
+  EXPECT_EQ(once.noise, 0.0);
+  ASSERT_EQ(once.steps.size(), 1u);
+  // Repeated points between noisy ones: the noise comes from the differences that are not 0.
+  const ChangePoints noisy = find_change_points(
+      {{100.0}, {100.0}, {104.0}, {104.0}, {99.0}, {99.0}, {103.0}, {103.0}, {107.0}});
+  EXPECT_GT(noisy.noise, 0.02);
+  EXPECT_TRUE(noisy.steps.empty());
+}
+
 TEST(ChangePoints, AMedianThatIsNotPositiveMakesTheSeriesUnusable) {
   EXPECT_FALSE(find_change_points({{1.0}, {0.0}, {1.0}}).usable);
   EXPECT_FALSE(find_change_points({{1.0}, {NAN}}).usable);
