@@ -2,6 +2,7 @@
 // `kerntime report FILE...`: re-renders reports (kerntime's, Google Benchmark's, NVBench's),
 // merging repeated runs into one; writes Google Benchmark JSON; shows the nsys-style summaries
 // of a report's trace section.
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <memory>
@@ -162,16 +163,33 @@ bool names_html(const std::string& path) {
 }
 
 // A trend point is named by its file without folder and extension: runs/3f2a1c9.json is
-// 3f2a1c9, as CI jobs name a commit's report.
+// 3f2a1c9, as CI jobs name a commit's report; runs/3f2a1c9/report.json, one of several
+// report.json files, is 3f2a1c9/report.
 std::vector<std::string> point_names(const std::vector<std::string>& files) {
+  const auto stem_of = [](std::string path, bool with_folder) {
+    const auto slash = path.rfind('/');
+    std::string folder;
+    if (slash != std::string::npos && slash + 1 < path.size()) {
+      const auto before = path.rfind('/', slash == 0 ? 0 : slash - 1);
+      folder = path.substr(before == std::string::npos ? 0 : before + 1,
+                           slash - (before == std::string::npos ? 0 : before + 1));
+      path = path.substr(slash + 1);
+    }
+    const auto dot = path.rfind('.');
+    if (dot != std::string::npos && dot > 0) path = path.substr(0, dot);
+    return with_folder && !folder.empty() ? folder + "/" + path : path;
+  };
   std::vector<std::string> out;
-  for (const std::string& file : files) {
-    std::string name = report_display_name(file);
-    const auto slash = name.rfind('/');
-    if (slash != std::string::npos && slash + 1 < name.size()) name = name.substr(slash + 1);
-    const auto dot = name.rfind('.');
-    if (dot != std::string::npos && dot > 0) name = name.substr(0, dot);
-    out.push_back(name);
+  for (const std::string& file : files)
+    out.push_back(stem_of(report_display_name(file), false));
+  // Files of one name in several folders (runs/3f2a1c9/report.json) are named by folder too.
+  for (std::size_t i = 0; i < out.size(); ++i) {
+    if (std::count(out.begin(), out.end(), out[i]) > 1) {
+      for (std::size_t j = 0; j < out.size(); ++j) {
+        if (j != i && out[j] == out[i]) out[j] = stem_of(report_display_name(files[j]), true);
+      }
+      out[i] = stem_of(report_display_name(files[i]), true);
+    }
   }
   return out;
 }
@@ -242,7 +260,10 @@ int run_report(const ReportSettings& s) {
     // Merging one run twice would double its weight and fake a second process.
     for (std::size_t i = 0; i < texts.size(); ++i) {
       if (paths[i] == path) {
-        throw Error(name + " is given twice; each report can be merged only once.");
+        throw Error(name + " is given twice; " +
+                    (trend ? std::string{"each file is one point of the trend (a copy of it under "
+                                         "another name may stand for another commit)."}
+                           : std::string{"each report can be merged only once."}));
       }
       // A trend may hold the same report at two points (a commit whose benchmarks were not run
       // again); a merge would count it as two processes.
@@ -289,12 +310,13 @@ void add_report_command(CLI::App& app, int& exit_status) {
   CLI::App* command = app.add_subcommand(
       "report",
       "Render reports (also Google Benchmark and NVBench JSON) as a table, Markdown, CSV, JSON or "
-      "Google Benchmark JSON; several files are merged as runs");
+      "Google Benchmark JSON; several files are merged as runs, or drawn as a trend with "
+      "--format html");
   command->footer(kFooter);
   command
       ->add_option("files", settings->files,
                    "Report files (kerntime, Google Benchmark or NVBench JSON; - for stdin); "
-                   "several are merged, one run each")
+                   "several are merged, one run each (--format html: a trend, one point each)")
       ->type_name("FILE")
       ->required();
   command

@@ -58,7 +58,7 @@ def noisy(rng, level, count, noise=0.01):
 
 def big(args):
     rng = random.Random(args.seed)
-    per = max(1, args.samples // args.entries)
+    per = max(2, args.samples // args.entries)  # two runs of at least one sample each
     entries = []
     for i in range(args.entries):
         name = f"{KERNEL_NAMES[i % len(KERNEL_NAMES)]}/config={i}"
@@ -75,6 +75,9 @@ def big(args):
 def trend(args):
     rng = random.Random(2)
     os.makedirs(args.folder, exist_ok=True)
+    for old in os.listdir(args.folder):  # the points of an earlier call would join the trend
+        if old.endswith(".json"):
+            os.remove(os.path.join(args.folder, old))
     for p in range(args.points):
         entries = []
         for k, name in enumerate(KERNEL_NAMES):
@@ -90,7 +93,7 @@ def trend(args):
                 samples += noisy(rng, level * offset, 40)
                 runs.append(40)
             entries.append(entry(name, samples, runs))
-        created = f"2026-12-{p + 1:02d}T12:00:00Z"
+        created = f"2026-{1 + p // 28:02d}-{1 + p % 28:02d}T12:00:00Z"
         with open(os.path.join(args.folder, f"c{p:02d}.json"), "w") as f:
             json.dump(report(entries, created), f)
 

@@ -155,7 +155,13 @@ std::string steps_text(const Series& s, const std::vector<std::string>& labels) 
 }
 
 std::string point_label(const std::string& label) {
-  return label.size() > 14 ? label.substr(0, 13) + "\u2026" : label;
+  return text::fit_name(label, 14);  // whole UTF-8 characters
+}
+
+// The noise a series was judged against; 0 is not known (see stats::ChangePoints::noise).
+std::string noise_text(const stats::ChangePoints& found) {
+  if (!found.usable) return "-";
+  return found.noise > 0.0 ? text::format_change_size(found.noise) : "unknown";
 }
 
 std::string chart(const Series& s, const std::string& shown, const std::vector<std::string>& labels,
@@ -255,11 +261,12 @@ std::string chart(const Series& s, const std::string& shown, const std::vector<s
   out += fmt::format(
       "</svg>\n<figcaption><strong title=\"{}\">{}</strong>: median at each report (dots, with "
       "the 95% interval of the median), the level between steps (dashed), steps: {}. Noise "
-      "between processes judged: {} of a point.{}</figcaption>\n</figure>\n",
+      "between processes judged: {}.{}</figcaption>\n</figure>\n",
       markup_text(s.name), markup_text(shown), markup_text(steps_text(s, labels)),
-      markup_text(text::format_change_size(s.found.noise)),
+      s.found.noise > 0.0 ? markup_text(noise_text(s.found)) + " of a point"
+                          : std::string{"not known (the threshold alone decides)"},
       s.notes.empty() ? std::string{}
-                      : " " + markup_text(fmt::format("{}.", fmt::join(s.notes, "; "))));
+                      : " Note: " + markup_text(fmt::format("{}.", fmt::join(s.notes, "; "))));
   return out;
 }
 
@@ -352,7 +359,7 @@ std::string render_html_trend(const std::vector<Report>& reports,
         s.points.empty() ? "-" : markup_text(text::format_amount(s.points.back().median, s.unit)),
         moved ? markup_text(text::format_change(s.points.back().median / s.points.front().median))
               : "-",
-        s.found.usable ? markup_text(text::format_change_size(s.found.noise)) : "-");
+        markup_text(noise_text(s.found)));
   }
   out += "</tbody>\n</table></div>\n<h2>Charts</h2>\n";
   std::string charts;
