@@ -84,15 +84,23 @@ void summarize_throttling(Measurement& m, double threshold) {
 // of the H200's clock (docs/benchmarks.md). Its samples are kept (they are the GPU's real
 // speed at that moment), and the measurement says so.
 void warn_of_a_reduced_clock(Measurement& m, double threshold) {
-  const std::optional<double>& clock = m.info.median_sm_clock_mhz;
+  // The samples that count: throttled ones are left out and have a warning of their own.
+  std::vector<double> clocks;
+  for (const SampleRecord& r : m.samples) {
+    if (r.sm_clock_mhz && !r.throttled) clocks.push_back(*r.sm_clock_mhz);
+  }
+  const std::optional<double> clock = median_of(std::move(clocks));
   const double normal = m.info.normal_sm_clock_mhz;
   if (!clock || !(normal > 0.0) || !(*clock < kReducedClockFraction * normal)) return;
   m.warnings.push_back(fmt::format(
-      "the SM clock ran at a median of {:.0f} MHz, {:.0f}% of the device's {:.0f} MHz: above the "
-      "throttle threshold ({:.0f}%), but a power- or heat-capped GPU (after heavy work, or a "
-      "kernel at the power limit) runs every kernel slower in proportion; compare this time only "
-      "with times measured at the same clock",
-      *clock, 100.0 * *clock / normal, normal, 100.0 * threshold));
+      "the SM clock ran at a median of {:.0f} MHz, {:.0f}% of the device's {:.0f} MHz{}: a "
+      "power- or heat-capped GPU (after heavy work, or a kernel at the power limit) runs every "
+      "kernel slower in proportion; compare this time only with times measured at the same clock",
+      *clock, 100.0 * *clock / normal, normal,
+      threshold > 0.0
+          ? fmt::format(" in the samples that count (the throttle threshold is {:.0f}%)",
+                        100.0 * threshold)
+          : std::string{}));
 }
 
 }  // namespace

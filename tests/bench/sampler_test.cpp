@@ -293,6 +293,17 @@ TEST(Sampler, AReducedClockAboveTheThrottleThresholdIsSaid) {
     return s;
   };
   EXPECT_TRUE(run_measurement(source, options, 0, 0.0).warnings.empty());
+  // Throttled samples (left out, warned of on their own) do not pull the median down: most
+  // samples at 50 %, the counted ones at full clock, says nothing of a reduced clock.
+  source.make = [](std::size_t i) {
+    RawSample s = sample(1000.0);
+    s.sm_clock_mhz = i % 4 == 0 ? 1975.0 : 990.0;
+    return s;
+  };
+  options.throttle_recovery_s = 0.0;
+  const Measurement throttled = run_measurement(source, options, 0, 0.0);
+  EXPECT_GT(throttled.info.throttled_samples, 0u);
+  EXPECT_FALSE(any_contains(throttled.warnings, "median of"));
 }
 
 TEST(Sampler, ThrottleThresholdIsConfigurable) {
