@@ -19,13 +19,14 @@ double median_of(std::vector<double> values) {
 
 // The noise of one point from the series itself: the differences of neighbours are noise of
 // variance 2 sigma^2 except at the few steps, which the median of their sizes ignores.
-// Neighbours exactly equal are the same report given twice (a commit whose benchmarks did not
-// run again) or figures rounded alike: they say nothing of the noise and are left out. Fewer
-// than two differences left: the noise is not known from the series (0).
-double series_noise(const std::vector<double>& logs) {
+// A point that repeats the one before (the same report given for two commits) says nothing of
+// the noise and is left out. Equal medians of separate measurements stay: a timer of 32 ns
+// steps gives them, and they are evidence of a quiet series. Fewer than two differences: the
+// noise is not known from the series (0).
+double series_noise(const std::vector<TrendPoint>& points, const std::vector<double>& logs) {
   std::vector<double> sizes;
   for (std::size_t i = 1; i < logs.size(); ++i) {
-    if (logs[i] != logs[i - 1]) sizes.push_back(std::fabs(logs[i] - logs[i - 1]));
+    if (!points[i].repeats_previous) sizes.push_back(std::fabs(logs[i] - logs[i - 1]));
   }
   if (sizes.size() < 2) return 0.0;
   return kMadToSigma * median_of(sizes) / std::sqrt(2.0);
@@ -99,7 +100,7 @@ ChangePoints find_change_points(const std::vector<TrendPoint>& points,
     }
     logs.push_back(std::log(p.median));
   }
-  out.noise = std::max(series_noise(logs), runs_noise(points));
+  out.noise = std::max(series_noise(points, logs), runs_noise(points));
   segment(logs, 0, logs.size(), out.noise, options, out.steps);
   std::sort(out.steps.begin(), out.steps.end(),
             [](const ChangePoint& a, const ChangePoint& b) { return a.index < b.index; });

@@ -15,6 +15,9 @@ namespace kerntime::stats {
 struct TrendPoint {
   double median = 0.0;
   std::vector<double> run_medians{};
+  /// The same measurement as the point before (one report given for two commits): its
+  /// difference from that point says nothing of the noise.
+  bool repeats_previous = false;
 };
 
 struct ChangePointOptions {
@@ -35,9 +38,9 @@ struct ChangePoint {
 struct ChangePoints {
   std::vector<ChangePoint> steps;  ///< by index
   /// The relative noise of one point between processes that the steps were judged against:
-  /// the larger of the series' own (from its successive differences that are not 0, robust to
-  /// the steps) and the spread of the runs inside the points. 0: not known (fewer than two
-  /// differences, no runs); then the threshold alone decides.
+  /// the larger of the series' own (from its successive differences, robust to the steps, leaving
+  /// out points that repeat the one before) and the spread of the runs inside the points. 0: not
+  /// known (fewer than two differences, no runs) or none seen; then the threshold decides.
   double noise = 0.0;
   bool usable = true;  ///< false: a median was <= 0 or not finite; no steps were looked for
 };

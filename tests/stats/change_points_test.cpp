@@ -121,17 +121,38 @@ TEST(ChangePoints, EveryStepIsBeyondTheThresholdAgainstItsNeighbours) {
   EXPECT_GT(steps, 100u);  // the series do have steps
 }
 
-TEST(ChangePoints, RepeatedPointsSayNothingOfTheNoise) {
-  // The same report at three commits, then a 7 % move: the zero differences are no evidence of a
-  // quiet series; with one difference left the noise is unknown and the threshold decides.
-  const ChangePoints once = find_change_points({{100.0}, {100.0}, {100.0}, {107.0}});
+TEST(ChangePoints, RepeatedReportsSayNothingOfTheNoise) {
+  // The same report at three commits, then a 7 % move: the repeats are no evidence of a quiet
+  // series; with one difference left the noise is unknown and the threshold decides.
+  std::vector<TrendPoint> points{{100.0}, {100.0}, {100.0}, {107.0}};
+  points[1].repeats_previous = points[2].repeats_previous = true;
+  const ChangePoints once = find_change_points(points);
   EXPECT_EQ(once.noise, 0.0);
   ASSERT_EQ(once.steps.size(), 1u);
-  // Repeated points between noisy ones: the noise comes from the differences that are not 0.
-  const ChangePoints noisy = find_change_points(
-      {{100.0}, {100.0}, {104.0}, {104.0}, {99.0}, {99.0}, {103.0}, {103.0}, {107.0}});
-  EXPECT_GT(noisy.noise, 0.02);
-  EXPECT_TRUE(noisy.steps.empty());
+  // Noisy reports, each given twice: the noise comes from the differences between reports.
+  std::vector<TrendPoint> noisy{{100.0}, {100.0}, {104.0}, {104.0}, {99.0},
+                                {99.0},  {103.0}, {103.0}, {107.0}};
+  for (std::size_t i = 1; i < noisy.size(); i += 2)
+    noisy[i].repeats_previous = true;
+  const ChangePoints judged = find_change_points(noisy);
+  EXPECT_GT(judged.noise, 0.02);
+  EXPECT_TRUE(judged.steps.empty());
+}
+
+TEST(ChangePoints, EqualMediansOfSeparateRunsAreAQuietSeries) {
+  // A 1 ms spin read at 32 ns steps: five runs at exactly 1.001 ms, then three slowed by 10 %,
+  // two of them equal too. The step is found (the equal medians are real measurements).
+  const ChangePoints found = find_change_points({{1001000.0},
+                                                 {1001000.0},
+                                                 {1001000.0},
+                                                 {1001000.0},
+                                                 {1001000.0},
+                                                 {1101100.0},
+                                                 {1101100.0},
+                                                 {1101132.0}});
+  ASSERT_EQ(found.steps.size(), 1u);
+  EXPECT_EQ(found.steps[0].index, 5u);
+  EXPECT_NEAR(found.steps[0].change, 0.10, 0.001);
 }
 
 TEST(ChangePoints, AMedianThatIsNotPositiveMakesTheSeriesUnusable) {

@@ -92,10 +92,13 @@ std::vector<Series> series_of(const std::vector<Report>& reports,
   options.threshold = threshold;
   for (Series& s : all) {
     std::vector<stats::TrendPoint> points;
+    const Entry* previous = nullptr;
     for (const Point& p : s.points) {
+      const Entry* entry = reports[p.report].find(s.name);
       stats::TrendPoint t{p.median, {}};
+      t.repeats_previous = previous != nullptr && previous->samples == entry->samples;
+      previous = entry;
       if (p.runs > 1) {
-        const Entry* entry = reports[p.report].find(s.name);
         const double scale = p.median / entry->statistics.median;
         for (const std::vector<double>& run : entry->runs())
           t.run_medians.push_back(median(run) * scale);
