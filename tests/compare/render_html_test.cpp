@@ -175,6 +175,33 @@ TEST(CompareHtml, EntriesThatNeedALookGetAStripPlotOfBothSides) {
             0u);
 }
 
+// A candidate written in us against a baseline in ns: its dots land where its times are, on the
+// baseline's axis, not a thousand times to the left.
+TEST(CompareHtml, AStripPlotDrawsBothSidesInOneUnit) {
+  Report baseline;
+  Report candidate;
+  baseline.entries.push_back(entry_of("copy/cold", 100'000.0, 1.0, 1));
+  candidate.entries.push_back(entry_of("copy/cold", 100'000.0, 1.2, 2));
+  Entry& in_us = candidate.entries.front();
+  for (double& v : in_us.samples)
+    v /= 1000.0;
+  in_us.unit = "us";
+  in_us.statistics = compute_statistics(in_us.samples);
+  const Comparison c = compare(baseline, candidate);
+  ASSERT_EQ(c.entries.front().verdict, Verdict::regressed);
+  const std::string page = page_with_samples(c, baseline, candidate);
+  ASSERT_EQ(occurrences(page, "<figure class=\"strip\">"), 1u);
+  // Ticks of one axis from about 90 to 130 us, and every candidate run's median among them.
+  EXPECT_NE(page.find(" us</text>"), std::string::npos);
+  const std::size_t candidate_side = page.find("<g class=\"candidate\">");
+  ASSERT_NE(candidate_side, std::string::npos);
+  const std::string median = page.substr(
+      page.find("a run's median: ", candidate_side) + 16,
+      page.find("</title>", candidate_side) - page.find("a run's median: ", candidate_side) - 16);
+  EXPECT_NE(median.find("us"), std::string::npos) << median;
+  EXPECT_EQ(median.rfind("1", 0), 0u) << median << ": about 120 us";
+}
+
 TEST(CompareHtml, AThousandEntriesWithAMillionSamplesMakeAPageUnderFiveMegabytes) {
   Report baseline;
   Report candidate;

@@ -49,7 +49,15 @@ double jitter(std::size_t i) {
 void write_one(const EntryComparison& e, const Entry& a, const Entry& b, const std::string& name,
                ChunkedText& out) {
   const std::vector<double> dots_a = dots_of(a.samples);
-  const std::vector<double> dots_b = dots_of(b.samples);
+  // The candidate in the baseline's unit when both are times (a report in us against one in ns),
+  // as the comparison itself converts them.
+  const double per_a = text::nanoseconds_per(a.unit);
+  const double per_b = text::nanoseconds_per(b.unit);
+  const double b_scale = per_a != 0.0 && per_b != 0.0 ? per_b / per_a : 1.0;
+  std::vector<double> b_samples = b.samples;
+  for (double& v : b_samples)
+    v *= b_scale;
+  const std::vector<double> dots_b = dots_of(std::move(b_samples));
   double low = std::min(dots_a.front(), dots_b.front());
   double high = std::max(dots_a.back(), dots_b.back());
   if (!(high > low)) {
@@ -80,7 +88,8 @@ void write_one(const EntryComparison& e, const Entry& a, const Entry& b, const s
     for (std::size_t i = 0; i < dots.size(); ++i)
       path += fmt::format("M{:.1f} {:.1f}h0", x(dots[i]), y + jitter(i));
     out += "<path class=\"samples\" d=\"" + path + "\"/>";
-    for (const double m : run_medians(*sides[s].entry)) {
+    for (const double unscaled : run_medians(*sides[s].entry)) {
+      const double m = s == 1 ? unscaled * b_scale : unscaled;
       out += fmt::format(
           "<line class=\"run\" x1=\"{0:.1f}\" y1=\"{1:.1f}\" x2=\"{0:.1f}\" "
           "y2=\"{2:.1f}\"><title>a run's median: {3}</title></line>",
