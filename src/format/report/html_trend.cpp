@@ -42,6 +42,8 @@ struct Point {
   std::optional<Interval> interval;
   std::size_t runs = 1;
   std::size_t samples = 0;
+  const Entry* entry = nullptr;  ///< in the report, for its runs and samples
+  double scale = 1.0;            ///< from the entry's unit to the series'
 };
 
 struct Series {
@@ -85,6 +87,8 @@ std::vector<Series> series_of(const std::vector<Report>& reports,
       }
       p.runs = entry.run_count();
       p.samples = entry.samples.size();
+      p.entry = &entry;
+      p.scale = scale;
       s.points.push_back(p);
     }
   }
@@ -92,16 +96,13 @@ std::vector<Series> series_of(const std::vector<Report>& reports,
   options.threshold = threshold;
   for (Series& s : all) {
     std::vector<stats::TrendPoint> points;
-    const Entry* previous = nullptr;
-    for (const Point& p : s.points) {
-      const Entry* entry = reports[p.report].find(s.name);
+    for (std::size_t i = 0; i < s.points.size(); ++i) {
+      const Point& p = s.points[i];
       stats::TrendPoint t{p.median, {}};
-      t.repeats_previous = previous != nullptr && previous->samples == entry->samples;
-      previous = entry;
+      t.repeats_previous = i > 0 && s.points[i - 1].entry->samples == p.entry->samples;
       if (p.runs > 1) {
-        const double scale = p.median / entry->statistics.median;
-        for (const std::vector<double>& run : entry->runs())
-          t.run_medians.push_back(median(run) * scale);
+        for (const std::vector<double>& run : p.entry->runs())
+          t.run_medians.push_back(median(run) * p.scale);
       }
       points.push_back(std::move(t));
     }
