@@ -1,14 +1,13 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "nvbench_sandbox.hpp"
 
-#include <cstdint>
-#include <cstring>
 #include <filesystem>
-#include <fstream>
 #include <stdexcept>
+#include <string>
 #include <sys/stat.h>
 #include <unistd.h>
-#include <vector>
+
+#include "support/nvbench_sample_file.hpp"
 
 namespace kerntime::fuzz {
 namespace {
@@ -18,18 +17,6 @@ namespace fs = std::filesystem;
 // Seconds no honest input gives as a pair in this order.
 constexpr float kSecret[] = {4.25e-3f, 7.5e-3f};
 
-void write_samples(const fs::path& path, const std::vector<float>& seconds) {
-  fs::create_directories(path.parent_path());
-  std::ofstream out(path, std::ios::binary);
-  for (const float value : seconds) {
-    std::uint32_t word = 0;
-    std::memcpy(&word, &value, sizeof word);
-    for (int shift = 0; shift < 32; shift += 8)
-      out.put(static_cast<char>(word >> shift & 0xff));
-  }
-  if (!out) throw std::runtime_error("fuzz sandbox: cannot write " + path.string());
-}
-
 class Sandbox {
  public:
   Sandbox()
@@ -37,12 +24,12 @@ class Sandbox {
               ("kerntime-fuzz-nvbench-" + std::to_string(static_cast<long>(::getpid())))) {
     fs::remove_all(root_);
     const fs::path json = root_ / "json";
-    write_samples(root_ / "secret.bin", {kSecret[0], kSecret[1]});
-    write_samples(root_ / "outside/0.bin", {kSecret[0], kSecret[1]});
-    write_samples(json / "nvbench_jsonbin.json-bin/0.bin",
-                  {1.8304e-05f, 1.8336e-05f, 1.8272e-05f, 1.84e-05f, 1.8368e-05f});
-    write_samples(json / "nvbench_jsonbin.json-bin/1.bin",
-                  {3.6304e-05f, 3.6288e-05f, 3.6224e-05f, 3.6368e-05f});
+    testing::write_nvbench_samples(root_ / "secret.bin", {kSecret[0], kSecret[1]});
+    testing::write_nvbench_samples(root_ / "outside/0.bin", {kSecret[0], kSecret[1]});
+    testing::write_nvbench_samples(json / "nvbench_jsonbin.json-bin/0.bin",
+                                   {1.8304e-05f, 1.8336e-05f, 1.8272e-05f, 1.84e-05f, 1.8368e-05f});
+    testing::write_nvbench_samples(json / "nvbench_jsonbin.json-bin/1.bin",
+                                   {3.6304e-05f, 3.6288e-05f, 3.6224e-05f, 3.6368e-05f});
     fs::create_symlink("nvbench_jsonbin.json-bin/0.bin", json / "inside.bin");
     fs::create_symlink("../secret.bin", json / "secret.bin");
     fs::create_symlink("../outside", json / "out");
