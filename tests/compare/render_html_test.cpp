@@ -122,22 +122,7 @@ TEST(CompareHtml, TheTableHasEveryEntryWithHeadersAndReasons) {
   EXPECT_NE(page.find("<tr class=\"added\">"), std::string::npos);
   EXPECT_NE(page.find("<tr class=\"removed\">"), std::string::npos);
   for (const EntryComparison& e : c.entries) {
-    std::string reason;
-    for (char ch : e.reason) {
-      if (ch == '<')
-        reason += "&lt;";
-      else if (ch == '>')
-        reason += "&gt;";
-      else if (ch == '&')
-        reason += "&amp;";
-      else if (ch == '\'')
-        reason += "&apos;";
-      else if (ch == '"')
-        reason += "&quot;";
-      else
-        reason += ch;
-    }
-    EXPECT_NE(page.find(reason), std::string::npos) << e.name;
+    EXPECT_NE(page.find(testing::as_markup(e.reason)), std::string::npos) << e.name;
   }
   EXPECT_NE(page.find("kerntime compare: <span class=\"outcome-FAILED\">FAILED</span>"),
             std::string::npos);

@@ -29,21 +29,6 @@ namespace {
 
 using testing::occurrences;
 
-std::string markup_text_of(const std::string& text) {
-  std::string out;
-  for (const char c : text) {
-    if (c == '<')
-      out += "&lt;";
-    else if (c == '>')
-      out += "&gt;";
-    else if (c == '&')
-      out += "&amp;";
-    else
-      out += c;
-  }
-  return out;
-}
-
 TEST(ReportHtml, EveryEntryWithItsDistributionOnOneSelfContainedPage) {
   Report report = testing::sample_report();
   report.entries.front().name = "<b>bold</b>&co";
@@ -134,7 +119,7 @@ TEST(ReportHtml, AKernelsBarShowsItsShortNameAndItsFullNameOnHover) {
       "at::native::AddFunctor<float> const&)";
   report.trace->kernel_summary.front().name = full;
   const std::string page = render_html(report);
-  EXPECT_NE(page.find("<g><title>" + markup_text_of(full)), std::string::npos);
+  EXPECT_NE(page.find("<g><title>" + testing::as_markup(full)), std::string::npos);
   EXPECT_NE(page.find(">at::native::elementwise_kernel&lt;\u2026&gt;</text>"), std::string::npos)
       << page.substr(page.find("class=\"kernels\""), 2000);
   const std::string whole = render_html(report, NameStyle::full);
