@@ -352,6 +352,14 @@ TEST(RunCli, RefusesAnOutputItCannotWriteBeforeTheProgramStarts) {
   EXPECT_TRUE(names_in(folder).empty());
 }
 
+// The path in "...; the `what` went to PATH instead" on standard error; "" when it is not there.
+std::string fallback_named(const std::string& err, const std::string& what) {
+  const std::string went = "; the " + what + " went to ";
+  const auto at = err.find(went);
+  if (at == std::string::npos) return {};
+  return err.substr(at + went.size(), err.find(" instead", at) - at - went.size());
+}
+
 // Item 4: a report that cannot be written at the end (the disk filled up) goes to a fallback
 // the message names, and the exit status stays the program's.
 TEST(RunCli, AReportThatCannotBeWrittenAtTheEndGoesToANamedFallback) {
@@ -359,11 +367,8 @@ TEST(RunCli, AReportThatCannotBeWrittenAtTheEndGoesToANamedFallback) {
   const auto result =
       run_command("TMPDIR=" + folder + " " + kerntime_run("-o /dev/full -- sh -c 'exit 3'"));
   EXPECT_EQ(result.exit_status, 3) << result.err;
-  const std::string went = "; the report went to ";
-  const auto at = result.err.find(went);
-  ASSERT_NE(at, std::string::npos) << result.err;
-  const std::string fallback =
-      result.err.substr(at + went.size(), result.err.find(" instead", at) - at - went.size());
+  const std::string fallback = fallback_named(result.err, "report");
+  ASSERT_FALSE(fallback.empty()) << result.err;
   EXPECT_EQ(fallback.rfind(folder + "/kerntime-run-", 0), 0u) << fallback;
   const Report report = read_report_file(fallback);
   ASSERT_FALSE(report.warnings.empty());
@@ -387,11 +392,8 @@ TEST(RunCli, ThePageOfARunSaysWhatWasRecordedAndFallsBackToANamedFile) {
 
   result = run_command("TMPDIR=" + folder + " " + kerntime_run("--html /dev/full -- true"));
   EXPECT_EQ(result.exit_status, 0) << result.err;
-  const std::string went = "; the page went to ";
-  const auto at = result.err.find(went);
-  ASSERT_NE(at, std::string::npos) << result.err;
-  const std::string fallback =
-      result.err.substr(at + went.size(), result.err.find(" instead", at) - at - went.size());
+  const std::string fallback = fallback_named(result.err, "page");
+  ASSERT_FALSE(fallback.empty()) << result.err;
   EXPECT_EQ(fallback.rfind(folder + "/kerntime-run-", 0), 0u) << fallback;
   EXPECT_EQ(fallback.substr(fallback.size() - 10), "-page.html") << fallback;
   EXPECT_EQ(run_command("head -c 15 " + fallback).out, "<!DOCTYPE html>");
