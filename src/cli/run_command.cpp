@@ -349,8 +349,9 @@ void add_run_command(CLI::App& app, int& exit_status) {
                     "Do not keep each thread's last kernel launch (a callback in every launch): "
                     "a process that aborts or faults then cannot name it");
   command->add_flag("--all-api-calls", options->all_api_calls,
-                    "Record every CUDA runtime and driver API call, not only launches, copies "
-                    "and memsets (each recorded call costs the program host time)");
+                    "Record every CUDA runtime and driver API call for the whole run, tagged "
+                    "with its NVTX ranges. Without it, only the first 2000 launches, copies and "
+                    "memsets are recorded (each recorded call costs the program host time)");
   command->add_option("command", options->command, "PROGRAM [ARGS...] (after --)")
       ->type_name("PROGRAM")
       ->required();

@@ -223,6 +223,18 @@ void ActivitySession::stop_watching_launches_if_records_arrive() {
   watching_launches_ = false;
 }
 
+bool ActivitySession::stop_api_records() {
+  std::lock_guard control{control_};
+  bool stopped = false;
+  for (const CUpti_ActivityKind kind : {CUPTI_ACTIVITY_KIND_RUNTIME, CUPTI_ACTIVITY_KIND_DRIVER}) {
+    const auto on = std::find(enabled_.begin(), enabled_.end(), kind);
+    if (on == enabled_.end() || api_.disable(kind) != CUPTI_SUCCESS) continue;
+    enabled_.erase(on);
+    stopped = true;
+  }
+  return stopped;
+}
+
 std::string ActivitySession::starved_reason() {
   std::lock_guard lock{builder_mutex_};
   return starved_reason_;

@@ -85,6 +85,11 @@ class ActivitySession {
   /// launches no longer pay for the callback: for a session that flushes only at its end.
   void stop_watching_launches_if_records_arrive();
 
+  /// Switches runtime and driver API records off for the rest of the session; true when they
+  /// were on. Every such record costs the launching thread host time, and a reader that only
+  /// counts them past a point need not pay for them.
+  bool stop_api_records();
+
   /// Why CUPTI delivers no records to this session although launches happen (another CUPTI
   /// client in the process receives them), once a flush has shown it; empty otherwise.
   std::string starved_reason();

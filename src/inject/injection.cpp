@@ -8,6 +8,7 @@
 //
 // Everything here lives until the process ends on purpose: atexit handlers and static
 // destructors run in an order this library does not control.
+#include <algorithm>
 #include <atomic>
 #include <cstdio>
 #include <cstdlib>
@@ -39,6 +40,7 @@
 #include "inject/fault_report.hpp"
 #include "inject/last_launch.hpp"
 #include "inject/launch_names.hpp"
+#include "inject/launch_ranges.hpp"
 #include "inject/nvtx_hooks.hpp"
 #include "inject/run_recorder.hpp"
 #include "inject/run_settings.hpp"
@@ -67,7 +69,10 @@ struct Injection {
   std::unique_ptr<RecorderSink> sink;
   std::unique_ptr<cupti::ActivitySession> session;  // started at cuInit
   LaunchSlots launches;                             // the last launches of each thread
-  LaunchNames launch_names;  // names at launch, for records delivered after an unload
+  LaunchNames launch_names;    // names at launch, for records delivered after an unload
+  LaunchRanges launch_ranges;  // NVTX ranges at launch, instead of external correlation ids
+  // API records serve the timeline only: the worker switches them off after its first launches.
+  bool api_records_for_timeline_only = false;
   bool watching_launch_sites = false;
   FaultWatch faults;  // the first GPU fault, and the synchronizations before it
   // When the final synchronization began: the launches counted, the newest launch's
@@ -230,9 +235,11 @@ void on_exit_handler() {
 
 void on_launch_site(const cupti::CuptiApi::LaunchSite& site, void* context) {
   Injection& in = *static_cast<Injection*>(context);
+  const std::uint64_t ranges = open_range_path();
   in.launches.publish(site.kernel_name, site.graph, site.device, site.context_id, site.stream,
-                      site.per_thread_stream, site.correlation_id, open_range_path());
+                      site.per_thread_stream, site.correlation_id, ranges);
   in.launch_names.note(site.correlation_id, site.kernel_name);
+  in.launch_ranges.note(site.correlation_id, ranges);
 }
 
 void keep_names_before_unload(void* context) {
@@ -290,6 +297,11 @@ void on_profiler_api(bool started, void*) {
   }
 }
 
+// Launches whose API records the timeline keeps, for its launch arrows and threads. Each API
+// record costs the launching thread host time (docs/run.md, "The cost target"), and kernels
+// find their NVTX ranges without them (LaunchRanges), so past these they are switched off.
+constexpr std::size_t kApiRecordLaunches = 2'000;
+
 void start_worker(Injection& in) {
   WorkerJobs jobs;
   jobs.checkpoint = [&in, last = std::optional<std::pair<std::uint64_t, bool>>{}]() mutable {
@@ -303,12 +315,25 @@ void start_worker(Injection& in) {
     write_report(in, ReportKind::checkpoint);
   };
   // Without the last launch, launches pay for CUPTI's callback only until the first kernel
-  // record shows that records arrive (the watch for another client has its answer).
-  if (in.session && !in.watching_launch_sites) {
-    jobs.tick = [&in] {
-      in.api->flush_all(0);
-      in.session->stop_watching_launches_if_records_arrive();
-      return in.recorder->kernels_received() == 0;
+  // record shows that records arrive (the watch for another client has its answer). API records
+  // serve the timeline only (launch arrows, threads): they are switched off after its first
+  // launches (kApiRecordLaunches), or once it is full when launches are not counted.
+  const bool watch_records = in.session && !in.watching_launch_sites;
+  if (watch_records || (in.session && in.api_records_for_timeline_only)) {
+    jobs.tick = [&in, watching = watch_records]() mutable {
+      if (watching) {
+        in.api->flush_all(0);
+        in.session->stop_watching_launches_if_records_arrive();
+        watching = in.recorder->kernels_received() == 0;
+      }
+      const std::uint64_t launches = in.api->launches_seen();
+      if (in.api_records_for_timeline_only &&
+          (launches >= std::min(in.settings.timeline_records, kApiRecordLaunches) ||
+           in.recorder->timeline_full())) {
+        in.api_records_for_timeline_only = false;
+        if (in.session->stop_api_records()) in.recorder->api_records_stopped(launches);
+      }
+      return watching || in.api_records_for_timeline_only;
     };
   }
   jobs.terminate = [](int) { finish(); };
@@ -376,10 +401,14 @@ std::uint64_t sink_range_id(const char* domain, const char* name) {
 std::uint64_t sink_range_path(std::uint64_t parent, std::uint64_t range) {
   return g_injection->recorder->range_path(parent, range);
 }
+// Set once the launch callback notes each launch's ranges (LaunchRanges): no external ids then.
+std::atomic<bool> tags_from_launches{false};
+
 bool sink_push_tag(std::uint64_t id) {
   Injection* in = g_injection;
-  return !scopes_off && !g_forked_child.load(std::memory_order_relaxed) && in->session &&
-         in->session->running() && in->api->push_external_id(id) == CUPTI_SUCCESS;
+  return !scopes_off && !tags_from_launches.load(std::memory_order_relaxed) &&
+         !g_forked_child.load(std::memory_order_relaxed) && in->session && in->session->running() &&
+         in->api->push_external_id(id) == CUPTI_SUCCESS;
 }
 void sink_pop_tag() {
   if (g_forked_child.load(std::memory_order_relaxed)) return;
@@ -415,6 +444,15 @@ void apply_cost_diagnostic(kerntime::TracerOptions& options) {
   if (has("scopes")) options.scopes = false;
   if (has("copies")) options.memcpy = options.memset = false;
   scopes_off = !options.scopes;
+}
+
+// KERNTIME_RUN_AS_BEFORE=tags,api: CUPTI's external correlation ids for the NVTX ranges, and
+// API records all along, as kerntime run did before the cost target's changes; a diagnostic
+// for the breakdown of docs/run.md, not an option.
+bool as_before(const char* part) {
+  const char* before = std::getenv("KERNTIME_RUN_AS_BEFORE");
+  if (before == nullptr) return false;
+  return (std::string{","} + before + ",").find(std::string{","} + part + ",") != std::string::npos;
 }
 
 // CUPTI writes a record for every API call while RUNTIME and DRIVER are on; a PyTorch operator
@@ -490,6 +528,13 @@ extern "C" __attribute__((visibility("default"))) int InitializeInjection(void) 
       if (in->watching_launch_sites) in->recorder->restore_names_from(&in->launch_names);
     }
     if (!in->settings.all_api_calls) mute_calls_that_enqueue_nothing(*in->api);
+    // --all-api-calls keeps CUPTI's tags too: every call then carries its ranges in the timeline.
+    if (in->watching_launch_sites && !in->settings.all_api_calls && !as_before("tags")) {
+      in->recorder->tag_from_launches(&in->launch_ranges);
+      tags_from_launches.store(true);
+    }
+    in->api_records_for_timeline_only = !in->settings.all_api_calls && !as_before("api") &&
+                                        options.runtime_api && options.driver_api;
   }
   start_worker(*in);
   return 1;

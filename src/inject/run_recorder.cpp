@@ -59,6 +59,10 @@ void RunRecorder::restore_names_from(const LaunchNames* names) {
   launch_names_.store(names, std::memory_order_release);
 }
 
+void RunRecorder::tag_from_launches(const LaunchRanges* ranges) {
+  launch_ranges_.store(ranges, std::memory_order_release);
+}
+
 void RunRecorder::append(trace::RecordBatch&& batch) {
   std::lock_guard lock{mutex_};
   take_finished_ranges();
@@ -72,6 +76,7 @@ void RunRecorder::append(trace::RecordBatch&& batch) {
   if (const LaunchNames* launch_names = launch_names_.load(std::memory_order_acquire)) {
     launch_names->restore_names(batch.kernels);
   }
+  const LaunchRanges* launch_ranges = launch_ranges_.load(std::memory_order_acquire);
   windows_.refresh(windows_now_);  // one lock per batch, not per kernel
   kernels_received_ += batch.kernels.size();
   api_calls_received_ += batch.api_calls.size() + batch.counted_api_calls;
@@ -121,8 +126,18 @@ void RunRecorder::append(trace::RecordBatch&& batch) {
       continue;
     }
     add_kernel(kernel, name_id);
+    const std::size_t kept_before = recorded;
     keep(kernel);
-    if (const std::uint64_t* path = range_of_launch_.find(kernel.correlation_id)) {
+    if (launch_ranges != nullptr) {
+      // Noted at the launch: the kernel's ranges are known now, or never.
+      if (const std::uint64_t path = launch_ranges->path_of(kernel.correlation_id)) {
+        attribute_to_ranges(path, 1, kernel.duration_ns());
+        // The timeline attributes its kernels through tags, as CUPTI's own would come.
+        if (recorded > kept_before) batch.scope_tags.push_back({kernel.correlation_id, path});
+      } else if (ranges_named && launch_ranges->forgotten(kernel.correlation_id)) {
+        ++ranges_forgotten_;
+      }
+    } else if (const std::uint64_t* path = range_of_launch_.find(kernel.correlation_id)) {
       attribute_to_ranges(*path, 1, kernel.duration_ns());
       // A graph launch has one correlation id for all its kernels; others have one kernel.
       if (kernel.graph_id == 0) range_of_launch_.erase(kernel.correlation_id);
@@ -208,6 +223,12 @@ void RunRecorder::keep_for_timeline(trace::RecordBatch& batch) {
   timeline_kept_ += kept_kernels;
   timeline_full_.store(timeline_kept_ >= limit, std::memory_order_relaxed);
   timeline_.append(std::move(batch));
+}
+
+void RunRecorder::api_records_stopped(std::uint64_t launches) {
+  std::lock_guard lock{mutex_};
+  api_records_stopped_after_ = std::max<std::uint64_t>(launches, 1);
+  ++version_;
 }
 
 void RunRecorder::add_dropped(std::uint64_t records) {

@@ -19,6 +19,7 @@
 #include "inject/capture_windows.hpp"
 #include "inject/kernel_aggregate.hpp"
 #include "inject/launch_names.hpp"
+#include "inject/launch_ranges.hpp"
 #include "inject/range_registry.hpp"
 #include "inject/recent_map.hpp"
 #include "inject/run_settings.hpp"
@@ -60,9 +61,16 @@ class RunRecorder {
   /// Kernels launched before the latest module unload take the names `names` kept at their
   /// launch (which must outlive the recorder): CUPTI's pointer may name another kernel by then.
   void restore_names_from(const LaunchNames* names);
+  /// Kernels take their NVTX ranges from the paths `ranges` noted at their launch (which must
+  /// outlive the recorder), not from external correlation records.
+  void tag_from_launches(const LaunchRanges* ranges);
   /// True once the timeline lists all it may: API, copy and memset records are then only
   /// counted, so a reader need not decode them (ActivitySession::RecordSink::counts_only).
   bool timeline_full() const { return timeline_full_.load(std::memory_order_relaxed); }
+  /// API records were switched off after the program's first `launches` launches (the cost
+  /// target of docs/run.md): the report says what that leaves out, instead of the timeline's
+  /// warning about kernels without a launch record.
+  void api_records_stopped(std::uint64_t launches);
   void add_dropped(std::uint64_t records);
   void add_warning(std::string message);
 
@@ -156,6 +164,8 @@ class RunRecorder {
     std::uint64_t outside_capture = 0;
     std::uint64_t filtered = 0;
     std::uint64_t folded = 0;
+    std::uint64_t ranges_forgotten = 0;
+    std::uint64_t api_records_stopped_after = 0;
     std::vector<std::string> warnings;
   };
   Figures copy_figures(const std::vector<RangeRegistry::Range>& names) const;
@@ -172,6 +182,7 @@ class RunRecorder {
 
   std::atomic<const std::atomic<std::uint64_t>*> unloads_{nullptr};
   std::atomic<const LaunchNames*> launch_names_{nullptr};
+  std::atomic<const LaunchRanges*> launch_ranges_{nullptr};
 
   mutable std::mutex mutex_;
   std::uint64_t version_ = 0;             // bumped by whatever changes the report
@@ -199,6 +210,8 @@ class RunRecorder {
   std::uint64_t memsets_received_ = 0;
   std::uint64_t kernels_outside_capture_ = 0;
   std::uint64_t kernels_filtered_ = 0;
+  std::uint64_t api_records_stopped_after_ = 0;  // launches; 0: on all along
+  std::uint64_t ranges_forgotten_ = 0;  // kernels whose launch's noted ranges were overwritten
   std::uint64_t dropped_ = 0;
   std::uint64_t timeline_kept_ = 0;
   std::atomic<bool> timeline_full_{false};

@@ -111,6 +111,8 @@ RunRecorder::Figures RunRecorder::copy_figures(
   figures.dropped = dropped_;
   figures.outside_capture = kernels_outside_capture_;
   figures.filtered = kernels_filtered_;
+  figures.ranges_forgotten = ranges_forgotten_;
+  figures.api_records_stopped_after = api_records_stopped_after_;
   figures.warnings = warnings_;
   return figures;
 }
@@ -139,6 +141,15 @@ Report RunRecorder::report(bool with_records) {
       options.max_records_per_kind = settings_.timeline_records;
       options.api_calls = false;  // the timeline keeps them for its launch arrows only
       attach_trace(report, trace, options);
+      if (api_records_stopped_after_ > 0) {
+        // Said once, with why, below: not a record CUPTI lost.
+        const auto no_launch_record = [](const std::string& warning) {
+          return warning.rfind("no launch API record for ", 0) == 0;
+        };
+        report.warnings.erase(
+            std::remove_if(report.warnings.begin(), report.warnings.end(), no_launch_record),
+            report.warnings.end());
+      }
     } else {
       report.trace.emplace();
     }
@@ -211,6 +222,21 @@ Report RunRecorder::report(bool with_records) {
         "the ranges around it");
   }
 
+  if (figures.api_records_stopped_after > 0) {
+    report.warnings.push_back(
+        "API call records were kept for the program's first " +
+        std::to_string(figures.api_records_stopped_after) +
+        " launches, then switched off to spare it their cost: \"API calls\" counts those, and "
+        "the timeline's later kernels have no launch arrow or thread (--all-api-calls records "
+        "every call)");
+  }
+  if (figures.ranges_forgotten > 0) {
+    report.warnings.push_back(
+        "up to " + std::to_string(figures.ranges_forgotten) +
+        " kernels reached kerntime more than " + std::to_string(LaunchRanges::kSlots) +
+        " CUDA calls after their launch: the NVTX ranges they ran under are unknown, and the "
+        "ranges' kernel counts and times leave them out");
+  }
   if (figures.outside_capture > 0) {
     report.warnings.push_back(std::to_string(figures.outside_capture) +
                               " kernels ran outside the capture range and are not counted");

@@ -42,10 +42,12 @@ struct RunSettings {
   /// Keep the last kernel each thread launched (a CUPTI callback on every launch), so that a
   /// process that aborts or faults names it. Off (--no-last-launch) saves that callback.
   bool last_launch = true;
-  /// Record every CUDA runtime and driver API call (--all-api-calls). Off by default: only the
-  /// calls that enqueue work (launches, copies, memsets) get records, which is all the report and
-  /// the timeline use, and a program that makes many other calls (PyTorch asks the current
-  /// device many times per operator) does not pay CUPTI for each of them.
+  /// Record every CUDA runtime and driver API call for the whole run, with CUPTI's external
+  /// correlation tags (--all-api-calls). Off by default: only the calls that enqueue work
+  /// (launches, copies, memsets) get records, and only for the first launches, which is all the
+  /// timeline draws: a program that makes many other calls (PyTorch asks the current device
+  /// many times per operator) does not pay CUPTI for each of them, and kernels find their NVTX
+  /// ranges through the launch callback (LaunchRanges).
   bool all_api_calls = false;
 };
 

@@ -95,6 +95,53 @@ TEST_F(RunGpu, OnlyCallsThatEnqueueWorkHaveApiRecordsUnlessAllAreAsked) {
   EXPECT_EQ(f.kernels, every.trace->counts.kernels);
 }
 
+// The default: NVTX ranges come from the launch callback, not CUPTI's external correlation
+// records, and API records stop after the first launches (the cost target of docs/run.md).
+// The ranges must count exactly what --all-api-calls (CUPTI's tags, API records throughout)
+// counts: 1,500 + 5 steps of 40 operators in each of forward, backward and optimizer.
+TEST_F(RunGpu, RangesNotedAtLaunchCountAsCuptisTagsAndApiRecordsStopEarly) {
+  const std::string fast = report_path("operators_default");
+  const std::string all = report_path("operators_all_api");
+  const auto a = run("-o " + fast, "operators 1500");
+  const auto b = run("--all-api-calls -o " + all, "operators 1500");
+  ASSERT_EQ(a.exit_status, 0) << a.err;
+  ASSERT_EQ(b.exit_status, 0) << b.err;
+  const Report noted = read_report_file(fast);
+  const Report tagged = read_report_file(all);
+  constexpr std::uint64_t kPerRange = 1'505 * 40;
+  for (const Report* report : {&noted, &tagged}) {
+    ASSERT_TRUE(report->trace.has_value());
+    EXPECT_EQ(report->trace->counts.kernels, 3 * kPerRange);
+    std::uint64_t kernel_ns = 0;
+    for (const KernelSummary& k : report->trace->kernel_summary)
+      kernel_ns += k.total_ns;
+    for (const RangeSummary& r : report->trace->range_summary) {
+      SCOPED_TRACE(r.name);
+      EXPECT_EQ(r.instances, 1'505u);
+      EXPECT_EQ(r.kernels, r.name == "step" ? 3 * kPerRange : kPerRange);
+      if (r.name == "step") {
+        EXPECT_EQ(r.kernel_time_ns, kernel_ns);
+      }
+    }
+    EXPECT_EQ(report->trace->range_summary.size(), 4u);
+    // The timeline's kernels carry their innermost range either way.
+    std::size_t in_ranges = 0;
+    for (const KernelActivity& k : report->trace->kernels)
+      in_ranges += k.scope_name == "nvtx:forward" || k.scope_name == "nvtx:backward" ||
+                   k.scope_name == "nvtx:optimizer";
+    EXPECT_EQ(in_ranges, report->trace->kernels.size());
+  }
+  const auto stop_note = [](const Report& report) {
+    return std::count_if(report.warnings.begin(), report.warnings.end(), [](const std::string& w) {
+      return w.rfind("API call records were kept for the program's first ", 0) == 0;
+    });
+  };
+  EXPECT_EQ(stop_note(noted), 1) << a.err;
+  EXPECT_EQ(stop_note(tagged), 0) << b.err;
+  EXPECT_LT(noted.trace->counts.api_calls, noted.trace->counts.kernels / 2);
+  EXPECT_GE(tagged.trace->counts.api_calls, 3 * kPerRange);
+}
+
 TEST_F(RunGpu, RangesOfANamedDomainKeepTheirDomain) {
   const std::string path = report_path("nvtx_domain");
   const auto result = run("-o " + path, "nvtx_domain 50");

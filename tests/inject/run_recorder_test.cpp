@@ -324,6 +324,111 @@ TEST(RunRecorder, AKernelThatArrivesBeforeItsTagStillCountsForItsRanges) {
   EXPECT_EQ(report.trace->range_summary[0].self_kernels, 3u);
 }
 
+// kerntime run's default: the launch callback notes each launch's ranges, and no external
+// correlation record comes. Every kernel, a graph launch's too, counts for the ranges its launch
+// was made in, and the timeline's kernels carry them.
+TEST(RunRecorder, RangesNotedAtLaunchAttributeKernelsWithoutCuptiTags) {
+  RunRecorder recorder(settings());
+  LaunchRanges launches;
+  recorder.tag_from_launches(&launches);
+  const std::uint64_t outer = recorder.range_id("", "outer");
+  const std::uint64_t step = recorder.range_id("", "step");
+  const std::uint64_t in_outer = recorder.range_path(0, outer);
+  const std::uint64_t step_in_outer = recorder.range_path(in_outer, step);
+  recorder.add_range(outer, 0, 10'000);
+  recorder.add_range(step, 100, 900);
+  launches.note(1, step_in_outer);
+  launches.note(2, in_outer);
+  launches.note(3, 0);              // outside every range
+  launches.note(4, step_in_outer);  // a graph launch: two kernels
+  trace::RecordBatch records;
+  records.kernels.push_back(kernel("k", 200, 10, 1));
+  records.kernels.push_back(kernel("k", 300, 20, 2));
+  records.kernels.push_back(kernel("k", 400, 40, 3));
+  trace::RawKernel node = kernel("node", 500, 80, 4);
+  node.graph_id = 7;
+  records.kernels.push_back(node);
+  node.start_ns = 600;
+  node.end_ns = 760;
+  records.kernels.push_back(node);
+  recorder.append(std::move(records));
+  const Report report = recorder.report();
+  const RangeSummary* o = range_row(report, "outer");
+  ASSERT_NE(o, nullptr);
+  EXPECT_EQ(o->kernels, 4u);
+  EXPECT_EQ(o->kernel_time_ns, 10u + 20u + 80u + 160u);
+  EXPECT_EQ(o->self_kernels, 1u);
+  EXPECT_EQ(o->self_kernel_time_ns, 20u);
+  const RangeSummary* s = range_row(report, "step");
+  ASSERT_NE(s, nullptr);
+  EXPECT_EQ(s->kernels, 3u);
+  EXPECT_EQ(s->self_kernel_time_ns, 250u);
+  ASSERT_EQ(report.trace->kernels.size(), 5u);
+  EXPECT_EQ(report.trace->kernels[0].scope_name, "nvtx:step");
+  EXPECT_EQ(report.trace->kernels[1].scope_name, "nvtx:outer");
+  EXPECT_EQ(report.trace->kernels[2].scope_name, "");
+  EXPECT_EQ(report.trace->kernels[4].scope_name, "nvtx:step");
+  for (const std::string& warning : report.warnings)
+    EXPECT_EQ(warning.find("NVTX"), std::string::npos) << warning;
+}
+
+// A record that comes more than LaunchRanges::kSlots CUDA calls after its launch finds its slot
+// taken: it counts for no range, and the report says how many may have been lost.
+TEST(RunRecorder, AKernelWhoseNotedRangesWereOverwrittenIsCountedAndSaid) {
+  RunRecorder recorder(settings());
+  LaunchRanges launches;
+  recorder.tag_from_launches(&launches);
+  const std::uint64_t step = recorder.range_path(0, recorder.range_id("", "step"));
+  recorder.add_range(1, 0, 5'000);
+  launches.note(5, step);
+  EXPECT_EQ(launches.path_of(5), step);
+  EXPECT_FALSE(launches.forgotten(5));
+  const auto later = static_cast<std::uint32_t>(5 + LaunchRanges::kSlots);
+  launches.note(later, step);  // the same slot
+  EXPECT_EQ(launches.path_of(5), 0u);
+  EXPECT_TRUE(launches.forgotten(5));
+  trace::RecordBatch records;
+  records.kernels.push_back(kernel("k", 100, 10, 5));
+  records.kernels.push_back(kernel("k", 200, 10, later));
+  recorder.append(std::move(records));
+  const Report report = recorder.report();
+  const RangeSummary* s = range_row(report, "step");
+  ASSERT_NE(s, nullptr);
+  EXPECT_EQ(s->kernels, 1u);
+  const std::string said =
+      "up to 1 kernels reached kerntime more than 1048576 CUDA calls after "
+      "their launch: the NVTX ranges they ran under are unknown";
+  EXPECT_EQ(std::count_if(report.warnings.begin(), report.warnings.end(),
+                          [&](const std::string& w) { return w.find(said) == 0; }),
+            1);
+}
+
+// Once API records are switched off, the timeline's kernels past them have no launch record:
+// the report says why once, not as a record CUPTI lost.
+TEST(RunRecorder, ApiRecordsSwitchedOffAreSaidInsteadOfKernelsWithoutLaunchRecords) {
+  const auto launch_record_warnings = [](const Report& report) {
+    return std::count_if(report.warnings.begin(), report.warnings.end(), [](const std::string& w) {
+      return w.rfind("no launch API record for ", 0) == 0;
+    });
+  };
+  RunRecorder recorder(settings());
+  trace::RecordBatch records;
+  records.kernels.push_back(kernel("k", 100, 10, 1));
+  recorder.append(std::move(records));
+  EXPECT_EQ(launch_record_warnings(recorder.report()), 1);
+  const std::uint64_t before = recorder.version();
+  recorder.api_records_stopped(2'000);
+  EXPECT_NE(recorder.version(), before);
+  const Report report = recorder.report();
+  EXPECT_EQ(launch_record_warnings(report), 0);
+  EXPECT_EQ(std::count(report.warnings.begin(), report.warnings.end(),
+                       "API call records were kept for the program's first 2000 launches, then "
+                       "switched off to spare it their cost: \"API calls\" counts those, and the "
+                       "timeline's later kernels have no launch arrow or thread (--all-api-calls "
+                       "records every call)"),
+            1);
+}
+
 TEST(RunRecorder, RangeNestingsPastTheCapCountForTheRangeAloneAndSaySo) {
   RunRecorder recorder(settings());
   const std::uint64_t deep = recorder.range_id("", "deep");

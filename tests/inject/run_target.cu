@@ -46,6 +46,16 @@ __global__ void run_target_busy(long long cycles) {
   while (clock64() - start < cycles) {
   }
 }
+// PyTorch-like kernels for the `operators` mode: templates whose names run long.
+template <int Variant>
+struct run_target_elementwise_functor_with_a_name_as_long_as_pytorchs {
+  __device__ float operator()(float x) const { return x * 0.5f + static_cast<float>(Variant); }
+};
+template <typename Functor, int Vectorized, typename Accumulator>
+__global__ void run_target_vectorized_elementwise_kernel(Functor f, float* data) {
+  if (data != nullptr)
+    data[threadIdx.x] = f(data[threadIdx.x]) + static_cast<Accumulator>(Vectorized);
+}
 __global__ void run_target_fault(float* bad) {
   bad[threadIdx.x] = 1.0f;  // an address the program never allocated: an illegal access
 }
@@ -249,6 +259,67 @@ void nvtx_domain(int n) {
 
 }  // namespace
 
+template <int Variant>
+void launch_operator(float* data, cudaStream_t stream) {
+  run_target_vectorized_elementwise_kernel<
+      run_target_elementwise_functor_with_a_name_as_long_as_pytorchs<Variant>, 4, double>
+      <<<1, 32, 0, stream>>>({}, data);
+}
+
+// N steps of 120 operators made as PyTorch makes them: each asks for the device twice, the last
+// error and whether the stream is capturing, then launches one of 8 kernels with long template
+// names; steps in NVTX ranges step > forward, backward, optimizer of 40 operators each. The
+// launch cost of docs/run.md on what real programs call, not only launches: the figure is the
+// median of the steps' host time per operator (the GPU runs each kernel faster than the host
+// launches it, so the queue never fills).
+int operators(int steps) {
+  constexpr int kPerRange = 40;
+  if (steps <= 0) {
+    std::fprintf(stderr, "run_target: operators needs N > 0 steps\n");
+    return 2;
+  }
+  float* data = nullptr;
+  CHECK(cudaMalloc(&data, 32 * sizeof(float)));
+  cudaStream_t stream = nullptr;
+  CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+  void (*const launches[])(float*, cudaStream_t) = {
+      &launch_operator<0>, &launch_operator<1>, &launch_operator<2>, &launch_operator<3>,
+      &launch_operator<4>, &launch_operator<5>, &launch_operator<6>, &launch_operator<7>};
+  int op = 0;
+  const auto one = [&] {
+    int device = -1;
+    CHECK(cudaGetDevice(&device));
+    CHECK(cudaGetDevice(&device));
+    CHECK(cudaGetLastError());
+    cudaStreamCaptureStatus capturing = cudaStreamCaptureStatusNone;
+    CHECK(cudaStreamIsCapturing(stream, &capturing));
+    launches[op++ % 8](data, stream);
+  };
+  std::vector<double> per_operator;
+  per_operator.reserve(static_cast<std::size_t>(steps));
+  for (int step = -5; step < steps; ++step) {  // 5 steps of warm-up
+    const auto begin = std::chrono::steady_clock::now();
+    nvtxRangePushA("step");
+    for (const char* part : {"forward", "backward", "optimizer"}) {
+      nvtxRangePushA(part);
+      for (int i = 0; i < kPerRange; ++i)
+        one();
+      nvtxRangePop();
+    }
+    nvtxRangePop();
+    const auto end = std::chrono::steady_clock::now();
+    if (step >= 0) {
+      per_operator.push_back(std::chrono::duration<double, std::micro>(end - begin).count() /
+                             (3 * kPerRange));
+    }
+  }
+  CHECK(cudaStreamSynchronize(stream));
+  std::nth_element(per_operator.begin(), per_operator.begin() + per_operator.size() / 2,
+                   per_operator.end());
+  std::printf("host time per launch: %.3f us\n", per_operator[per_operator.size() / 2]);
+  return 0;
+}
+
 int main(int argc, char** argv) {
   const std::string mode = argc > 1 ? argv[1] : "basic";
   const int n = argc > 2 ? std::atoi(argv[2]) : 100;  // up to 2^31 - 1
@@ -318,6 +389,8 @@ int main(int argc, char** argv) {
     std::nth_element(batch_means.begin(), batch_means.begin() + batch_means.size() / 2,
                      batch_means.end());
     std::printf("host time per launch: %.3f us\n", batch_means[batch_means.size() / 2]);
+  } else if (mode == "operators") {
+    return operators(n);
   } else if (mode == "none") {  // no CUDA at all
     return 0;
   } else if (mode == "idle") {  // CUDA started, no work, exit status n

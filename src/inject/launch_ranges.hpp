@@ -1,0 +1,66 @@
+// SPDX-License-Identifier: Apache-2.0
+// The NVTX ranges each launch was made under, noted by CUPTI's launch callback on the launching
+// thread and read when the kernel's record arrives. It replaces CUPTI's external correlation ids:
+// with an id pushed, CUPTI writes an external correlation record for every API call the thread
+// makes inside the range, and PyTorch makes several per operator (cudaGetDevice,
+// cudaGetLastError, ...), each a cost to the program (docs/run.md, "The cost target"). Here a
+// launch costs one store.
+#pragma once
+
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+#include <cstdlib>
+#include <limits>
+#include <new>
+
+namespace kerntime::inject {
+
+class LaunchRanges {
+ public:
+  /// Correlation ids remembered: CUPTI numbers every API call, so a kernel whose record comes
+  /// more than this many calls after its launch has lost its ranges (counted, see forgotten()).
+  static constexpr std::size_t kSlots = std::size_t{1} << 20;
+
+  // Zeroed pages from the system, touched only where launches land: 8 MiB of address space.
+  LaunchRanges()
+      : slots_(static_cast<std::atomic<std::uint64_t>*>(
+            std::calloc(kSlots, sizeof(std::atomic<std::uint64_t>)))) {
+    if (slots_ == nullptr) throw std::bad_alloc{};
+  }
+  ~LaunchRanges() { std::free(slots_); }
+  LaunchRanges(const LaunchRanges&) = delete;
+  LaunchRanges& operator=(const LaunchRanges&) = delete;
+
+  /// Inside a launch, on the launching thread: no lock, no allocation. `path` is the range
+  /// path open on the thread (0: none); paths past 32 bits are never made (RangeRegistry).
+  void note(std::uint32_t correlation_id, std::uint64_t path) noexcept {
+    if (correlation_id == 0) return;
+    newest_.store(correlation_id, std::memory_order_relaxed);
+    if (path == 0 || path > std::numeric_limits<std::uint32_t>::max()) return;
+    slots_[correlation_id & (kSlots - 1)].store((std::uint64_t{correlation_id} << 32) | path,
+                                                std::memory_order_release);
+  }
+
+  /// The path noted for the launch with `correlation_id`; 0 for a launch outside every range,
+  /// or one noted so long ago that its slot was taken (forgotten()).
+  std::uint64_t path_of(std::uint32_t correlation_id) const noexcept {
+    const std::uint64_t slot =
+        slots_[correlation_id & (kSlots - 1)].load(std::memory_order_acquire);
+    return (slot >> 32) == correlation_id ? (slot & 0xffff'ffffu) : 0;
+  }
+
+  /// Whether a launch with `correlation_id` may have lost its slot to a later call: its record
+  /// came more than kSlots correlation ids after it. Threads store the newest id in a race, so
+  /// the answer may be late by a few launches, never early.
+  bool forgotten(std::uint32_t correlation_id) const noexcept {
+    const std::uint32_t newest = newest_.load(std::memory_order_relaxed);
+    return newest > correlation_id && newest - correlation_id >= kSlots;
+  }
+
+ private:
+  std::atomic<std::uint64_t>* slots_;
+  std::atomic<std::uint32_t> newest_{0};
+};
+
+}  // namespace kerntime::inject
