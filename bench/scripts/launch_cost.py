@@ -13,6 +13,12 @@
 # distribution-free interval of that median (the widest ranks k and n + 1 - k that still cover
 # it with at least 95 %: 2 and 8 of 9, 4 and 12 of 15).
 #
+# KERNTIME_LAUNCH_COST_WORKLOAD=operators times `kerntime_run_target operators N` instead: steps
+# of PyTorch-like operators (device queries, error checks, a launch of a long-named template
+# kernel, NVTX ranges), LAUNCHES then counting steps. KERNTIME_LAUNCH_COST_ARMS adds arms of
+# kerntime run with one part as it was before the cost target's changes, or switched off (BREAKDOWN
+# below), each compared with the reader.
+#
 #   python3 bench/scripts/launch_cost.py KERNTIME RUN_TARGET BARE_INJECTION [ROUNDS] [LAUNCHES]
 import os
 import re
@@ -34,17 +40,30 @@ cpus = os.environ.get("KERNTIME_MEASURE_CPUS",
                       ",".join(map(str, available[-4:])) if len(available) >= 8 else "")
 pin = ["taskset", "-c", cpus] if cpus and shutil.which("taskset") else []
 
+workload = [target, os.environ.get("KERNTIME_LAUNCH_COST_WORKLOAD", "empty"), launches]
 configs = {
-    "bare": ([target, "empty", launches], {}),
-    "bare CUPTI": ([target, "empty", launches], {"CUDA_INJECTION64_PATH": bare}),
-    "kerntime run": ([kerntime, "run", "--", target, "empty", launches], {}),
-    "run --no-last-launch": ([kerntime, "run", "--no-last-launch", "--", target, "empty",
-                              launches], {}),
+    "bare": (workload, {}),
+    "bare CUPTI": (workload, {"CUDA_INJECTION64_PATH": bare}),
+    "kerntime run": ([kerntime, "run", "--"] + workload, {}),
+    "run --no-last-launch": ([kerntime, "run", "--no-last-launch", "--"] + workload, {}),
 }
+# Each: kerntime run's options and environment (the injection's diagnostics, docs/run.md).
+BREAKDOWN = {
+    "run as before": ([], {"KERNTIME_RUN_AS_BEFORE": "tags,api"}),
+    "run tags as before": ([], {"KERNTIME_RUN_AS_BEFORE": "tags"}),
+    "run api as before": ([], {"KERNTIME_RUN_AS_BEFORE": "api"}),
+    "run no api": ([], {"KERNTIME_RUN_RECORD_OFF": "api"}),
+    "run kernels only": (["--no-last-launch", "--checkpoint", "0"],
+                         {"KERNTIME_RUN_RECORD_OFF": "api,scopes,copies"}),
+}
+extra = [a for a in os.environ.get("KERNTIME_LAUNCH_COST_ARMS", "").split(",") if a]
+for arm in extra:
+    options, env = BREAKDOWN[arm]
+    configs[arm] = ([kerntime, "run"] + options + ["--"] + workload, env)
 reader = os.environ.get("KERNTIME_REFERENCE_READER", "")
 reader_out = tempfile.mkdtemp(prefix="launch_cost_reader_")
 if reader:
-    configs["CUPTI kernels only"] = ([target, "empty", launches], {
+    configs["CUPTI kernels only"] = (workload, {
         "CUDA_INJECTION64_PATH": os.path.abspath(reader), "KERNTIME_REFERENCE_FLUSH_AT_SYNC": "0",
         "KERNTIME_REFERENCE_OUT": os.path.join(reader_out, "ref")})
 names = list(configs)
@@ -69,7 +88,7 @@ for r in range(rounds):
     for name in order:
         samples[name].append(per_launch_us(name))
 
-print(f"host time per launch, {launches} empty kernels per process, {rounds} rounds "
+print(f"host time per launch, {' '.join(workload[1:])} per process, {rounds} rounds "
       f"(CPUs {cpus if pin else 'not pinned'})")
 print(f"{'configuration':22s} {'median':>8s} {'min':>8s} {'max':>8s}   per process, us")
 for name in names:
@@ -88,6 +107,7 @@ if reader:
     # What CUPTI's kernel records cost, and what kerntime's other kinds add to them.
     pairs += [("CUPTI kernels only", "bare"), ("bare CUPTI", "CUPTI kernels only"),
               ("kerntime run", "CUPTI kernels only")]
+    pairs += [(arm, "CUPTI kernels only") for arm in extra]
 for a, b in pairs:
     median, low, high = difference(a, b)
     print(f"{a} - {b}: {median:+.3f} us (median of {rounds} rounds' differences, "

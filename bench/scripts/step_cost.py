@@ -36,6 +36,9 @@ BREAKDOWN = {
     "run-no-checkpoint": ("", ["--checkpoint", "0"]),
     "run-kernels-only": ("api,scopes,copies", ["--no-last-launch", "--checkpoint", "0"]),
 }
+# Arms with parts as they were before the cost target's changes (KERNTIME_RUN_AS_BEFORE): CUPTI's
+# external correlation ids for NVTX ranges, and API records all along.
+AS_BEFORE = {"run-as-before": "tags,api", "run-tags-as-before": "tags", "run-api-as-before": "api"}
 WARMUP_STEPS = 5  # torch_step.py's
 
 
@@ -59,12 +62,14 @@ def verdict(samples):
     """The lines that judge the target from {arm: [median step ms per round]}."""
     rounds = len(samples["bare"])
     cost = {arm: [samples[arm][i] / samples["bare"][i] - 1 for i in range(rounds)]
-            for arm in ("reader", "run", "profiler")}
+            for arm in ("reader", "run", "profiler") if arm in samples}
     margin = [(samples["run"][i] - samples["reader"][i]) / samples["bare"][i]
               for i in range(rounds)]
     lines = []
     for arm, label in (("reader", "the reader"), ("run", "kerntime run"),
                        ("profiler", "torch.profiler")):
+        if arm not in cost:
+            continue
         m, low, high = median_interval(cost[arm])
         lines.append(f"cost of {label}: {m * 100:+.1f} % of the bare step (median of {rounds} "
                      f"rounds, interval [{low * 100:+.1f}, {high * 100:+.1f}] %)")
@@ -111,11 +116,16 @@ def main(argv):
             off, options = BREAKDOWN.get(arm, ("", []))
             if off:
                 env["KERNTIME_RUN_RECORD_OFF"] = off
+            if arm in AS_BEFORE:
+                env["KERNTIME_RUN_AS_BEFORE"] = AS_BEFORE[arm]
             return [kerntime, "run", "-o", os.path.join(out, f"cost-{arm}-{i}.json")] + \
                 options + ["--"] + step + ["plain", "block", steps], env
         return step + ["profiler-time", "block", steps], env
 
-    arms = ["bare", "reader", "run", "profiler"]
+    # KERNTIME_STEP_COST_NO_PROFILER=1 leaves the reference out: more rounds of the target's
+    # three arms in the same time.
+    arms = ["bare", "reader", "run"] + ([] if os.environ.get("KERNTIME_STEP_COST_NO_PROFILER")
+                                        else ["profiler"])
     arms += [a for a in os.environ.get("KERNTIME_STEP_COST_ARMS", "").split(",") if a]
     samples = {arm: [] for arm in arms}
     for i in range(rounds):
