@@ -370,6 +370,15 @@ TEST(RunRecorder, RangesNotedAtLaunchAttributeKernelsWithoutCuptiTags) {
   EXPECT_EQ(report.trace->kernels[4].scope_name, "nvtx:step");
   for (const std::string& warning : report.warnings)
     EXPECT_EQ(warning.find("NVTX"), std::string::npos) << warning;
+
+  // A later buffer's kernels carry theirs too.
+  launches.note(9, step_in_outer);
+  trace::RecordBatch later;
+  later.kernels.push_back(kernel("k", 1'000, 10, 9));
+  recorder.append(std::move(later));
+  const Report again = recorder.report();
+  ASSERT_EQ(again.trace->kernels.size(), 6u);
+  EXPECT_EQ(again.trace->kernels[5].scope_name, "nvtx:step");
 }
 
 // A record that comes more than LaunchRanges::kSlots CUDA calls after its launch finds its slot
