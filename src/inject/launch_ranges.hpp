@@ -19,7 +19,7 @@ namespace kerntime::inject {
 class LaunchRanges {
  public:
   /// Correlation ids remembered: CUPTI numbers every API call, so a kernel whose record comes
-  /// more than this many calls after its launch has lost its ranges (counted, see forgotten()).
+  /// more than this many calls after its launch may have lost its ranges (forgotten()).
   static constexpr std::size_t kSlots = std::size_t{1} << 20;
 
   // Zeroed pages from the system, touched only where launches land: 8 MiB of address space.
@@ -35,9 +35,9 @@ class LaunchRanges {
   /// Inside a launch, on the launching thread: no lock, no allocation. `path` is the range
   /// path open on the thread (0: none); paths past 32 bits are never made (RangeRegistry).
   void note(std::uint32_t correlation_id, std::uint64_t path) noexcept {
-    if (correlation_id == 0) return;
-    newest_.store(correlation_id, std::memory_order_relaxed);
-    if (path == 0 || path > std::numeric_limits<std::uint32_t>::max()) return;
+    if (correlation_id == 0 || path == 0 || path > std::numeric_limits<std::uint32_t>::max()) {
+      return;
+    }
     slots_[correlation_id & (kSlots - 1)].store((std::uint64_t{correlation_id} << 32) | path,
                                                 std::memory_order_release);
   }
@@ -50,17 +50,20 @@ class LaunchRanges {
     return (slot >> 32) == correlation_id ? (slot & 0xffff'ffffu) : 0;
   }
 
-  /// Whether a launch with `correlation_id` may have lost its slot to a later call: its record
-  /// came more than kSlots correlation ids after it. Threads store the newest id in a race, so
-  /// the answer may be late by a few launches, never early.
+  /// Whether a launch with `correlation_id` may have lost its ranges: a later launch inside a
+  /// range took its slot. (Only launches inside ranges write, so a launch outside every range
+  /// whose slot was taken later is counted too: "may".) Launches store nothing shared beyond
+  /// their slot, so the program's threads do not contend for a counter.
   bool forgotten(std::uint32_t correlation_id) const noexcept {
-    const std::uint32_t newest = newest_.load(std::memory_order_relaxed);
-    return newest > correlation_id && newest - correlation_id >= kSlots;
+    const auto taken_by = static_cast<std::uint32_t>(
+        slots_[correlation_id & (kSlots - 1)].load(std::memory_order_acquire) >> 32);
+    // Correlation ids wrap at 2^32: "later" is a forward distance under half of that.
+    return taken_by != 0 && taken_by != correlation_id &&
+           taken_by - correlation_id < (std::uint32_t{1} << 31);
   }
 
  private:
   std::atomic<std::uint64_t>* slots_;
-  std::atomic<std::uint32_t> newest_{0};
 };
 
 }  // namespace kerntime::inject

@@ -396,6 +396,9 @@ TEST(RunRecorder, AKernelWhoseNotedRangesWereOverwrittenIsCountedAndSaid) {
   launches.note(later, step);  // the same slot
   EXPECT_EQ(launches.path_of(5), 0u);
   EXPECT_TRUE(launches.forgotten(5));
+  // A slot that holds an earlier launch's ranges took nothing from a later one.
+  EXPECT_FALSE(launches.forgotten(static_cast<std::uint32_t>(later + LaunchRanges::kSlots)));
+  EXPECT_FALSE(launches.forgotten(6));  // an empty slot
   trace::RecordBatch records;
   records.kernels.push_back(kernel("k", 100, 10, 5));
   records.kernels.push_back(kernel("k", 200, 10, later));
