@@ -430,19 +430,21 @@ void sink_capture(bool open, std::uint64_t now) {
   }
 }
 
+// Whether the comma-separated list in environment variable `variable` names `part`.
+bool listed(const char* variable, const char* part) {
+  const char* list = std::getenv(variable);
+  if (list == nullptr) return false;
+  return (std::string{","} + list + ",").find(std::string{","} + part + ",") != std::string::npos;
+}
+
 // KERNTIME_RUN_RECORD_OFF=api,scopes,copies switches record kinds off, so that the cost
 // breakdown of docs/run.md can tell what each kind costs the program; a diagnostic, not an
-// option: a report without API records cannot tie kernels to threads or NVTX ranges.
+// option: a report without API records cannot tie kernels to threads.
 void apply_cost_diagnostic(kerntime::TracerOptions& options) {
-  const char* off = std::getenv("KERNTIME_RUN_RECORD_OFF");
-  if (off == nullptr) return;
-  const std::string kinds = std::string{","} + off + ",";
-  const auto has = [&](const char* kind) {
-    return kinds.find(std::string{","} + kind + ",") != std::string::npos;
-  };
-  if (has("api")) options.runtime_api = options.driver_api = false;
-  if (has("scopes")) options.scopes = false;
-  if (has("copies")) options.memcpy = options.memset = false;
+  const auto off = [](const char* kind) { return listed("KERNTIME_RUN_RECORD_OFF", kind); };
+  if (off("api")) options.runtime_api = options.driver_api = false;
+  if (off("scopes")) options.scopes = false;
+  if (off("copies")) options.memcpy = options.memset = false;
   scopes_off = !options.scopes;
 }
 
@@ -450,9 +452,7 @@ void apply_cost_diagnostic(kerntime::TracerOptions& options) {
 // API records all along, as kerntime run did before the cost target's changes; a diagnostic
 // for the breakdown of docs/run.md, not an option.
 bool as_before(const char* part) {
-  const char* before = std::getenv("KERNTIME_RUN_AS_BEFORE");
-  if (before == nullptr) return false;
-  return (std::string{","} + before + ",").find(std::string{","} + part + ",") != std::string::npos;
+  return listed("KERNTIME_RUN_AS_BEFORE", part);
 }
 
 // CUPTI writes a record for every API call while RUNTIME and DRIVER are on; a PyTorch operator
