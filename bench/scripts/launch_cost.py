@@ -16,8 +16,8 @@
 # KERNTIME_LAUNCH_COST_WORKLOAD=operators times `kerntime_run_target operators N` instead: steps
 # of PyTorch-like operators (device queries, error checks, a launch of a long-named template
 # kernel, NVTX ranges), LAUNCHES then counting steps. KERNTIME_LAUNCH_COST_ARMS adds arms of
-# kerntime run with one part as it was before the cost target's changes, or switched off (BREAKDOWN
-# below), each compared with the reader.
+# kerntime run with one part as it was before the cost target's changes, or switched off (the
+# arms of step_cost.py: run-as-before, run-kernels-only, ...), each compared with the reader.
 #
 #   python3 bench/scripts/launch_cost.py KERNTIME RUN_TARGET BARE_INJECTION [ROUNDS] [LAUNCHES]
 import os
@@ -29,7 +29,7 @@ import sys
 import tempfile
 
 # The median and its distribution-free 95 % interval, as the cost target computes them.
-from step_cost import median_interval  # noqa: E402 (bench/scripts, beside this file)
+from step_cost import median_interval, run_arm  # noqa: E402 (bench/scripts, beside this file)
 
 kerntime, target, bare = sys.argv[1:4]
 rounds = int(sys.argv[4]) if len(sys.argv) > 4 else 9
@@ -47,18 +47,11 @@ configs = {
     "kerntime run": ([kerntime, "run", "--"] + workload, {}),
     "run --no-last-launch": ([kerntime, "run", "--no-last-launch", "--"] + workload, {}),
 }
-# Each: kerntime run's options and environment (the injection's diagnostics, docs/run.md).
-BREAKDOWN = {
-    "run as before": ([], {"KERNTIME_RUN_AS_BEFORE": "tags,api"}),
-    "run tags as before": ([], {"KERNTIME_RUN_AS_BEFORE": "tags"}),
-    "run api as before": ([], {"KERNTIME_RUN_AS_BEFORE": "api"}),
-    "run no api": ([], {"KERNTIME_RUN_RECORD_OFF": "api"}),
-    "run kernels only": (["--no-last-launch", "--checkpoint", "0"],
-                         {"KERNTIME_RUN_RECORD_OFF": "api,scopes,copies"}),
-}
 extra = [a for a in os.environ.get("KERNTIME_LAUNCH_COST_ARMS", "").split(",") if a]
 for arm in extra:
-    options, env = BREAKDOWN[arm]
+    if run_arm(arm) is None:
+        sys.exit(f"launch_cost: no arm {arm!r} (see step_cost.py's BREAKDOWN and AS_BEFORE)")
+    options, env = run_arm(arm)
     configs[arm] = ([kerntime, "run"] + options + ["--"] + workload, env)
 reader = os.environ.get("KERNTIME_REFERENCE_READER", "")
 reader_out = tempfile.mkdtemp(prefix="launch_cost_reader_")

@@ -39,6 +39,20 @@ BREAKDOWN = {
 # Arms with parts as they were before the cost target's changes (KERNTIME_RUN_AS_BEFORE): CUPTI's
 # external correlation ids for NVTX ranges, and API records all along.
 AS_BEFORE = {"run-as-before": "tags,api", "run-tags-as-before": "tags", "run-api-as-before": "api"}
+
+
+def run_arm(arm):
+    """kerntime run's extra options and environment for breakdown arm `arm`; None for an arm
+    this script does not know."""
+    if arm not in BREAKDOWN and arm not in AS_BEFORE:
+        return None
+    off, options = BREAKDOWN.get(arm, ("", []))
+    env = {}
+    if off:
+        env["KERNTIME_RUN_RECORD_OFF"] = off
+    if arm in AS_BEFORE:
+        env["KERNTIME_RUN_AS_BEFORE"] = AS_BEFORE[arm]
+    return options, env
 WARMUP_STEPS = 5  # torch_step.py's
 
 
@@ -113,11 +127,8 @@ def main(argv):
             return step + ["plain", "block", steps], env
         if arm.startswith("run"):
             # The breakdown arms (KERNTIME_STEP_COST_ARMS) switch one part of kerntime run off.
-            off, options = BREAKDOWN.get(arm, ("", []))
-            if off:
-                env["KERNTIME_RUN_RECORD_OFF"] = off
-            if arm in AS_BEFORE:
-                env["KERNTIME_RUN_AS_BEFORE"] = AS_BEFORE[arm]
+            options, extra = run_arm(arm) or ([], {})
+            env.update(extra)
             return [kerntime, "run", "-o", os.path.join(out, f"cost-{arm}-{i}.json")] + \
                 options + ["--"] + step + ["plain", "block", steps], env
         return step + ["profiler-time", "block", steps], env
