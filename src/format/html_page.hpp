@@ -5,6 +5,9 @@
 #pragma once
 
 #include <string>
+#include <string_view>
+
+#include <fmt/format.h>
 
 #include "format/markup_text.hpp"
 
@@ -62,6 +65,17 @@ inline std::string html_page_start(const std::string& title, const std::string& 
          "<meta name=\"generator\" content=\"" +
          markup_text(generator) + "\">\n<title>" + markup_text(title) + "</title>\n" + kHtmlStyle +
          "</head>\n<body>\n<main>\n";
+}
+
+/// Opens a figure holding an SVG chart of class `name`, `width` x `height` pixels, which screen
+/// readers name by its title `title_markup` (already escaped), of id "NAME-title".
+inline std::string svg_figure_start(std::string_view name, double width, double height,
+                                    std::string_view title_markup) {
+  return fmt::format(
+      "<figure>\n<svg class=\"{0}\" role=\"img\" aria-labelledby=\"{0}-title\" "
+      "width=\"{1:.0f}\" height=\"{2:.0f}\" viewBox=\"0 0 {1:.0f} {2:.0f}\" "
+      "xmlns=\"http://www.w3.org/2000/svg\">\n<title id=\"{0}-title\">{3}</title>\n",
+      name, width, height, title_markup);
 }
 
 /// The end of the page, from </main>.

@@ -122,12 +122,10 @@ void write_forest_plot(const Comparison& comparison, const NameColumn& names,
   const Axis axis = axis_for(rows, kNameWidth + 10.0, kPlotWidth);
   const double height = kTop + kRowHeight * static_cast<double>(rows.size()) + 10.0;
   const double width = kNameWidth + kPlotWidth + kWordWidth + 20.0;
-  out += fmt::format(
-      "<figure>\n<svg class=\"forest\" role=\"img\" aria-labelledby=\"forest-title\" "
-      "width=\"{0:.0f}\" height=\"{1:.0f}\" viewBox=\"0 0 {0:.0f} {1:.0f}\" "
-      "xmlns=\"http://www.w3.org/2000/svg\">\n<title id=\"forest-title\">Change of each entry "
-      "(candidate over baseline) with its {2} interval and threshold band, worst first</title>\n",
-      width, height, markup_text(interval_title(comparison)));
+  out += svg_figure_start("forest", width, height,
+                          "Change of each entry (candidate over baseline) with its " +
+                              markup_text(interval_title(comparison)) +
+                              " interval and threshold band, worst first");
   for (const double t : ticks(axis)) {
     const double x = axis.x(t);
     out += fmt::format(

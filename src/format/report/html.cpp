@@ -115,12 +115,9 @@ std::string bandwidth_chart(const Report& report, NameStyle names) {
   constexpr double kName = 360.0;
   constexpr double kBar = 360.0;
   const double height = kRow * static_cast<double>(bars.size()) + 30.0;
-  std::string out = fmt::format(
-      "<figure>\n<svg class=\"bandwidth\" role=\"img\" aria-labelledby=\"bandwidth-title\" "
-      "width=\"{0:.0f}\" height=\"{1:.0f}\" viewBox=\"0 0 {0:.0f} {1:.0f}\" "
-      "xmlns=\"http://www.w3.org/2000/svg\">\n<title id=\"bandwidth-title\">Memory bandwidth of "
-      "each entry as a share of the device's peak</title>\n",
-      kName + kBar + 150.0, height);
+  std::string out =
+      svg_figure_start("bandwidth", kName + kBar + 150.0, height,
+                       "Memory bandwidth of each entry as a share of the device's peak");
   for (int t = 0; t <= 100; t += 25) {
     const double x = kName + kBar * t / 100.0;
     out += fmt::format(

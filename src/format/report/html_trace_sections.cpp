@@ -173,12 +173,8 @@ std::string kernel_breakdown(const TraceSection& trace, NameStyle names) {
   const text::ShortNames short_names(
       kernels.size(), [&kernels](std::size_t i) -> std::string_view { return kernels[i].name; },
       width);
-  std::string out = fmt::format(
-      "<figure>\n<svg class=\"kernels\" role=\"img\" aria-labelledby=\"kernels-title\" "
-      "width=\"{0:.0f}\" height=\"{1:.0f}\" viewBox=\"0 0 {0:.0f} {1:.0f}\" "
-      "xmlns=\"http://www.w3.org/2000/svg\">\n<title id=\"kernels-title\">GPU time by kernel, "
-      "largest first</title>\n",
-      kName + kBar + 170.0, height);
+  std::string out = svg_figure_start("kernels", kName + kBar + 170.0, height,
+                                     "GPU time by kernel, largest first");
   for (std::size_t i = 0; i < bars.size(); ++i) {
     const Bar& b = bars[i];
     const double y = 4.0 + kRow * static_cast<double>(i);
