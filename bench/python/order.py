@@ -22,8 +22,11 @@ engine's median SM clock per sample, and NVML's SM and memory clocks, power, tem
 clock-event reasons just before and just after it (libnvidia-ml through ctypes).
 
 Printed: per operation, kerntime alone and in each order, the deviation from alone, and the
-reader's figures; the largest deviation against the target max(1 %, 0.25 us). Exit 1 when the
-target is missed.
+reader's figures; the largest deviation in the three orders against the target max(1 %,
+0.25 us). After heat the GPU itself runs slower (its power state), so there a deviation beyond
+the target must be marked by the engine instead: NVML's slowed samples with their reason, or
+the reduced-clock warning. Exit 1 when the target is missed or a deviation after heat is not
+marked.
 """
 
 from __future__ import annotations
@@ -212,7 +215,8 @@ def kerntime_pass(names: List[str], pause: float) -> List[dict]:
             samples=len(m.headline_ns), wall_s=wall, sm_clock=m.median_sm_clock_mhz,
             sm_clock_first=clocks[:3], sm_clock_last=clocks[-3:],
             first_us=[x / 1e3 for x in m.headline_ns[:3]], last_us=[x / 1e3 for x in m.headline_ns[-3:]],
-            nvml_before=before, nvml_after=after, warnings=list(m.warnings)))
+            nvml_before=before, nvml_after=after, warnings=list(m.warnings),
+            slowed=m.slowed_samples, reasons=m.clock_event_reasons, power_w=m.median_power_w))
     return rows
 
 
@@ -340,6 +344,9 @@ def main() -> int:
     print(head)
     worst_all = 0.0
     missed = []
+    # After heat the GPU itself is slower (its power state): there the engine must mark the
+    # measurement (NVML's slowed samples, the reduced-clock warning) rather than read "alone".
+    heat_unmarked, heat_marked = [], []
     for op in names:
         alone = figure("kerntime", "alone", op)
         cells, worst = [], 0.0
@@ -347,8 +354,18 @@ def main() -> int:
             seen = [r for r in rows if r["reader"] == "kerntime" and r["run"] == run and
                     r["op"].rstrip("0123456789") == op]
             devs = [r["us"] - alone["us"] for r in seen]
-            worst = max([worst] + [abs(d) for d in devs])
             cells.append(" ".join(f"{d:+.2f}" for d in devs) or "-")
+            if run == "after-heat":
+                for r, d in zip(seen, devs):
+                    if abs(d) <= limit(alone["us"]):
+                        continue
+                    said = r.get("slowed", 0) > 0 or any("SM clock" in w for w in r["warnings"])
+                    (heat_marked if said else heat_unmarked).append(
+                        f"{op} {d:+.2f} us ({d / alone['us'] * 100:+.2f} %"
+                        + (f", {r.get('slowed', 0)} of {r['samples']} samples slowed by "
+                           f"{r.get('reasons') or 'nothing NVML named'}" if said else "") + ")")
+                continue
+            worst = max([worst] + [abs(d) for d in devs])
         worst_all = max(worst_all, worst / alone["us"])
         if worst > limit(alone["us"]):
             missed.append(op)
@@ -387,11 +404,17 @@ def main() -> int:
                   f"first {[round(c) for c in r['sm_clock_first']]} last "
                   f"{[round(c) for c in r['sm_clock_last']]}  NVML {b.get('sm_mhz')}/"
                   f"{b.get('mem_mhz')} {b.get('power_w', 0):.0f}W {b.get('temp_c')}C "
-                  f"{b.get('reasons', 0):#x}  first us {[round(x, 2) for x in r['first_us']]}"
+                  f"{b.get('reasons', 0):#x}  engine's NVML: {r.get('slowed', '-')} slowed "
+                  f"({r.get('reasons') or '-'}), {r.get('power_w') or 0:.0f} W  "
+                  f"first us {[round(x, 2) for x in r['first_us']]}"
                   + (f"  warnings: {r['warnings']}" if r["warnings"] else ""))
-    print(f"\nlargest deviation from alone: {worst_all * 100:.2f} %; target max(1 %, 0.25 us): "
-          f"{'met' if not missed else 'missed by ' + ', '.join(missed)}")
-    return 0 if not missed else 1
+    print(f"\nlargest deviation from alone in the three orders: {worst_all * 100:.2f} %; target "
+          f"max(1 %, 0.25 us): {'met' if not missed else 'missed by ' + ', '.join(missed)}")
+    if "after-heat" in orders:
+        print("after heat, beyond the target and marked by the engine: " +
+              ("; ".join(heat_marked) or "none"))
+        print("after heat, beyond the target and NOT marked: " + ("; ".join(heat_unmarked) or "none"))
+    return 0 if not missed and not heat_unmarked else 1
 
 
 if __name__ == "__main__":

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -54,6 +55,10 @@ struct SampleRecord {
   /// gaps between them (docs/timing.md, "Several kernels per call").
   std::optional<double> cupti_sum_ns;
   std::optional<double> sm_clock_mhz;  ///< SM clock over the sample (cycles over %globaltimer)
+  /// NVML's clocks event reasons as the sample completed (a reading at most 1 ms old), or none
+  /// without NVML. Bit 0x4 is the software power cap; docs/benchmarks.md names the rest.
+  std::optional<std::uint64_t> clock_event_reasons;
+  std::optional<double> power_w;  ///< NVML's power draw in the same reading
   bool valid = true;              ///< false: the blocking kernel gave up, the times are meaningless
   bool throttled = false;         ///< the SM clock sat under the throttle threshold
   double host_overhead_ns = 0.0;  ///< host time of the engine's own work for this sample

@@ -50,7 +50,13 @@ struct MeasurementInfo {
   std::optional<double> activities_per_call;
   std::optional<double> median_sm_clock_mhz;
   double normal_sm_clock_mhz = 0.0;  ///< the throttle reference, the device's peak SM clock
-  Work work;                         ///< declared per launcher call
+  /// Counted samples during which NVML said a power or thermal cap or a hardware slowdown held
+  /// the clock down; they count (they are the GPU's speed then) and the measurement says so.
+  std::size_t slowed_samples = 0;
+  /// The reasons of those samples, comma-separated ("sw-power-cap,hw-thermal"); "" when none.
+  std::string clock_event_reasons;
+  std::optional<double> median_power_w;  ///< NVML's power draw over the counted samples
+  Work work;                             ///< declared per launcher call
   /// Rates of `work` at the entry's median; a reader recomputes them from its samples.
   Throughput throughput;
   double peak_bandwidth_gb_per_s = 0.0;  ///< what the % of peak is against; 0: unknown

@@ -161,6 +161,10 @@ void bind_measurement(nb::module_& m) {
       .def_ro("cupti_ns", &SampleRecord::cupti_ns,
               "GPU span of the sample's kernels, copies and memsets; None without CUPTI")
       .def_ro("sm_clock_mhz", &SampleRecord::sm_clock_mhz)
+      .def_ro("clock_event_reasons", &SampleRecord::clock_event_reasons,
+              "NVML's clocks event reasons bitmask as the sample completed (0x4: software power "
+              "cap); None without NVML")
+      .def_ro("power_w", &SampleRecord::power_w, "NVML's power draw then; None without NVML")
       .def_ro("valid", &SampleRecord::valid)
       .def_ro("throttled", &SampleRecord::throttled)
       .def_ro("host_overhead_ns", &SampleRecord::host_overhead_ns);
@@ -211,6 +215,13 @@ void bind_measurement(nb::module_& m) {
                    [](const Measurement& x) { return x.info.normal_sm_clock_mhz; })
       .def_prop_ro("median_sm_clock_mhz",
                    [](const Measurement& x) { return x.info.median_sm_clock_mhz; })
+      .def_prop_ro(
+          "slowed_samples", [](const Measurement& x) { return x.info.slowed_samples; },
+          "counted samples during which NVML said a power or thermal cap held the clock down")
+      .def_prop_ro(
+          "clock_event_reasons", [](const Measurement& x) { return x.info.clock_event_reasons; },
+          "those samples' reasons, e.g. \"sw-power-cap\"; \"\" when none")
+      .def_prop_ro("median_power_w", [](const Measurement& x) { return x.info.median_power_w; })
       .def_prop_ro(
           "stop_reason", [](const Measurement& x) { return x.info.stop_reason; },
           "\"fixed-count\", \"stable\", \"noise\", \"max-samples\" or \"timeout\"")

@@ -33,6 +33,19 @@ def test_a_cupti_headline_of_a_cupy_kernel(cupy_spin):
     assert m.median_ms == pytest.approx(m.median_ns / 1e6)
 
 
+def test_every_sample_carries_nvml_s_power_reading(cupy_spin):
+    # Issue 28: why the clock was down, read per sample; the count follows the readings.
+    m = kerntime.measure(cupy_spin(20_000), name="spin/20us")
+    assert all(s.clock_event_reasons is not None and s.power_w > 10 for s in m.samples)
+    slowing = 0x4 | 0x8 | 0x20 | 0x40 | 0x80
+    counted = [s for s in m.samples if s.valid and not s.throttled]
+    assert m.slowed_samples == sum(1 for s in counted if s.clock_event_reasons & slowing)
+    assert (m.clock_event_reasons == "") == (m.slowed_samples == 0)
+    assert 10 < m.median_power_w < 2000
+    written = __import__("json").loads(m.to_json())["entries"][0]["measurement"]
+    assert written["median_power_w"] == pytest.approx(m.median_power_w, abs=0.01)
+
+
 @pytest.mark.parametrize("ns", [2_000, 100_000])
 def test_short_and_long_spins(cupy_spin, ns):
     m = kerntime.measure(cupy_spin(ns))

@@ -31,6 +31,7 @@ constexpr std::uint64_t kMinClockWindowNs = 4'000;
 constexpr std::size_t kHotBatchCap = 64;
 constexpr std::size_t kGraphBatchCap = 4096;
 constexpr double kMinEstimateNs = 500.0;
+constexpr double kPowerReadingInterval_s = 1e-3;
 
 double since_ns(Clock::time_point from, Clock::time_point to) {
   return std::chrono::duration<double, std::nano>(to - from).count();
@@ -164,6 +165,20 @@ RawSample CudaSampleSource::complete(const Pending& p) {
   s.valid = report.timed_out_seq != p.seq;
   if (report.clock_seq == p.seq && report.ns >= kMinClockWindowNs) {
     s.sm_clock_mhz = static_cast<double>(report.cycles) / static_cast<double>(report.ns) * 1e3;
+  }
+  // NVML's state changes over milliseconds (its power draw is an average), while samples of a
+  // short kernel complete every few microseconds: one reading a millisecond serves them all,
+  // so the queries (some microseconds each) stay a small share of the host's work.
+  if (res_.power().available()) {
+    const double now = now_s();
+    if (power_read_s_ < 0.0 || now - power_read_s_ >= kPowerReadingInterval_s) {
+      power_ = res_.power().read();
+      power_read_s_ = now;
+    }
+    if (power_) {
+      s.clock_event_reasons = power_->clock_event_reasons;
+      s.power_w = power_->power_w;
+    }
   }
   if (!s.valid && blocking_) {
     blocking_ = false;

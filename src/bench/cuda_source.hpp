@@ -4,6 +4,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -85,7 +86,9 @@ class CudaSampleSource final : public SampleSource {
   cudaGraphExec_t graph_ = nullptr;
   std::size_t missing_cupti_ = 0;
   std::vector<std::string> warnings_;
-  std::vector<std::uint64_t> last_scopes_;  ///< scope of each sample of the last round
+  std::vector<std::uint64_t> last_scopes_;   ///< scope of each sample of the last round
+  std::optional<cuda::PowerReading> power_;  ///< NVML's last reading, reused while fresh
+  double power_read_s_ = -1.0;               ///< when it was taken (now_s()); < 0: never
 };
 
 }  // namespace kerntime::bench

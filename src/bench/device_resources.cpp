@@ -14,7 +14,10 @@ namespace kerntime::bench {
 using cuda::check_cuda;
 
 DeviceResources::DeviceResources(int device)
-    : device_(device), info_(query_device(device)), key_(bench::fixed_cost_key(device)) {
+    : device_(device),
+      info_(query_device(device)),
+      key_(bench::fixed_cost_key(device)),
+      power_(device) {
   try {
     int l2 = 0;
     cuda::check_cuda(cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, device),

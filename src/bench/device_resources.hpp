@@ -14,6 +14,7 @@
 #include "bench/engine_kernels.hpp"
 #include "bench/fixed_cost.hpp"
 #include "cuda/device_guard.hpp"
+#include "cuda/power_monitor.hpp"
 
 namespace kerntime::bench {
 
@@ -53,6 +54,8 @@ class DeviceResources {
   unsigned clock_blocks() const { return clock_blocks_; }
   const DeviceInfo& info() const { return info_; }
   double normal_clock_mhz() const { return info_.sm_clock_khz / 1000.0; }
+  /// NVML's readings of this device's clock event reasons and power draw.
+  const cuda::PowerMonitor& power() const { return power_; }
 
   /// Sequence numbers of samples; never reused, so stale reports can be told apart.
   std::uint64_t next_seq() { return ++last_seq_; }
@@ -72,6 +75,7 @@ class DeviceResources {
   int device_ = 0;
   DeviceInfo info_;
   FixedCostKey key_;
+  cuda::PowerMonitor power_;
   cudaStream_t stream_ = nullptr;
   cudaEvent_t start_[kSlots] = {};
   cudaEvent_t stop_[kSlots] = {};

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
@@ -22,6 +23,8 @@ struct RawSample {
   std::optional<double> cupti_sum_ns;      ///< sum of the activities' durations
   std::optional<double> cupti_activities;  ///< kernels, copies and memsets per call
   std::optional<double> sm_clock_mhz;
+  std::optional<std::uint64_t> clock_event_reasons;  ///< NVML's, as the sample completed
+  std::optional<double> power_w;                     ///< NVML's, in the same reading
   bool valid = true;
   double host_overhead_ns = 0.0;
 };

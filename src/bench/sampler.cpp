@@ -7,6 +7,7 @@
 
 #include <fmt/core.h>
 
+#include "bench/clock_event_reasons.hpp"
 #include "bench/stopping.hpp"
 
 namespace kerntime::bench {
@@ -72,18 +73,55 @@ void summarize_throttling(Measurement& m, double threshold) {
     listed += fmt::format("{}{:.0f} MHz", shown == 0 ? "" : ", ", *r.sm_clock_mhz);
     ++shown;
   }
+  std::uint64_t reasons = 0;
+  for (const SampleRecord& r : m.samples) {
+    if (r.throttled && r.clock_event_reasons) reasons |= *r.clock_event_reasons;
+  }
+  const std::string cause = slowing_clock_events_in_words(reasons);
   m.warnings.push_back(fmt::format(
       "{} of {} samples ran with the SM clock under {:.0f}% of the device's {:.0f} MHz and were "
-      "left out of the statistics ({}{}); the GPU is throttling (heat, power or clock limits)",
+      "left out of the statistics ({}{}); the GPU is throttling ({})",
       m.info.throttled_samples, m.samples.size(), 100.0 * threshold, m.info.normal_sm_clock_mhz,
-      listed, m.info.throttled_samples > shown ? ", ..." : ""));
+      listed, m.info.throttled_samples > shown ? ", ..." : "",
+      cause.empty() ? "heat, power or clock limits" : "NVML names " + cause));
+}
+
+// What NVML said held the clock down in the samples that count, for the reduced-clock warning.
+std::string slowdown_cause(const Measurement& m, std::uint64_t reasons) {
+  const std::string generic =
+      "a power- or heat-capped GPU (after heavy work, or a kernel at the power limit) runs every "
+      "kernel slower in proportion";
+  if (m.info.slowed_samples == 0) return generic;
+  return fmt::format(
+      "NVML named {} in {} of the {} samples that count{}, and every kernel runs "
+      "slower in proportion",
+      slowing_clock_events_in_words(reasons), m.info.slowed_samples, m.headline_ns.size(),
+      m.info.median_power_w ? fmt::format(" (median power draw {:.0f} W)", *m.info.median_power_w)
+                            : std::string{});
+}
+
+// NVML's readings of the samples that count: how many ran slowed, by what, at what power.
+// Returns the slowing reasons seen.
+std::uint64_t summarize_power(Measurement& m, const std::vector<std::size_t>& counted) {
+  std::uint64_t reasons = 0;
+  std::vector<double> power;
+  for (std::size_t i : counted) {
+    const SampleRecord& r = m.samples[i];
+    if (r.power_w) power.push_back(*r.power_w);
+    if (!r.clock_event_reasons || (*r.clock_event_reasons & kSlowingClockEvents) == 0) continue;
+    ++m.info.slowed_samples;
+    reasons |= *r.clock_event_reasons;
+  }
+  m.info.clock_event_reasons = slowing_clock_event_names(reasons);
+  m.info.median_power_w = median_of(std::move(power));
+  return reasons & kSlowingClockEvents;
 }
 
 // Above the throttle threshold a power- or heat-capped GPU still runs every kernel slower in
 // proportion to its clock: softmax measured right after a burst of GEMMs read 7 % slow at 91 %
 // of the H200's clock (docs/benchmarks.md). Its samples are kept (they are the GPU's real
 // speed at that moment), and the measurement says so.
-void warn_of_a_reduced_clock(Measurement& m, double threshold) {
+void warn_of_a_reduced_clock(Measurement& m, double threshold, std::uint64_t reasons) {
   // The samples that count: throttled ones are left out and have a warning of their own.
   std::vector<double> clocks;
   for (const SampleRecord& r : m.samples) {
@@ -93,14 +131,14 @@ void warn_of_a_reduced_clock(Measurement& m, double threshold) {
   const double normal = m.info.normal_sm_clock_mhz;
   if (!clock || !(normal > 0.0) || !(*clock < kReducedClockFraction * normal)) return;
   m.warnings.push_back(fmt::format(
-      "the SM clock ran at a median of {:.0f} MHz, {:.0f}% of the device's {:.0f} MHz{}: a "
-      "power- or heat-capped GPU (after heavy work, or a kernel at the power limit) runs every "
-      "kernel slower in proportion; compare this time only with times measured at the same clock",
+      "the SM clock ran at a median of {:.0f} MHz, {:.0f}% of the device's {:.0f} MHz{}: {}; "
+      "compare this time only with times measured at the same clock",
       *clock, 100.0 * *clock / normal, normal,
       threshold > 0.0
           ? fmt::format(" in the samples that count (the throttle threshold is {:.0f}%)",
                         100.0 * threshold)
-          : std::string{}));
+          : std::string{},
+      slowdown_cause(m, reasons)));
 }
 
 }  // namespace
@@ -148,8 +186,16 @@ Measurement run_measurement(SampleSource& source, const MeasureOptions& options,
     for (const RawSample& raw : round) {
       const bool throttled = raw.valid && is_throttled(raw.sm_clock_mhz, m.info.normal_sm_clock_mhz,
                                                        options.throttle_threshold);
-      const SampleRecord record{raw.event_ns, raw.cupti_ns, raw.cupti_sum_ns,    raw.sm_clock_mhz,
-                                raw.valid,    throttled,    raw.host_overhead_ns};
+      SampleRecord record;
+      record.event_ns = raw.event_ns;
+      record.cupti_ns = raw.cupti_ns;
+      record.cupti_sum_ns = raw.cupti_sum_ns;
+      record.sm_clock_mhz = raw.sm_clock_mhz;
+      record.clock_event_reasons = raw.clock_event_reasons;
+      record.power_w = raw.power_w;
+      record.valid = raw.valid;
+      record.throttled = throttled;
+      record.host_overhead_ns = raw.host_overhead_ns;
       m.info.invalid_samples += raw.valid ? 0 : 1;
       m.info.throttled_samples += record.throttled ? 1 : 0;
       throttled_round = throttled_round || record.throttled;
@@ -209,8 +255,9 @@ Measurement run_measurement(SampleSource& source, const MeasureOptions& options,
   // The median: the first sample after a round's CUPTI flush pays for the flush, and a mean
   // would spread that over the round.
   m.info.host_overhead_ns = median(std::move(overheads));
+  const std::uint64_t slowing = summarize_power(m, counted_index);
   summarize_throttling(m, options.throttle_threshold);
-  warn_of_a_reduced_clock(m, options.throttle_threshold);
+  warn_of_a_reduced_clock(m, options.throttle_threshold, slowing);
   if (!source.cupti() && m.info.event_floor_ns > 0 && 2 * below_floor > m.headline_ns.size()) {
     m.warnings.push_back(fmt::format(
         "most samples took no longer than the launch floor ({:.3f} us, an empty kernel between "

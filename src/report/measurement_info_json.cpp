@@ -137,6 +137,12 @@ OrderedJson measurement_info_json(const MeasurementInfo& info, const std::string
   if (info.normal_sm_clock_mhz > 0.0) {
     json["normal_sm_clock_mhz"] = amount(info.normal_sm_clock_mhz, path + ".normal_sm_clock_mhz");
   }
+  // Only when NVML said something, so a report without NVML is written as before it was read.
+  if (info.slowed_samples > 0) json["slowed_samples"] = info.slowed_samples;
+  if (!info.clock_event_reasons.empty()) json["clock_event_reasons"] = info.clock_event_reasons;
+  if (info.median_power_w) {
+    json["median_power_w"] = amount(*info.median_power_w, path + ".median_power_w");
+  }
   // Only what was declared: 0 means "not declared" in Work.
   OrderedJson work = OrderedJson::object();
   if (info.work.bytes != 0.0) work["bytes"] = amount(info.work.bytes, path + ".work.bytes");
@@ -199,6 +205,9 @@ MeasurementInfo read_measurement_info(const JsonReader& r, const Json& value,
   info.activities_per_call = number(value, path, "activities_per_call");
   info.median_sm_clock_mhz = number(value, path, "median_sm_clock_mhz");
   info.normal_sm_clock_mhz = number(value, path, "normal_sm_clock_mhz").value_or(0.0);
+  count("slowed_samples", info.slowed_samples);
+  text("clock_event_reasons", info.clock_event_reasons);
+  info.median_power_w = number(value, path, "median_power_w");
   if (const Json* work = member(value, "work")) {
     const std::string work_path = path + ".work";
     r.object(*work, work_path);

@@ -27,6 +27,23 @@ std::optional<double> median_of(std::vector<double> values) {
   return median(std::move(values));
 }
 
+// The comma-separated names of both, each once, in the order first seen: the reasons any part's
+// samples were slowed by.
+std::string union_of_names(const std::string& names, const std::string& more) {
+  std::string merged = names;
+  std::size_t start = 0;
+  while (start <= more.size() && !more.empty()) {
+    const std::size_t comma = std::min(more.find(',', start), more.size());
+    const std::string name = more.substr(start, comma - start);
+    const std::string padded = "," + merged + ",";
+    if (!name.empty() && padded.find("," + name + ",") == std::string::npos) {
+      merged += (merged.empty() ? "" : ",") + name;
+    }
+    start = comma + 1;
+  }
+  return merged;
+}
+
 }  // namespace
 
 void refresh_throughput(MeasurementInfo& info, const Statistics& statistics) {
@@ -43,6 +60,8 @@ std::shared_ptr<const MeasurementInfo> merge_measurements(
   MeasurementInfo merged = **first;
   merged.invalid_samples = 0;
   merged.throttled_samples = 0;
+  merged.slowed_samples = 0;
+  merged.clock_event_reasons.clear();
   merged.wall_time_s = 0.0;
   std::vector<double> floors;
   std::vector<double> fixed_costs;
@@ -50,10 +69,15 @@ std::shared_ptr<const MeasurementInfo> merge_measurements(
   std::vector<double> overheads;
   std::vector<double> sums;
   std::vector<double> activities;
+  std::vector<double> power;
   for (const MeasurementInfo* part : parts) {
     if (part == nullptr) continue;
     merged.invalid_samples += part->invalid_samples;
     merged.throttled_samples += part->throttled_samples;
+    merged.slowed_samples += part->slowed_samples;
+    merged.clock_event_reasons =
+        union_of_names(merged.clock_event_reasons, part->clock_event_reasons);
+    if (part->median_power_w) power.push_back(*part->median_power_w);
     merged.wall_time_s += part->wall_time_s;
     if (part->host_overhead_ns > 0.0) overheads.push_back(part->host_overhead_ns);
     merged.l2_flushed = merged.l2_flushed && part->l2_flushed;
@@ -78,6 +102,7 @@ std::shared_ptr<const MeasurementInfo> merge_measurements(
   merged.median_sm_clock_mhz = median_of(clocks);
   merged.median_cupti_sum_ns = median_of(sums);
   merged.activities_per_call = median_of(activities);
+  merged.median_power_w = median_of(power);
   merged.host_overhead_ns = median_of(overheads).value_or(0.0);
   refresh_throughput(merged, statistics);
   return std::make_shared<const MeasurementInfo>(std::move(merged));

@@ -306,6 +306,81 @@ TEST(Sampler, AReducedClockAboveTheThrottleThresholdIsSaid) {
   EXPECT_FALSE(any_contains(throttled.warnings, "median of"));
 }
 
+// Issue 28: NVML's reading per sample says why the clock is down. Samples slowed by the
+// software power cap are counted, named and kept; the reduced-clock warning names the cause
+// and the power draw; idle or a user's application clocks are not a slowdown.
+TEST(Sampler, NvmlsClockEventReasonsPerSampleAreCountedNamedAndSaid) {
+  FakeSource source;
+  source.normal_mhz = 1980.0;
+  source.make = [](std::size_t i) {
+    RawSample s = sample(1000.0);
+    s.sm_clock_mhz = 1810.0;  // 91 %
+    // Three of four samples under the power cap (0x4), the others with only the idle and
+    // application-clocks bits (0x1 | 0x2), which slow nothing.
+    s.clock_event_reasons = i % 4 == 0 ? 0x3u : 0x4u;
+    s.power_w = i % 4 == 0 ? 650.0 : 695.0;
+    return s;
+  };
+  MeasureOptions options;
+  options.stopping.fixed_samples = 40;
+  const Measurement m = run_measurement(source, options, 0, 0.0);
+  EXPECT_EQ(m.info.slowed_samples, 30u);
+  EXPECT_EQ(m.info.clock_event_reasons, "sw-power-cap");
+  ASSERT_TRUE(m.info.median_power_w.has_value());
+  EXPECT_DOUBLE_EQ(*m.info.median_power_w, 695.0);
+  ASSERT_EQ(m.samples.size(), 40u);
+  EXPECT_EQ(m.samples[0].clock_event_reasons, std::optional<std::uint64_t>{0x3u});
+  EXPECT_EQ(m.samples[1].power_w, std::optional<double>{695.0});
+  EXPECT_TRUE(any_contains(m.warnings,
+                           "91% of the device's 1980 MHz in the samples that count (the throttle "
+                           "threshold is 75%): NVML named the software power cap in 30 of the 40 "
+                           "samples that count (median power draw 695 W)"))
+      << (m.warnings.empty() ? "" : m.warnings.front());
+
+  // Several reasons, in words and as the report's tokens, in NVML's bit order.
+  source.make = [](std::size_t i) {
+    RawSample s = sample(1000.0);
+    s.sm_clock_mhz = 1810.0;
+    s.clock_event_reasons = i % 2 == 0 ? 0x40u : 0x4u | 0x8u;
+    return s;
+  };
+  const Measurement hot = run_measurement(source, options, 0, 0.0);
+  EXPECT_EQ(hot.info.slowed_samples, 40u);
+  EXPECT_EQ(hot.info.clock_event_reasons, "sw-power-cap,hw-slowdown,hw-thermal");
+  EXPECT_FALSE(hot.info.median_power_w.has_value());
+  EXPECT_TRUE(any_contains(hot.warnings,
+                           "NVML named the software power cap, a hardware slowdown "
+                           "and hardware thermal slowdown in 40 of the 40"));
+
+  // Throttled samples (under 75 %, left out) are not counted as slowed ones; their warning
+  // names NVML's reason instead of guessing.
+  source.make = [](std::size_t i) {
+    RawSample s = sample(1000.0);
+    s.sm_clock_mhz = i % 5 == 0 ? 1200.0 : 1975.0;
+    s.clock_event_reasons = i % 5 == 0 ? 0x20u : 0x0u;
+    return s;
+  };
+  options.throttle_recovery_s = 0.0;
+  const Measurement throttled = run_measurement(source, options, 0, 0.0);
+  EXPECT_EQ(throttled.info.slowed_samples, 0u);
+  EXPECT_EQ(throttled.info.clock_event_reasons, "");
+  EXPECT_GT(throttled.info.throttled_samples, 0u);
+  EXPECT_TRUE(any_contains(throttled.warnings,
+                           "the GPU is throttling (NVML names software thermal slowdown)"));
+  EXPECT_FALSE(any_contains(throttled.warnings, "median of"));
+
+  // Without NVML: nothing counted, nothing named, the warning as before.
+  source.make = [](std::size_t) {
+    RawSample s = sample(1000.0);
+    s.sm_clock_mhz = 1810.0;
+    return s;
+  };
+  const Measurement none = run_measurement(source, options, 0, 0.0);
+  EXPECT_EQ(none.info.slowed_samples, 0u);
+  EXPECT_FALSE(none.info.median_power_w.has_value());
+  EXPECT_TRUE(any_contains(none.warnings, "a power- or heat-capped GPU"));
+}
+
 TEST(Sampler, ThrottleThresholdIsConfigurable) {
   EXPECT_TRUE(is_throttled(1400.0, 2000.0, 0.75));
   EXPECT_FALSE(is_throttled(1500.0, 2000.0, 0.75));

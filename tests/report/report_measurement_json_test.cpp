@@ -37,6 +37,9 @@ MeasurementInfo full_info() {
   info.activities_per_call = 3.0;
   info.median_sm_clock_mhz = 1977.5;
   info.normal_sm_clock_mhz = 1980.0;
+  info.slowed_samples = 7;
+  info.clock_event_reasons = "sw-power-cap,hw-thermal";
+  info.median_power_w = 694.5;
   info.work = {2097152.0, 524288.0, 262144.0};
   info.peak_bandwidth_gb_per_s = 4916.736;
   info.counters = {{"segments/s", 8192.0, CounterKind::rate}, {"bytes/elem", -4.5}};
@@ -86,6 +89,9 @@ TEST(ReportMeasurementJson, EveryFieldReadsBack) {
   EXPECT_EQ(info.activities_per_call, 3.0);
   EXPECT_EQ(info.median_sm_clock_mhz, 1977.5);
   EXPECT_EQ(info.normal_sm_clock_mhz, 1980.0);
+  EXPECT_EQ(info.slowed_samples, 7u);
+  EXPECT_EQ(info.clock_event_reasons, "sw-power-cap,hw-thermal");
+  EXPECT_EQ(info.median_power_w, 694.5);
   EXPECT_EQ(info.work.bytes, 2097152.0);
   EXPECT_EQ(info.work.flops, 524288.0);
   EXPECT_EQ(info.work.elements, 262144.0);
@@ -132,6 +138,9 @@ TEST(ReportMeasurementJson, TheWrittenObjectHasTheDocumentedLayout) {
                           "\"median_cupti_sum_ns\": 1950.0",
                           "\"activities_per_call\": 3.0",
                           "\"median_sm_clock_mhz\": 1977.5",
+                          "\"slowed_samples\": 7",
+                          "\"clock_event_reasons\": \"sw-power-cap,hw-thermal\"",
+                          "\"median_power_w\": 694.5",
                           "\"work\": {",
                           "\"bytes\": 2097152.0",
                           "\"flops\": 524288.0",
@@ -322,6 +331,9 @@ TEST(ReportMeasurementJson, MergedRunsSumTheirExclusionsAndRateTheMergedMedian) 
   second.event_floor_ns = 3010.0;
   second.l2_flushed = false;
   second.counters = {{"tile", 64.0}};
+  second.slowed_samples = 2;
+  second.clock_event_reasons = "hw-slowdown,sw-power-cap";
+  second.median_power_w = 600.5;
   const Report merged = merge_reports(
       {report_with(first, {1000.0, 1000.0}), report_with(second, {3000.0, 3000.0})}, {"a", "b"});
   ASSERT_EQ(merged.entries.size(), 1u);
@@ -337,6 +349,10 @@ TEST(ReportMeasurementJson, MergedRunsSumTheirExclusionsAndRateTheMergedMedian) 
   EXPECT_EQ(info.activities_per_call, 3.0);
   EXPECT_EQ(info.event_floor_ns, 3009.0);
   EXPECT_EQ(info.kernel_fixed_cost_ns, 608.0);
+  // NVML's: slowed samples add up, each reason named once, the runs' median power.
+  EXPECT_EQ(info.slowed_samples, 9u);
+  EXPECT_EQ(info.clock_event_reasons, "sw-power-cap,hw-thermal,hw-slowdown");
+  EXPECT_EQ(info.median_power_w, 647.5);
   // The merged median is 2000 ns.
   EXPECT_EQ(info.throughput.gb_per_s, 2097152.0 / 2000.0);
   EXPECT_EQ(info.throughput.elements_per_s, 262144.0 / 2000.0 * 1e9);
