@@ -13,6 +13,10 @@
 # widest ranks k and n + 1 - k that still cover it with at least 95 %: 2 and 8 of 9).
 #
 #   python3 bench/scripts/step_cost.py KERNTIME READER OUT_DIR [ROUNDS] [STEPS]
+#   python3 bench/scripts/step_cost.py --summarize OUT_DIR/rounds.jsonl [MORE.jsonl ...]
+# Each round is also appended to OUT_DIR/rounds.jsonl; --summarize judges the rounds of one or
+# more such files pooled (calls cut by a time limit). KERNTIME_STEP_COST_SIZE=block1 takes the
+# smaller step where the host is too slow for block's 5 ms.
 import json
 import math
 import os
@@ -98,7 +102,27 @@ def verdict(samples):
     return lines
 
 
+def summarize(paths):
+    """The verdict on the rounds saved in `paths` (each OUT_DIR/rounds.jsonl), pooled: rounds of
+    several calls, each cut by a time limit, judged as one run."""
+    rounds = []
+    for path in paths:
+        with open(path) as f:
+            rounds += [json.loads(line) for line in f if line.startswith("{")]
+    arms = [a for a in ("bare", "reader", "run", "profiler") if all(a in r for r in rounds)]
+    samples = {arm: [r[arm] for r in rounds] for arm in arms}
+    print(f"{len(rounds)} rounds from {len(paths)} file(s); median step time per process, ms:")
+    for arm in arms:
+        print(f"  {arm:9s} median {statistics.median(samples[arm]):6.3f}  " +
+              " ".join(f"{v:.3f}" for v in samples[arm]))
+    for line in verdict(samples):
+        print(line)
+    return 0
+
+
 def main(argv):
+    if argv[:1] == ["--summarize"] and len(argv) > 1:
+        return summarize(argv[1:])
     if len(argv) < 3:
         print(__doc__ or "usage: step_cost.py KERNTIME READER OUT_DIR [ROUNDS] [STEPS]",
               file=sys.stderr)
@@ -113,25 +137,28 @@ def main(argv):
     pin = ["taskset", "-c", cpus] if cpus and shutil.which("taskset") else []
     os.makedirs(out, exist_ok=True)
     step = [python, os.path.join(ROOT, "bench", "run", "torch_step.py")]
+    # The step the target defines takes at most 5 ms bare; on a slow host, block1 (fewer layers,
+    # fewer host calls) is the step that still has over 100 kernels within it.
+    size = os.environ.get("KERNTIME_STEP_COST_SIZE", "block")
     base_env = {k: v for k, v in os.environ.items()
                 if k not in ("CUDA_INJECTION64_PATH", "KERNTIME_REFERENCE_OUT")}
 
     def command(arm, i):
         env = dict(base_env)
         if arm == "bare":
-            return step + ["plain", "block", steps], env
+            return step + ["plain", size, steps], env
         if arm == "reader":
             # What CUPTI's kernel tracing costs, without the reader's writing at a synchronize.
             env.update(CUDA_INJECTION64_PATH=reader, KERNTIME_REFERENCE_FLUSH_AT_SYNC="0",
                        KERNTIME_REFERENCE_OUT=os.path.join(out, f"cost-reader-{i}"))
-            return step + ["plain", "block", steps], env
+            return step + ["plain", size, steps], env
         if arm.startswith("run"):
             # The breakdown arms (KERNTIME_STEP_COST_ARMS) switch one part of kerntime run off.
             options, extra = run_arm(arm) or ([], {})
             env.update(extra)
             return [kerntime, "run", "-o", os.path.join(out, f"cost-{arm}-{i}.json")] + \
-                options + ["--"] + step + ["plain", "block", steps], env
-        return step + ["profiler-time", "block", steps], env
+                options + ["--"] + step + ["plain", size, steps], env
+        return step + ["profiler-time", size, steps], env
 
     # KERNTIME_STEP_COST_NO_PROFILER=1 leaves the reference out: more rounds of the target's
     # three arms in the same time.
@@ -150,9 +177,11 @@ def main(argv):
                 return 1
             samples[arm].append(json.loads(lines[-1])["step_ms_median"])
         # Each round as it ends: a run cut short by a time limit still leaves its figures.
+        with open(os.path.join(out, "rounds.jsonl"), "a") as saved:
+            saved.write(json.dumps({arm: samples[arm][-1] for arm in arms}) + "\n")
         print(f"round {i + 1}: " + ", ".join(f"{arm} {samples[arm][-1]:.3f} ms" for arm in arms),
               flush=True)
-    print(f"torch_step.py block, {steps} steps a process, {rounds} rounds, CPUs "
+    print(f"torch_step.py {size}, {steps} steps a process, {rounds} rounds, CPUs "
           f"{cpus if pin else 'not pinned'}; median step time per process, ms:")
     width = max(9, *map(len, arms))
     for arm in arms:

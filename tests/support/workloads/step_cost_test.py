@@ -5,6 +5,7 @@
 import contextlib
 import importlib.util
 import io
+import json
 import os
 import stat
 import sys
@@ -110,6 +111,19 @@ class WholeScript(unittest.TestCase):
                           "defines it", text)
             self.assertTrue(text.rstrip().endswith(
                 "kerntime run cost +8.6% vs reader +4.0%: target not met"), text)
+            # Every round saved; two such files judged pooled give the same rounds twice over.
+            rounds = os.path.join(d, "out", "rounds.jsonl")
+            with open(rounds) as f:
+                saved = [json.loads(line) for line in f]
+            self.assertEqual(len(saved), 9)
+            self.assertEqual(saved[0], {"bare": 3.5, "reader": 3.64, "run": 3.8, "profiler": 4.8})
+            pooled = io.StringIO()
+            with contextlib.redirect_stdout(pooled):
+                self.assertEqual(sc.main(["--summarize", rounds, rounds]), 0)
+            self.assertIn("18 rounds from 2 file(s)", pooled.getvalue())
+            self.assertIn("(median of 18 rounds", pooled.getvalue())
+            self.assertTrue(pooled.getvalue().rstrip().endswith(
+                "kerntime run cost +8.6% vs reader +4.0%: target not met"), pooled.getvalue())
 
 
 if __name__ == "__main__":
