@@ -92,6 +92,13 @@ bool within(double error, double reference) {
   return std::abs(error) <= std::max(0.02 * reference, 250.0);
 }
 
+// The floor alone (no fixed cost known) says it may read low by about 0.5 to 0.9 us on an H200
+// (src/bench/sampler.cpp): below by up to that, plus the target's 2 % for the work's own noise,
+// and never above the target.
+bool within_what_it_says(double error, double reference) {
+  return error >= -(900.0 + 0.02 * reference) && error <= std::max(0.02 * reference, 250.0);
+}
+
 }  // namespace
 
 std::string own_executable() {
@@ -156,7 +163,8 @@ int events_only_section(const std::vector<EventsOnlyCase>& cases, const std::str
   std::printf(
       "Each scenario is a child process of bench_accuracy measuring with the defaults and no "
       "Tracer. References: spins, the kernel's CUPTI duration from plain launches; copies, the "
-      "engine's cold CUPTI headline. Target: max(2%%, 0.25 us) in the first two.\n\n");
+      "engine's cold CUPTI headline. Target: max(2%%, 0.25 us) in the first two; in the third, "
+      "what its warning says (low by up to 0.9 us, plus 2%% of the work).\n\n");
   for (const Scenario& scenario : kScenarios) {
     std::string cupti_line;
     results.push_back(run_child(scenario, cache_dir, cupti_line));
@@ -165,8 +173,8 @@ int events_only_section(const std::vector<EventsOnlyCase>& cases, const std::str
   }
   std::printf(
       "\n| Configuration | Reference | Held: headline | Error | Within | Absent: headline | "
-      "Error | Within | None: headline | Error | Floor | Fixed cost (source) |\n");
-  std::printf("|---|---:|---:|---:|:-:|---:|---:|:-:|---:|---:|---:|---:|\n");
+      "Error | Within | None: headline | Error | As it says | Floor | Fixed cost (source) |\n");
+  std::printf("|---|---:|---:|---:|:-:|---:|---:|:-:|---:|---:|:-:|---:|---:|\n");
   int missed = 0;
   for (std::size_t i = 0; i < cases.size(); ++i) {
     const EventsOnlyCase& c = cases[i];
@@ -186,8 +194,11 @@ int events_only_section(const std::vector<EventsOnlyCase>& cases, const std::str
                       us(row.headline_ns), us(error), 100.0 * error / c.reference_ns,
                       ok ? "yes" : "**NO**");
       } else {
-        std::snprintf(cell, sizeof cell, " %.3f us | %+.3f us (%+.2f%%) |", us(row.headline_ns),
-                      us(error), 100.0 * error / c.reference_ns);
+        const bool ok = within_what_it_says(error, c.reference_ns);
+        missed += ok ? 0 : 1;
+        std::snprintf(cell, sizeof cell, " %.3f us | %+.3f us (%+.2f%%) | %s |",
+                      us(row.headline_ns), us(error), 100.0 * error / c.reference_ns,
+                      ok ? "yes" : "**NO**");
       }
       cells += cell;
     }
