@@ -113,6 +113,40 @@ TEST(CompareHtml, TheForestPlotHasARowPerPairedEntryWorstFirst) {
   EXPECT_NE(page.find("role=\"img\" aria-labelledby=\"forest-title\""), std::string::npos);
 }
 
+// The forest plot's names follow --names: short forms in a 300-unit column by default, whole
+// names in a column as wide as the longest with --names full.
+TEST(CompareHtml, TheForestPlotShowsWholeNamesWithNamesFull) {
+  const std::string name =
+      "void at::native::vectorized_elementwise_kernel<4, at::native::CUDAFunctor_add<float>, "
+      "std::array<char*, 3> >(int, at::native::CUDAFunctor_add<float>, std::array<char*, 3>)";
+  Report baseline;
+  Report candidate;
+  baseline.entries.push_back(entry_of(name, 100'000.0, 1.0, 11));
+  candidate.entries.push_back(entry_of(name, 100'000.0, 1.2, 12));
+  const Comparison c = compare(baseline, candidate, CompareOptions{});
+  const auto name_text = [](const std::string& page) {
+    const std::size_t at = page.find("<text class=\"name\"");
+    const std::size_t start = page.find('>', at) + 1;
+    return page.substr(start, page.find("</text>", start) - start);
+  };
+  const auto view_width = [](const std::string& page) {
+    const std::size_t figure = page.find("role=\"img\" aria-labelledby=\"forest-title\"");
+    const std::size_t box = page.find("viewBox=\"0 0 ", figure);
+    return std::stod(page.substr(box + 13));
+  };
+  const std::string short_page = render(c, CompareFormat::html);
+  EXPECT_EQ(name_text(short_page), "at::…::vectorized_elementwise_kernel&lt;…&gt;");
+  EXPECT_DOUBLE_EQ(view_width(short_page), 300.0 + 420.0 + 110.0 + 20.0);
+  const std::string full_page = render(c, CompareFormat::html, false, NameStyle::full);
+  EXPECT_EQ(name_text(full_page),
+            "void at::native::vectorized_elementwise_kernel&lt;4, "
+            "at::native::CUDAFunctor_add&lt;float&gt;, std::array&lt;char*, "
+            "3&gt; &gt;(int, at::native::CUDAFunctor_add&lt;float&gt;, "
+            "std::array&lt;char*, 3&gt;)");
+  EXPECT_DOUBLE_EQ(view_width(full_page),
+                   7.0 * static_cast<double>(name.size()) + 10.0 + 420.0 + 110.0 + 20.0);
+}
+
 TEST(CompareHtml, TheTableHasEveryEntryWithHeadersAndReasons) {
   const Comparison c = sample_comparison();
   const std::string page = render(c, CompareFormat::html);

@@ -111,6 +111,18 @@ constexpr double kPlotWidth = 420.0;
 constexpr double kWordWidth = 110.0;
 constexpr double kTop = 30.0;
 
+// The name column's width in the plot's units: the short forms' 40 characters fit kNameWidth; whole
+// names (--names full) widen it to the longest one, at about 7 units a character.
+double name_column_width(const NameColumn& names, const std::vector<const EntryComparison*>& rows,
+                         const Comparison& comparison) {
+  std::size_t longest = 0;
+  for (const EntryComparison* e : rows) {
+    longest = std::max(
+        longest, display_width(names(static_cast<std::size_t>(e - comparison.entries.data()))));
+  }
+  return std::max(kNameWidth, 7.0 * static_cast<double>(longest) + 10.0);
+}
+
 void write_forest_plot(const Comparison& comparison, const NameColumn& names,
                        std::vector<const EntryComparison*> rows, ChunkedText& out) {
   std::stable_sort(rows.begin(), rows.end(), [](const auto* a, const auto* b) {
@@ -119,9 +131,10 @@ void write_forest_plot(const Comparison& comparison, const NameColumn& names,
     }
     return std::abs(a->ratio.value_or(1.0) - 1.0) > std::abs(b->ratio.value_or(1.0) - 1.0);
   });
-  const Axis axis = axis_for(rows, kNameWidth + 10.0, kPlotWidth);
+  const double name_width = name_column_width(names, rows, comparison);
+  const Axis axis = axis_for(rows, name_width + 10.0, kPlotWidth);
   const double height = kTop + kRowHeight * static_cast<double>(rows.size()) + 10.0;
-  const double width = kNameWidth + kPlotWidth + kWordWidth + 20.0;
+  const double width = name_width + kPlotWidth + kWordWidth + 20.0;
   out += svg_figure_start("forest", width, height,
                           "Change of each entry (candidate over baseline) with its " +
                               markup_text(interval_title(comparison)) +
@@ -148,7 +161,7 @@ void write_forest_plot(const Comparison& comparison, const NameColumn& names,
         axis.x(e.threshold) - axis.x(-e.threshold), kRowHeight - 4.0);
     out +=
         fmt::format("<text class=\"name\" x=\"{:.1f}\" y=\"{:.1f}\" text-anchor=\"end\">{}</text>",
-                    kNameWidth, y + 4.0, markup_text(names(index)));
+                    name_width, y + 4.0, markup_text(names(index)));
     if (e.ratio_ci) {
       const double low = e.ratio_ci->low - 1.0;
       const double high = e.ratio_ci->high - 1.0;
@@ -164,7 +177,7 @@ void write_forest_plot(const Comparison& comparison, const NameColumn& names,
     }
     if (e.ratio) out += marker(e.verdict, axis.x(*e.ratio - 1.0), y);
     out += fmt::format("<text class=\"word\" x=\"{:.1f}\" y=\"{:.1f}\">{}</text></g>\n",
-                       kNameWidth + kPlotWidth + 24.0, y + 4.0, verdict);
+                       name_width + kPlotWidth + 24.0, y + 4.0, verdict);
   }
   out += fmt::format(
       "</svg>\n<figcaption>Each row: the change of the median (marker), its {} interval "
@@ -236,8 +249,12 @@ void write_comparison_html(const Comparison& comparison, NameStyle names, Chunke
   }
   if (!paired.empty()) {
     out += "<h2>Changes</h2>\n";
-    // The plot's name column holds about 40 characters: short forms that fit, whole on hover.
-    write_forest_plot(comparison, entry_names(comparison, NameStyle::short_form, 40), paired, out);
+    // The plot's name column holds about 40 characters: short forms that fit, whole on hover;
+    // with --names full, whole names in a column as wide as the longest.
+    write_forest_plot(
+        comparison,
+        names == NameStyle::full ? shown : entry_names(comparison, NameStyle::short_form, 40),
+        paired, out);
   }
   if (baseline != nullptr && candidate != nullptr) {
     write_strip_plots(comparison, *baseline, *candidate, shown, out);
