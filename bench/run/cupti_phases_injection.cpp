@@ -1,0 +1,205 @@
+// SPDX-License-Identifier: Apache-2.0
+// Where CUPTI's host cost per launch goes, inside one process (docs/run.md, "The cost target"):
+// processes of one program differ by 15 % and more in step time, more than the few percent the
+// cost target is about, so arms in processes of their own cannot tell CUPTI's parts apart. This
+// injection library switches CUPTI's configuration every KERNTIME_PHASE_MS (default 100) while
+// the program runs, in cycles of the phases named by KERNTIME_PHASES (default
+// "kernels,api,copies,callbacks"):
+//
+//   kernels    kernel records only (what the reference reader records)
+//   copies     + copies, memsets and external correlation records (kerntime run's kinds once its
+//              API records stop)
+//   api        + runtime and driver API records (kerntime run's first launches, --all-api-calls)
+//   callbacks  copies, and a callback on every launch API that does nothing (the floor of
+//              kerntime run's launch watch)
+//
+// `copies` follows `api` in the default cycle, so it also tells whether switching API records off
+// restores what they cost. Each phase counts the kernels that started on the GPU within it (in a
+// launch-bound program, the launches); bench/scripts/cupti_phases.py turns the phases into host
+// time per launch and compares each with `kernels` of the same cycle. One line per phase goes to
+// KERNTIME_PHASES_OUT at exit: {"cycle": C, "phase": NAME, "kernels": N, "seconds": S}.
+//
+//   CUDA_INJECTION64_PATH=build/gpu/bench/run/libkerntime_cupti_phases_injection.so PROGRAM
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cstddef>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <iterator>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include <cupti.h>
+
+namespace {
+
+constexpr std::size_t kBufferBytes = std::size_t{8} << 20;
+constexpr std::size_t kMaxPhases = 1 << 16;
+
+std::mutex free_mutex;
+std::vector<std::uint8_t*> free_buffers;
+
+// Phase boundaries in CUPTI's clock, written by the switching thread before the phase starts;
+// kernels are binned by their GPU start at exit.
+struct Phase {
+  std::uint32_t cycle = 0;
+  std::uint32_t kind = 0;  ///< index into kNames
+  std::uint64_t begin = 0;
+  std::uint64_t end = 0;
+};
+std::vector<Phase> phases;  // reserved kMaxPhases at start, appended by the switching thread only
+std::mutex starts_mutex;
+std::vector<std::uint64_t> kernel_starts;  // appended on CUPTI's buffer thread
+
+const char* const kNames[] = {"kernels", "copies", "api", "callbacks"};
+
+constexpr CUpti_ActivityKind kCopyKinds[] = {
+    CUPTI_ACTIVITY_KIND_EXTERNAL_CORRELATION, CUPTI_ACTIVITY_KIND_MEMCPY,
+    CUPTI_ACTIVITY_KIND_MEMCPY2, CUPTI_ACTIVITY_KIND_MEMSET};
+constexpr CUpti_ActivityKind kApiKinds[] = {CUPTI_ACTIVITY_KIND_RUNTIME,
+                                            CUPTI_ACTIVITY_KIND_DRIVER};
+// The launch APIs kerntime run's launch watch subscribes to (src/cupti/launch_watch.cpp).
+constexpr CUpti_CallbackId kRuntimeLaunches[] = {
+    CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_v7000,
+    CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_ptsz_v7000,
+    CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernelExC_v11060,
+    CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernelExC_ptsz_v11060,
+    CUPTI_RUNTIME_TRACE_CBID_cudaGraphLaunch_v10000,
+    CUPTI_RUNTIME_TRACE_CBID_cudaGraphLaunch_ptsz_v10000};
+constexpr CUpti_CallbackId kDriverLaunches[] = {
+    CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel,   CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel_ptsz,
+    CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx, CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx_ptsz,
+    CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch,    CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch_ptsz};
+
+CUpti_SubscriberHandle subscriber = nullptr;
+std::atomic<bool> stopping{false};
+std::thread switcher;
+
+void CUPTIAPI requested(std::uint8_t** buffer, std::size_t* size, std::size_t* max_records) {
+  {
+    std::lock_guard lock{free_mutex};
+    if (!free_buffers.empty()) {
+      *buffer = free_buffers.back();
+      free_buffers.pop_back();
+    } else {
+      *buffer = static_cast<std::uint8_t*>(std::aligned_alloc(8, kBufferBytes));
+    }
+  }
+  *size = *buffer != nullptr ? kBufferBytes : 0;
+  *max_records = 0;
+}
+
+void CUPTIAPI completed(CUcontext, std::uint32_t, std::uint8_t* buffer, std::size_t,
+                        std::size_t valid) {
+  std::vector<std::uint64_t> starts;
+  CUpti_Activity* record = nullptr;
+  while (cuptiActivityGetNextRecord(buffer, valid, &record) == CUPTI_SUCCESS) {
+    if (record->kind == CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL ||
+        record->kind == CUPTI_ACTIVITY_KIND_KERNEL) {
+      // `start` sits where it did in every kernel record version (src/cupti/kernel_record.hpp).
+      starts.push_back(reinterpret_cast<const CUpti_ActivityKernel4*>(record)->start);
+    }
+  }
+  {
+    std::lock_guard lock{starts_mutex};
+    kernel_starts.insert(kernel_starts.end(), starts.begin(), starts.end());
+  }
+  std::lock_guard lock{free_mutex};
+  free_buffers.push_back(buffer);
+}
+
+void CUPTIAPI no_callback(void*, CUpti_CallbackDomain, CUpti_CallbackId, const void*) {}
+
+void set_kinds(const CUpti_ActivityKind* kinds, std::size_t count, bool on) {
+  for (std::size_t i = 0; i < count; ++i) {
+    if (on) {
+      cuptiActivityEnable(kinds[i]);
+    } else {
+      cuptiActivityDisable(kinds[i]);
+    }
+  }
+}
+
+void set_callbacks(bool on) {
+  for (const CUpti_CallbackId id : kRuntimeLaunches)
+    cuptiEnableCallback(on ? 1 : 0, subscriber, CUPTI_CB_DOMAIN_RUNTIME_API, id);
+  for (const CUpti_CallbackId id : kDriverLaunches)
+    cuptiEnableCallback(on ? 1 : 0, subscriber, CUPTI_CB_DOMAIN_DRIVER_API, id);
+}
+
+// Brings CUPTI to phase `kind`'s configuration.
+void configure(std::uint32_t kind) {
+  set_kinds(kCopyKinds, std::size(kCopyKinds), kind != 0);
+  set_kinds(kApiKinds, std::size(kApiKinds), kind == 2);
+  set_callbacks(kind == 3);
+}
+
+std::vector<std::uint32_t> phase_order() {
+  const char* text = std::getenv("KERNTIME_PHASES");
+  std::string list = text != nullptr && *text != '\0' ? text : "kernels,api,copies,callbacks";
+  std::vector<std::uint32_t> order;
+  std::size_t start = 0;
+  while (start <= list.size()) {
+    const std::size_t comma = std::min(list.find(',', start), list.size());
+    const std::string name = list.substr(start, comma - start);
+    for (std::uint32_t k = 0; k < std::size(kNames); ++k) {
+      if (name == kNames[k]) order.push_back(k);
+    }
+    start = comma + 1;
+  }
+  if (order.empty()) order.push_back(0);
+  return order;
+}
+
+void switch_phases() {
+  const char* ms_text = std::getenv("KERNTIME_PHASE_MS");
+  const int ms = ms_text != nullptr && std::atoi(ms_text) > 0 ? std::atoi(ms_text) : 100;
+  const std::vector<std::uint32_t> order = phase_order();
+  for (std::uint32_t cycle = 0; !stopping.load(); ++cycle) {
+    for (const std::uint32_t kind : order) {
+      if (stopping.load() || phases.size() == kMaxPhases) return;
+      configure(kind);
+      Phase p;
+      p.cycle = cycle;
+      p.kind = kind;
+      cuptiGetTimestamp(&p.begin);
+      std::this_thread::sleep_for(std::chrono::milliseconds(ms));
+      cuptiGetTimestamp(&p.end);
+      phases.push_back(p);
+    }
+  }
+}
+
+void at_exit() {
+  stopping.store(true);
+  if (switcher.joinable()) switcher.join();
+  cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
+  const char* path = std::getenv("KERNTIME_PHASES_OUT");
+  std::FILE* out = path != nullptr ? std::fopen(path, "a") : stderr;
+  if (out == nullptr) return;
+  std::lock_guard lock{starts_mutex};
+  for (const Phase& p : phases) {
+    std::size_t kernels = 0;
+    for (const std::uint64_t start : kernel_starts)
+      kernels += start >= p.begin && start < p.end ? 1 : 0;
+    std::fprintf(out, "{\"cycle\": %u, \"phase\": \"%s\", \"kernels\": %zu, \"seconds\": %.9f}\n",
+                 p.cycle, kNames[p.kind], kernels, static_cast<double>(p.end - p.begin) * 1e-9);
+  }
+  if (out != stderr) std::fclose(out);
+}
+
+}  // namespace
+
+extern "C" __attribute__((visibility("default"))) int InitializeInjection() {
+  if (cuptiSubscribe(&subscriber, &no_callback, nullptr) != CUPTI_SUCCESS) return 1;
+  if (cuptiActivityRegisterCallbacks(&requested, &completed) != CUPTI_SUCCESS) return 1;
+  cuptiActivityEnable(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL);
+  phases.reserve(kMaxPhases);
+  std::atexit(&at_exit);
+  switcher = std::thread(&switch_phases);
+  return 1;
+}

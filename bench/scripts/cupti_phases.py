@@ -1,0 +1,115 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
+"""Host time per launch under each CUPTI configuration, switched inside one process.
+
+    python3 bench/scripts/cupti_phases.py INJECTION OUT_DIR [PROCESSES] -- PROGRAM [ARGS ...]
+    python3 bench/scripts/cupti_phases.py --summarize OUT_DIR/phases-*.jsonl
+
+Runs PROGRAM PROCESSES times (default 3) under bench/run/cupti_phases_injection.cpp, pinned to the
+CPUs step_cost.py uses (KERNTIME_MEASURE_CPUS), and judges the phases: a phase's host time per
+launch is its length over the kernels that started in it (the program must be launch-bound and
+launch all along: torch_step.py block1 2000, kerntime_run_target operators 3000). Each phase is
+compared with the `kernels` phase of the same cycle (kernel records only, what the reference
+reader records), so the processes' different speeds cancel. Cycles where a phase saw fewer than
+200 kernels (start-up, the end) are left out.
+"""
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+from step_cost import median_interval  # noqa: E402
+
+MIN_KERNELS = 200
+
+
+def per_launch(rows):
+    """{(process, cycle): {phase: us per launch}} for the cycles whose phases all saw enough
+    kernels."""
+    cycles = {}
+    for process, phases in rows.items():
+        for r in phases:
+            cycles.setdefault((process, r["cycle"]), []).append(r)
+    kept = {}
+    for key, phases in cycles.items():
+        if any(r["kernels"] < MIN_KERNELS for r in phases):
+            continue
+        kept[key] = {r["phase"]: r["seconds"] * 1e6 / r["kernels"] for r in phases}
+    return kept
+
+
+def summary(rows):
+    """The lines that judge the phases of {process: [phase rows]}."""
+    kept = per_launch(rows)
+    names = []
+    for phases in kept.values():
+        names += [n for n in phases if n not in names]
+    lines = [f"{len(kept)} cycles of {len(rows)} process(es) kept (every phase over "
+             f"{MIN_KERNELS} kernels); host time per launch, us, and against `kernels` in the "
+             "same cycle:"]
+    for name in names:
+        times = [c[name] for c in kept.values() if name in c]
+        if not times:
+            continue
+        line = f"  {name:10s} {statistics.median(times):8.3f} us"
+        if name != "kernels":
+            deltas = [c[name] - c["kernels"] for c in kept.values() if name in c and "kernels" in c]
+            if deltas:
+                m, low, high = median_interval(deltas)
+                rel = [(c[name] / c["kernels"] - 1) * 100 for c in kept.values()
+                       if name in c and "kernels" in c]
+                line += (f"  {m:+.3f} us [{low:+.3f}, {high:+.3f}]  "
+                         f"({statistics.median(rel):+.2f} %, {len(deltas)} cycles)")
+        lines.append(line)
+    return lines
+
+
+def load(paths):
+    rows = {}
+    for path in paths:
+        with open(path) as f:
+            rows[path] = [json.loads(line) for line in f if line.startswith("{")]
+    return rows
+
+
+def main(argv):
+    if argv[:1] == ["--summarize"]:
+        for line in summary(load(argv[1:])):
+            print(line)
+        return 0
+    if "--" not in argv or argv.index("--") < 2:
+        print(__doc__, file=sys.stderr)
+        return 2
+    split = argv.index("--")
+    injection, out = os.path.abspath(argv[0]), argv[1]
+    processes = int(argv[2]) if split > 2 else 3
+    program = argv[split + 1:]
+    available = sorted(os.sched_getaffinity(0))
+    cpus = os.environ.get("KERNTIME_MEASURE_CPUS",
+                          ",".join(map(str, available[-4:])) if len(available) >= 8 else "")
+    pin = ["taskset", "-c", cpus] if cpus and shutil.which("taskset") else []
+    os.makedirs(out, exist_ok=True)
+    paths = []
+    for i in range(processes):
+        path = os.path.join(out, f"phases-{i}.jsonl")
+        if os.path.exists(path):
+            os.remove(path)
+        env = dict(os.environ, CUDA_INJECTION64_PATH=injection, KERNTIME_PHASES_OUT=path)
+        done = subprocess.run(pin + program, env=env, stdout=subprocess.DEVNULL)
+        if done.returncode != 0 or not os.path.exists(path):
+            print(f"cupti_phases: process {i + 1}: exit {done.returncode}, no phases",
+                  file=sys.stderr)
+            return 1
+        paths.append(path)
+    print(f"{' '.join(program)}: {processes} processes, CPUs {cpus if pin else 'not pinned'}")
+    for line in summary(load(paths)):
+        print(line)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

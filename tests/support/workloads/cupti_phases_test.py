@@ -1,0 +1,92 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
+# bench/scripts/cupti_phases.py without a GPU: phases turned into host time per launch, each
+# compared with the kernel-only phase of its own cycle, and the whole script on a fake program
+# that writes what the injection would.
+import contextlib
+import importlib.util
+import io
+import json
+import os
+import stat
+import sys
+import tempfile
+import unittest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(HERE)))
+sys.path.insert(0, os.path.join(ROOT, "bench", "scripts"))
+spec = importlib.util.spec_from_file_location("cupti_phases",
+                                              os.path.join(ROOT, "bench", "scripts", "cupti_phases.py"))
+cp = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(cp)
+
+
+def phase(cycle, name, kernels, seconds=0.1):
+    return {"cycle": cycle, "phase": name, "kernels": kernels, "seconds": seconds}
+
+
+class Summary(unittest.TestCase):
+    def test_each_phase_against_kernels_of_its_own_cycle(self):
+        # Two processes at different speeds (5 and 6 us a launch with kernel records only); API
+        # records add 2 us a launch in both, copies nothing. The cycle where `api` saw too few
+        # kernels (the program ending) is left out.
+        rows = {"a": [], "b": []}
+        for c in range(9):
+            rows["a"] += [phase(c, "kernels", 20000), phase(c, "api", 14286),
+                          phase(c, "copies", 20000)]
+            rows["b"] += [phase(c, "kernels", 16667), phase(c, "api", 12500),
+                          phase(c, "copies", 16667)]
+        rows["b"].append(phase(9, "kernels", 16667))
+        rows["b"].append(phase(9, "api", 150))
+        lines = cp.summary(rows)
+        self.assertEqual(lines[0].split(" cycles")[0], "18")
+        api = [l for l in lines if l.strip().startswith("api")][0]
+        copies = [l for l in lines if l.strip().startswith("copies")][0]
+        self.assertIn("+2.000 us", api)
+        self.assertIn("18 cycles", api)
+        self.assertIn("+0.000 us", copies)
+        kernels = [l for l in lines if l.strip().startswith("kernels")][0]
+        self.assertIn("5.500 us", kernels)  # the median of 5 and 6, nothing compared
+
+
+FAKE = """\
+#!{python}
+import json, os
+with open(os.environ["KERNTIME_PHASES_OUT"], "a") as f:
+    for c in range(10):
+        for name, kernels in (("kernels", 20000), ("api", 10000)):
+            f.write(json.dumps({{"cycle": c, "phase": name, "kernels": kernels, "seconds": 0.1}}) + "\\n")
+"""
+
+
+class WholeScript(unittest.TestCase):
+    def test_processes_under_the_injection_and_the_summary(self):
+        with tempfile.TemporaryDirectory() as d:
+            program = os.path.join(d, "program")
+            with open(program, "w") as f:
+                f.write(FAKE.format(python=sys.executable))
+            os.chmod(program, stat.S_IRWXU)
+            os.environ["KERNTIME_MEASURE_CPUS"] = ""
+            out = io.StringIO()
+            try:
+                with contextlib.redirect_stdout(out):
+                    status = cp.main([os.path.join(d, "phases.so"), os.path.join(d, "out"), "2",
+                                      "--", program])
+            finally:
+                del os.environ["KERNTIME_MEASURE_CPUS"]
+            self.assertEqual(status, 0, out.getvalue())
+            self.assertIn("20 cycles of 2 process(es)", out.getvalue())
+            self.assertIn("+5.000 us", out.getvalue())
+            self.assertEqual(len(os.listdir(os.path.join(d, "out"))), 2)
+            with contextlib.redirect_stdout(io.StringIO()) as again:
+                cp.main(["--summarize"] + [os.path.join(d, "out", f"phases-{i}.jsonl")
+                                           for i in range(2)])
+            self.assertIn("+5.000 us", again.getvalue())
+        # A command line without the program is refused.
+        with contextlib.redirect_stderr(io.StringIO()):
+            self.assertEqual(cp.main(["phases.so", "out"]), 2)
+
+
+if __name__ == "__main__":
+    unittest.main()
