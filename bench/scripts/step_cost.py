@@ -102,6 +102,13 @@ def verdict(samples):
     return lines
 
 
+def arm_lines(samples):
+    """Each arm's median step time and its rounds', from {arm: [ms per round]}."""
+    width = max(9, *map(len, samples))
+    return [f"  {arm:{width}s} median {statistics.median(s):6.3f}  " +
+            " ".join(f"{v:.3f}" for v in s) for arm, s in samples.items()]
+
+
 def summarize(paths):
     """The verdict on the rounds saved in `paths` (each OUT_DIR/rounds.jsonl), pooled: rounds of
     several calls, each cut by a time limit, judged as one run."""
@@ -112,9 +119,8 @@ def summarize(paths):
     arms = [a for a in ("bare", "reader", "run", "profiler") if all(a in r for r in rounds)]
     samples = {arm: [r[arm] for r in rounds] for arm in arms}
     print(f"{len(rounds)} rounds from {len(paths)} file(s); median step time per process, ms:")
-    for arm in arms:
-        print(f"  {arm:9s} median {statistics.median(samples[arm]):6.3f}  " +
-              " ".join(f"{v:.3f}" for v in samples[arm]))
+    for line in arm_lines(samples):
+        print(line)
     for line in verdict(samples):
         print(line)
     return 0
@@ -183,10 +189,8 @@ def main(argv):
               flush=True)
     print(f"torch_step.py {size}, {steps} steps a process, {rounds} rounds, CPUs "
           f"{cpus if pin else 'not pinned'}; median step time per process, ms:")
-    width = max(9, *map(len, arms))
-    for arm in arms:
-        s = samples[arm]
-        print(f"  {arm:{width}s} median {statistics.median(s):6.3f}  " + " ".join(f"{v:.3f}" for v in s))
+    for line in arm_lines(samples):
+        print(line)
     reference = read_reference.merge(read_reference.load(os.path.join(out, "cost-reader-0"))
                                      .values())
     per_step = reference.count() / (int(steps) + WARMUP_STEPS)

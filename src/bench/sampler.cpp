@@ -68,14 +68,13 @@ void summarize_throttling(Measurement& m, double threshold) {
   if (m.info.throttled_samples == 0) return;
   std::string listed;
   std::size_t shown = 0;
-  for (const SampleRecord& r : m.samples) {
-    if (!r.throttled || shown == kListedThrottled) continue;
-    listed += fmt::format("{}{:.0f} MHz", shown == 0 ? "" : ", ", *r.sm_clock_mhz);
-    ++shown;
-  }
   std::uint64_t reasons = 0;
   for (const SampleRecord& r : m.samples) {
-    if (r.throttled && r.clock_event_reasons) reasons |= *r.clock_event_reasons;
+    if (!r.throttled) continue;
+    reasons |= r.clock_event_reasons.value_or(0);
+    if (shown == kListedThrottled) continue;
+    listed += fmt::format("{}{:.0f} MHz", shown == 0 ? "" : ", ", *r.sm_clock_mhz);
+    ++shown;
   }
   const std::string cause = slowing_clock_events_in_words(reasons);
   m.warnings.push_back(fmt::format(

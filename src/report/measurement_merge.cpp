@@ -5,6 +5,7 @@
 #include <iterator>
 #include <memory>
 #include <optional>
+#include <sstream>
 #include <string>
 #include <utility>
 
@@ -29,17 +30,11 @@ std::optional<double> median_of(std::vector<double> values) {
 
 // The comma-separated names of both, each once, in the order first seen: the reasons any part's
 // samples were slowed by.
-std::string union_of_names(const std::string& names, const std::string& more) {
-  std::string merged = names;
-  std::size_t start = 0;
-  while (start <= more.size() && !more.empty()) {
-    const std::size_t comma = std::min(more.find(',', start), more.size());
-    const std::string name = more.substr(start, comma - start);
-    const std::string padded = "," + merged + ",";
-    if (!name.empty() && padded.find("," + name + ",") == std::string::npos) {
-      merged += (merged.empty() ? "" : ",") + name;
-    }
-    start = comma + 1;
+std::string union_of_names(std::string merged, const std::string& more) {
+  std::istringstream names{more};
+  for (std::string name; std::getline(names, name, ',');) {
+    if (name.empty() || ("," + merged + ",").find("," + name + ",") != std::string::npos) continue;
+    merged += (merged.empty() ? "" : ",") + name;
   }
   return merged;
 }
