@@ -9,36 +9,22 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
-#include <mutex>
-#include <vector>
 
 #include <cupti.h>
 
+#include "../cupti_buffer_free_list.hpp"
+
 namespace {
 
-// kerntime run's buffers (TracerOptions::buffer_bytes), kept on a free list so that asking for
-// one costs what it costs kerntime's pool.
-constexpr std::size_t kBufferBytes = std::size_t{8} << 20;
-std::mutex free_mutex;
-std::vector<std::uint8_t*> free_buffers;
+// kerntime run's buffers (TracerOptions::buffer_bytes).
+kerntime_bench::CuptiBufferFreeList buffers;
 
 void CUPTIAPI requested(std::uint8_t** buffer, std::size_t* size, std::size_t* max_records) {
-  {
-    std::lock_guard lock{free_mutex};
-    if (!free_buffers.empty()) {
-      *buffer = free_buffers.back();
-      free_buffers.pop_back();
-    } else {
-      *buffer = static_cast<std::uint8_t*>(std::aligned_alloc(8, kBufferBytes));
-    }
-  }
-  *size = *buffer != nullptr ? kBufferBytes : 0;
-  *max_records = 0;
+  buffers.take(buffer, size, max_records);
 }
 
 void CUPTIAPI completed(CUcontext, std::uint32_t, std::uint8_t* buffer, std::size_t, std::size_t) {
-  std::lock_guard lock{free_mutex};
-  free_buffers.push_back(buffer);
+  buffers.give_back(buffer);
 }
 
 // kerntime run's subscriber has a callback, which only its launch watch enables.

@@ -20,7 +20,6 @@
 // KERNTIME_PHASES_OUT at exit: {"cycle": C, "phase": NAME, "kernels": N, "seconds": S}.
 //
 //   CUDA_INJECTION64_PATH=build/gpu/bench/run/libkerntime_cupti_phases_injection.so PROGRAM
-#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cstddef>
@@ -29,19 +28,20 @@
 #include <cstdlib>
 #include <iterator>
 #include <mutex>
+#include <sstream>
 #include <string>
 #include <thread>
 #include <vector>
 
 #include <cupti.h>
 
+#include "../cupti_buffer_free_list.hpp"
+
 namespace {
 
-constexpr std::size_t kBufferBytes = std::size_t{8} << 20;
 constexpr std::size_t kMaxPhases = 1 << 16;
 
-std::mutex free_mutex;
-std::vector<std::uint8_t*> free_buffers;
+kerntime_bench::CuptiBufferFreeList buffers;
 
 // Phase boundaries in CUPTI's clock, written by the switching thread before the phase starts;
 // kernels are binned by their GPU start at exit.
@@ -80,17 +80,7 @@ std::atomic<bool> stopping{false};
 std::thread switcher;
 
 void CUPTIAPI requested(std::uint8_t** buffer, std::size_t* size, std::size_t* max_records) {
-  {
-    std::lock_guard lock{free_mutex};
-    if (!free_buffers.empty()) {
-      *buffer = free_buffers.back();
-      free_buffers.pop_back();
-    } else {
-      *buffer = static_cast<std::uint8_t*>(std::aligned_alloc(8, kBufferBytes));
-    }
-  }
-  *size = *buffer != nullptr ? kBufferBytes : 0;
-  *max_records = 0;
+  buffers.take(buffer, size, max_records);
 }
 
 void CUPTIAPI completed(CUcontext, std::uint32_t, std::uint8_t* buffer, std::size_t,
@@ -108,8 +98,7 @@ void CUPTIAPI completed(CUcontext, std::uint32_t, std::uint8_t* buffer, std::siz
     std::lock_guard lock{starts_mutex};
     kernel_starts.insert(kernel_starts.end(), starts.begin(), starts.end());
   }
-  std::lock_guard lock{free_mutex};
-  free_buffers.push_back(buffer);
+  buffers.give_back(buffer);
 }
 
 void CUPTIAPI no_callback(void*, CUpti_CallbackDomain, CUpti_CallbackId, const void*) {}
@@ -140,16 +129,12 @@ void configure(std::uint32_t kind) {
 
 std::vector<std::uint32_t> phase_order() {
   const char* text = std::getenv("KERNTIME_PHASES");
-  std::string list = text != nullptr && *text != '\0' ? text : "kernels,api,copies,callbacks";
+  std::istringstream list{text != nullptr && *text != '\0' ? text : "kernels,api,copies,callbacks"};
   std::vector<std::uint32_t> order;
-  std::size_t start = 0;
-  while (start <= list.size()) {
-    const std::size_t comma = std::min(list.find(',', start), list.size());
-    const std::string name = list.substr(start, comma - start);
+  for (std::string name; std::getline(list, name, ',');) {
     for (std::uint32_t k = 0; k < std::size(kNames); ++k) {
       if (name == kNames[k]) order.push_back(k);
     }
-    start = comma + 1;
   }
   if (order.empty()) order.push_back(0);
   return order;

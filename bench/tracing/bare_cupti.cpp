@@ -3,9 +3,7 @@
 
 #include <atomic>
 #include <cstdlib>
-#include <mutex>
 #include <string>
-#include <vector>
 
 #include <cuda_runtime_api.h>
 
@@ -13,41 +11,25 @@
 
 // kerntime's internal CUPTI interface: the baseline must reach CUPTI exactly the way the
 // Tracer does (same library, same dlsym'ed functions), so the difference is kerntime alone.
+#include "../cupti_buffer_free_list.hpp"
 #include "cupti/cupti_api.hpp"
 #include "cupti/cupti_versions.hpp"
 
 namespace trace_examples {
 namespace {
 
-// The same size as TracerOptions::buffer_bytes' default.
-constexpr std::size_t kBufferBytes = std::size_t{8} << 20;
-
-// CUPTI's buffer callbacks are plain functions, so their state is process-wide. A free list
-// makes requests as cheap as kerntime's pool: the comparison is about what happens to records.
-// The buffers live until the process ends: CUPTI may still hold some after it is released.
-std::mutex free_mutex;
-std::vector<std::uint8_t*> free_buffers;
+// CUPTI's buffer callbacks are plain functions, so their state is process-wide.
+kerntime_bench::CuptiBufferFreeList buffers;
 std::atomic<std::uint64_t> delivered{0};
 
 void CUPTIAPI requested(std::uint8_t** buffer, std::size_t* size, std::size_t* max_records) {
-  {
-    std::lock_guard lock{free_mutex};
-    if (!free_buffers.empty()) {
-      *buffer = free_buffers.back();
-      free_buffers.pop_back();
-    } else {
-      *buffer = static_cast<std::uint8_t*>(std::aligned_alloc(8, kBufferBytes));
-    }
-  }
-  *size = *buffer != nullptr ? kBufferBytes : 0;
-  *max_records = 0;
+  buffers.take(buffer, size, max_records);
 }
 
 void CUPTIAPI completed(CUcontext, std::uint32_t, std::uint8_t* buffer, std::size_t,
                         std::size_t valid_bytes) {
   delivered.fetch_add(valid_bytes, std::memory_order_relaxed);
-  std::lock_guard lock{free_mutex};
-  free_buffers.push_back(buffer);
+  buffers.give_back(buffer);
 }
 
 void need(kerntime::cupti::CuptiApi& api, CUptiResult result, const char* what) {
