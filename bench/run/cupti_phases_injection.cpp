@@ -17,20 +17,26 @@
 // restores what they cost. Each phase counts the kernels that started on the GPU within it (in a
 // launch-bound program, the launches); bench/scripts/cupti_phases.py turns the phases into host
 // time per launch and compares each with `kernels` of the same cycle. One line per phase goes to
-// KERNTIME_PHASES_OUT at exit: {"cycle": C, "phase": NAME, "kernels": N, "seconds": S}.
+// KERNTIME_PHASES_OUT, {"cycle": C, "phase": NAME, "kernels": N, "seconds": S}, two cycles after
+// the phase (its kernels' records have come by then) or at exit, so a process that crashes keeps
+// what it measured; a fault prints its stack to stderr.
 //
 //   CUDA_INJECTION64_PATH=build/gpu/bench/run/libkerntime_cupti_phases_injection.so PROGRAM
+#include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <csignal>
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <execinfo.h>
 #include <iterator>
 #include <mutex>
 #include <sstream>
 #include <string>
 #include <thread>
+#include <unistd.h>
 #include <vector>
 
 #include <cupti.h>
@@ -52,8 +58,11 @@ struct Phase {
   std::uint64_t end = 0;
 };
 std::vector<Phase> phases;  // reserved kMaxPhases at start, appended by the switching thread only
+std::size_t phases_written = 0;  // under out_mutex
+std::mutex out_mutex;
 std::mutex starts_mutex;
 std::vector<std::uint64_t> kernel_starts;  // appended on CUPTI's buffer thread
+std::atomic<int> configuring{-1};          // the phase being configured, for a fault's report
 
 const char* const kNames[] = {"kernels", "copies", "api", "callbacks"};
 
@@ -140,6 +149,31 @@ std::vector<std::uint32_t> phase_order() {
   return order;
 }
 
+// Writes the phases before `settled` (an index into `phases`), and forgets the kernels that
+// started before the last of them ended.
+void write_phases(std::size_t settled) {
+  std::lock_guard out_lock{out_mutex};
+  if (settled <= phases_written) return;
+  const char* path = std::getenv("KERNTIME_PHASES_OUT");
+  std::FILE* out = path != nullptr ? std::fopen(path, "a") : stderr;
+  if (out == nullptr) return;
+  std::lock_guard lock{starts_mutex};
+  for (std::size_t i = phases_written; i < settled; ++i) {
+    const Phase& p = phases[i];
+    std::size_t kernels = 0;
+    for (const std::uint64_t start : kernel_starts)
+      kernels += start >= p.begin && start < p.end ? 1 : 0;
+    std::fprintf(out, "{\"cycle\": %u, \"phase\": \"%s\", \"kernels\": %zu, \"seconds\": %.9f}\n",
+                 p.cycle, kNames[p.kind], kernels, static_cast<double>(p.end - p.begin) * 1e-9);
+  }
+  const std::uint64_t before = phases[settled - 1].end;
+  kernel_starts.erase(std::remove_if(kernel_starts.begin(), kernel_starts.end(),
+                                     [before](std::uint64_t start) { return start < before; }),
+                      kernel_starts.end());
+  phases_written = settled;
+  if (out != stderr) std::fclose(out);
+}
+
 void switch_phases() {
   const char* ms_text = std::getenv("KERNTIME_PHASE_MS");
   const int ms = ms_text != nullptr && std::atoi(ms_text) > 0 ? std::atoi(ms_text) : 100;
@@ -147,7 +181,9 @@ void switch_phases() {
   for (std::uint32_t cycle = 0; !stopping.load(); ++cycle) {
     for (const std::uint32_t kind : order) {
       if (stopping.load() || phases.size() == kMaxPhases) return;
+      configuring.store(static_cast<int>(kind));
       configure(kind);
+      configuring.store(-1);
       Phase p;
       p.cycle = cycle;
       p.kind = kind;
@@ -156,6 +192,9 @@ void switch_phases() {
       cuptiGetTimestamp(&p.end);
       phases.push_back(p);
     }
+    // The phases of two cycles ago: their kernels' records have come by now.
+    cuptiActivityFlushAll(0);
+    if (phases.size() > 2 * order.size()) write_phases(phases.size() - 2 * order.size());
   }
 }
 
@@ -163,18 +202,20 @@ void at_exit() {
   stopping.store(true);
   if (switcher.joinable()) switcher.join();
   cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
-  const char* path = std::getenv("KERNTIME_PHASES_OUT");
-  std::FILE* out = path != nullptr ? std::fopen(path, "a") : stderr;
-  if (out == nullptr) return;
-  std::lock_guard lock{starts_mutex};
-  for (const Phase& p : phases) {
-    std::size_t kernels = 0;
-    for (const std::uint64_t start : kernel_starts)
-      kernels += start >= p.begin && start < p.end ? 1 : 0;
-    std::fprintf(out, "{\"cycle\": %u, \"phase\": \"%s\", \"kernels\": %zu, \"seconds\": %.9f}\n",
-                 p.cycle, kNames[p.kind], kernels, static_cast<double>(p.end - p.begin) * 1e-9);
-  }
-  if (out != stderr) std::fclose(out);
+  write_phases(phases.size());
+}
+
+// Where a fault came from, and whether the switching thread was configuring CUPTI then.
+void on_fault(int signal) {
+  char line[96];
+  const int n =
+      std::snprintf(line, sizeof line, "cupti_phases: signal %d while configuring phase %d\n",
+                    signal, configuring.load());
+  if (n > 0) (void)!write(STDERR_FILENO, line, static_cast<std::size_t>(n));
+  void* frames[64];
+  backtrace_symbols_fd(frames, backtrace(frames, 64), STDERR_FILENO);
+  std::signal(signal, SIG_DFL);
+  std::raise(signal);
 }
 
 }  // namespace
@@ -184,6 +225,8 @@ extern "C" __attribute__((visibility("default"))) int InitializeInjection() {
   if (cuptiActivityRegisterCallbacks(&requested, &completed) != CUPTI_SUCCESS) return 1;
   cuptiActivityEnable(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL);
   phases.reserve(kMaxPhases);
+  for (const int signal : {SIGSEGV, SIGBUS, SIGABRT, SIGILL})
+    std::signal(signal, &on_fault);
   std::atexit(&at_exit);
   switcher = std::thread(&switch_phases);
   return 1;

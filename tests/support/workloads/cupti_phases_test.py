@@ -83,6 +83,28 @@ class WholeScript(unittest.TestCase):
                 cp.main(["--summarize"] + [os.path.join(d, "out", f"phases-{i}.jsonl")
                                            for i in range(2)])
             self.assertIn("+5.000 us", again.getvalue())
+        # A process that dies by a signal after writing 4 cycles: judged with what it wrote, and the
+        # script says so and fails.
+        with tempfile.TemporaryDirectory() as d:
+            program = os.path.join(d, "program")
+            with open(program, "w") as f:
+                f.write(FAKE.format(python=sys.executable).replace("range(10)", "range(4)") +
+                        "os.kill(os.getpid(), 11)\n")
+            os.chmod(program, stat.S_IRWXU)
+            os.environ["KERNTIME_MEASURE_CPUS"] = ""
+            out, err = io.StringIO(), io.StringIO()
+            try:
+                with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+                    status = cp.main([os.path.join(d, "phases.so"), os.path.join(d, "out"), "2",
+                                      "--", program])
+            finally:
+                del os.environ["KERNTIME_MEASURE_CPUS"]
+            self.assertEqual(status, 1)
+            self.assertIn("process 1: exit -11", err.getvalue())
+            self.assertIn("process 2: exit -11", err.getvalue())
+            self.assertIn("2 processes (2 failed)", out.getvalue())
+            self.assertIn("8 cycles of 2 process(es)", out.getvalue())
+            self.assertIn("+5.000 us", out.getvalue())
         # A command line without the program is refused.
         with contextlib.redirect_stderr(io.StringIO()):
             self.assertEqual(cp.main(["phases.so", "out"]), 2)
