@@ -3,6 +3,7 @@
 """Host time per launch under each CUPTI configuration, switched inside one process.
 
     python3 bench/scripts/cupti_phases.py INJECTION OUT_DIR [PROCESSES] -- PROGRAM [ARGS ...]
+    python3 bench/scripts/cupti_phases.py --kerntime-run KERNTIME OUT_DIR [PROCESSES] -- PROGRAM ...
     python3 bench/scripts/cupti_phases.py --summarize OUT_DIR/phases-*.jsonl
 
 Runs PROGRAM PROCESSES times (default 3) under bench/run/cupti_phases_injection.cpp, pinned to the
@@ -12,6 +13,13 @@ launch all along: torch_step.py block1 2000, kerntime_run_target operators 3000)
 compared with the `kernels` phase of the same cycle (kernel records only, what the reference
 reader records), so the processes' different speeds cancel. Cycles where a phase saw fewer than
 200 kernels (start-up, the end) are left out.
+
+With --kerntime-run, PROGRAM runs under `kerntime run` itself with KERNTIME_RUN_COST_PHASES=100
+(src/inject/cost_phases.hpp): CUPTI's configuration stays kerntime's, and kerntime's own work on
+the program's threads (the launch watch's body, the NVTX hooks) is idle in one phase of each
+cycle and on in the other. A phase's host time per launch is its length over the launches made
+in it; `kerntime` is compared with `idle` of the same cycle. The first phase of a cycle is the
+one the others are compared with.
 """
 import json
 import os
@@ -48,20 +56,21 @@ def summary(rows):
     names = []
     for phases in kept.values():
         names += [n for n in phases if n not in names]
+    base = names[0] if names else "kernels"
     lines = [f"{len(kept)} cycles of {len(rows)} process(es) kept (every phase over "
-             f"{MIN_KERNELS} kernels); host time per launch, us, and against `kernels` in the "
+             f"{MIN_KERNELS} kernels); host time per launch, us, and against `{base}` in the "
              "same cycle:"]
     for name in names:
         times = [c[name] for c in kept.values() if name in c]
         if not times:
             continue
         line = f"  {name:10s} {statistics.median(times):8.3f} us"
-        if name != "kernels":
-            deltas = [c[name] - c["kernels"] for c in kept.values() if name in c and "kernels" in c]
+        if name != base:
+            deltas = [c[name] - c[base] for c in kept.values() if name in c and base in c]
             if deltas:
                 m, low, high = median_interval(deltas)
-                rel = [(c[name] / c["kernels"] - 1) * 100 for c in kept.values()
-                       if name in c and "kernels" in c]
+                rel = [(c[name] / c[base] - 1) * 100 for c in kept.values()
+                       if name in c and base in c]
                 line += (f"  {m:+.3f} us [{low:+.3f}, {high:+.3f}]  "
                          f"({statistics.median(rel):+.2f} %, {len(deltas)} cycles)")
         lines.append(line)
@@ -84,6 +93,9 @@ def main(argv):
     if "--" not in argv or argv.index("--") < 2:
         print(__doc__, file=sys.stderr)
         return 2
+    kerntime = None
+    if argv[0] == "--kerntime-run":
+        kerntime, argv = os.path.abspath(argv[1]), argv[1:]
     split = argv.index("--")
     injection, out = os.path.abspath(argv[0]), argv[1]
     processes = int(argv[2]) if split > 2 else 3
@@ -99,8 +111,13 @@ def main(argv):
         path = os.path.join(out, f"phases-{i}.jsonl")
         if os.path.exists(path):
             os.remove(path)
-        env = dict(os.environ, CUDA_INJECTION64_PATH=injection, KERNTIME_PHASES_OUT=path)
-        done = subprocess.run(pin + program, env=env, stdout=subprocess.DEVNULL)
+        if kerntime:
+            env = dict(os.environ, KERNTIME_RUN_COST_PHASES="100", KERNTIME_RUN_COST_PHASES_OUT=path)
+            command = [kerntime, "run", "-o", os.path.join(out, f"run-{i}.json"), "--"] + program
+        else:
+            env = dict(os.environ, CUDA_INJECTION64_PATH=injection, KERNTIME_PHASES_OUT=path)
+            command = program
+        done = subprocess.run(pin + command, env=env, stdout=subprocess.DEVNULL)
         # A process that fails keeps the phases it wrote before; they are judged with the rest.
         if done.returncode != 0:
             failed += 1

@@ -12,6 +12,7 @@
 #include <atomic>
 #include <cstdio>
 #include <cstdlib>
+#include <fcntl.h>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -35,6 +36,7 @@
 #include "cupti/activity_session.hpp"
 #include "cupti/cupti_api.hpp"
 #include "cupti/other_client.hpp"
+#include "inject/cost_phases.hpp"
 #include "inject/end_hooks.hpp"
 #include "inject/end_of_process.hpp"
 #include "inject/fault_report.hpp"
@@ -233,7 +235,11 @@ void on_exit_handler() {
   finish();
 }
 
+// KERNTIME_RUN_COST_PHASES (cost_phases.hpp): the launch and fault watches do nothing while set.
+std::atomic<bool> g_own_work_idle{false};
+
 void on_launch_site(const cupti::CuptiApi::LaunchSite& site, void* context) {
+  if (g_own_work_idle.load(std::memory_order_relaxed)) return;
   Injection& in = *static_cast<Injection*>(context);
   const std::uint64_t ranges = open_range_path();
   in.launches.publish(site.kernel_name, site.graph, site.device, site.context_id, site.stream,
@@ -251,7 +257,7 @@ void keep_names_before_unload(void* context) {
 // and their names can be read.
 void on_api_result(const cupti::CuptiApi::ApiResult& result, void*) {
   Injection* in = g_injection;
-  if (in == nullptr) return;
+  if (in == nullptr || g_own_work_idle.load(std::memory_order_relaxed)) return;
   using Kind = cupti::CuptiApi::ApiResult::Kind;
   switch (result.kind) {
     case Kind::device_synchronized:
@@ -476,6 +482,41 @@ void mute_calls_that_enqueue_nothing(kerntime::cupti::CuptiApi& api) {
   }
 }
 
+// KERNTIME_RUN_COST_PHASES=MS: a diagnostic for docs/run.md's cost target, not an option. Its
+// rows go to KERNTIME_RUN_COST_PHASES_OUT (appended), and the report says it is incomplete.
+void start_cost_phases_if_asked(Injection& in) {
+  std::optional<CostPhaseSettings> settings;
+  try {
+    settings = parse_cost_phases(std::getenv("KERNTIME_RUN_COST_PHASES"));
+  } catch (const Error& error) {
+    say(error.what());
+    return;
+  }
+  if (!settings) return;
+  const char* path = std::getenv("KERNTIME_RUN_COST_PHASES_OUT");
+  const int fd = path != nullptr ? open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644) : -1;
+  if (fd < 0) {
+    say("KERNTIME_RUN_COST_PHASES needs KERNTIME_RUN_COST_PHASES_OUT, a file it can write");
+    return;
+  }
+  CostPhaseHooks hooks;
+  hooks.launches = [&in] { return in.api->launches_seen(); };
+  hooks.set_idle = [](bool idle) {
+    g_own_work_idle.store(idle, std::memory_order_relaxed);
+    set_nvtx_hooks_idle(idle);
+  };
+  // Never closed: the thread writes until the process ends.
+  hooks.write_row = [fd](const std::string& row) {
+    const std::string line = row + "\n";
+    (void)!write(fd, line.data(), line.size());
+  };
+  if (start_cost_phases(*settings, std::move(hooks))) {
+    in.problem =
+        "KERNTIME_RUN_COST_PHASES: kerntime's launch watch and NVTX hooks were idle half "
+        "the time (a cost diagnostic); ranges, last launches and faults are incomplete";
+  }
+}
+
 }  // namespace
 }  // namespace kerntime::inject
 
@@ -537,6 +578,7 @@ extern "C" __attribute__((visibility("default"))) int InitializeInjection(void) 
                                         options.runtime_api && options.driver_api;
   }
   start_worker(*in);
+  if (in->session) start_cost_phases_if_asked(*in);
   return 1;
 }
 

@@ -4,6 +4,7 @@
 // tables. kerntime fills the range calls: ranges become scopes the way ScopedTimer's are.
 #include "inject/nvtx_hooks.hpp"
 
+#include <atomic>
 #include <clocale>
 #include <cstdlib>
 #include <cstring>
@@ -94,7 +95,15 @@ thread_local std::vector<OpenRange> open_ranges;
 // initialization check inside every launch.
 thread_local std::uint64_t t_open_path = 0;
 
+// KERNTIME_RUN_COST_PHASES (cost_phases.hpp): the hooks do no work of kerntime's while set. A
+// push still keeps its place on the stack, so that its pop closes the right range.
+std::atomic<bool> g_idle{false};
+
 int push(nvtxDomainHandle_t domain, const char* name) {
+  if (g_idle.load(std::memory_order_relaxed)) {
+    open_ranges.push_back({domain, 0, t_open_path, 0, false, false});
+    return static_cast<int>(open_ranges.size()) - 1;
+  }
   const std::uint64_t now = g_sink.now_ns();
   const std::uint64_t id = g_sink.range_id(domain_name(domain), name);
   const bool capture = g_sink.is_capture_range(name);
@@ -113,6 +122,8 @@ int pop(nvtxDomainHandle_t domain) {
     const OpenRange range = *it;
     open_ranges.erase(std::next(it).base());
     t_open_path = open_ranges.empty() ? 0 : open_ranges.back().path;
+    if (range.id == 0 && !range.tagged && !range.capture)
+      return static_cast<int>(open_ranges.size());
     const std::uint64_t now = g_sink.now_ns();
     if (range.tagged) g_sink.pop_tag();
     if (range.id != 0 && range.start_ns != 0 && now != 0)
@@ -136,6 +147,7 @@ std::vector<StartedRange> started_ranges;
 std::uint64_t next_handle = 1;
 
 nvtxRangeId_t start(nvtxDomainHandle_t domain, const char* name) {
+  if (g_idle.load(std::memory_order_relaxed)) return 0;
   const std::uint64_t now = g_sink.now_ns();
   const std::uint64_t id = g_sink.range_id(domain_name(domain), name);
   const bool capture = g_sink.is_capture_range(name);
@@ -146,6 +158,7 @@ nvtxRangeId_t start(nvtxDomainHandle_t domain, const char* name) {
 }
 
 void end(nvtxRangeId_t handle) {
+  if (handle == 0) return;  // started while idle
   StartedRange range{};
   {
     std::lock_guard lock{started_mutex};
@@ -233,6 +246,10 @@ void install(const NvtxExportTableCallbacks& callbacks, NvtxCallbackModule modul
 }
 
 }  // namespace
+
+void set_nvtx_hooks_idle(bool idle) noexcept {
+  g_idle.store(idle, std::memory_order_relaxed);
+}
 
 std::uint64_t open_range_path() noexcept {
   return t_open_path;

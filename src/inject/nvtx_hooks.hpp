@@ -30,6 +30,10 @@ struct NvtxSink {
 /// (RunRecorder::range_path); 0: none. Cheap enough for every launch.
 std::uint64_t open_range_path() noexcept;
 
+/// While idle, the handlers do no work of kerntime's (KERNTIME_RUN_COST_PHASES, cost_phases.hpp):
+/// the ranges opened then are not recorded.
+void set_nvtx_hooks_idle(bool idle) noexcept;
+
 /// Installs kerntime's handlers for the NVTX range calls (push/pop and start/end, in the default
 /// domain and in named domains, ASCII, wide and registered strings) into the calling module's
 /// NVTX tables. Returns 0 when NVTX's export table is missing (NVTX then stays a no-op).

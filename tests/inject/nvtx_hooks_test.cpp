@@ -181,6 +181,31 @@ TEST(NvtxHooks, ANameBufferReusedForAnotherNameIsAnotherRange) {
   EXPECT_EQ(range_row(report, "save")->instances, 1u);
 }
 
+// KERNTIME_RUN_COST_PHASES: while idle the hooks record nothing, and a range open across the
+// switch still closes itself, not another; with the hooks back, ranges count again.
+TEST(NvtxHooks, IdleHooksRecordNothingAndKeepTheStackInStep) {
+  RunRecorder recorder{settings()};
+  const testing::FakeNvtx nvtx{recorder};
+  nvtx.push("step");  // open before the switch, closed during it
+  set_nvtx_hooks_idle(true);
+  nvtx.push("forward");  // opened and closed while idle
+  nvtx.pop();
+  nvtx.push("backward");  // opened while idle, closed after
+  set_nvtx_hooks_idle(false);
+  nvtx.pop();
+  nvtx.pop();
+  EXPECT_EQ(open_range_path(), 0u);
+  nvtx.push("optimizer");
+  nvtx.pop();
+  const Report report = recorder.report(false);
+  ASSERT_NE(range_row(report, "step"), nullptr);
+  EXPECT_EQ(range_row(report, "step")->instances, 1u);
+  ASSERT_NE(range_row(report, "optimizer"), nullptr);
+  EXPECT_EQ(range_row(report, "optimizer")->instances, 1u);
+  EXPECT_EQ(range_row(report, "forward"), nullptr);
+  EXPECT_EQ(range_row(report, "backward"), nullptr);
+}
+
 // Each range's durations are kept in the order its thread closed them (all of them while fewer
 // than --samples-per-kernel), through the ring and what spills past it, and past the most a
 // thread may leave waiting, when it takes them in itself.

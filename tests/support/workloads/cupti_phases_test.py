@@ -59,6 +59,18 @@ with open(os.environ["KERNTIME_PHASES_OUT"], "a") as f:
             f.write(json.dumps({{"cycle": c, "phase": name, "kernels": kernels, "seconds": 0.1}}) + "\\n")
 """
 
+FAKE_RUN = """\
+#!{python}
+import json, os, sys
+assert sys.argv[1:3] == ["run", "-o"] and sys.argv[4:] == ["--", "the-program", "arg"], sys.argv
+assert os.environ["KERNTIME_RUN_COST_PHASES"] == "100"
+with open(os.environ["KERNTIME_RUN_COST_PHASES_OUT"], "a") as f:
+    for c in range(10):
+        for name, launches in (("idle", 11111), ("kerntime", 10000)):
+            f.write(json.dumps({{"cycle": c, "phase": name, "launches": launches,
+                                "kernels": launches, "seconds": 0.1}}) + "\\n")
+"""
+
 
 class WholeScript(unittest.TestCase):
     def test_processes_under_the_injection_and_the_summary(self):
@@ -105,6 +117,26 @@ class WholeScript(unittest.TestCase):
             self.assertIn("2 processes (2 failed)", out.getvalue())
             self.assertIn("8 cycles of 2 process(es)", out.getvalue())
             self.assertIn("+5.000 us", out.getvalue())
+        # Under `kerntime run` (a fake one that checks its command line and writes what the
+        # injection's cost phases would): `kerntime` against `idle` of the same cycle.
+        with tempfile.TemporaryDirectory() as d:
+            kerntime = os.path.join(d, "kerntime")
+            with open(kerntime, "w") as f:
+                f.write(FAKE_RUN.format(python=sys.executable))
+            os.chmod(kerntime, stat.S_IRWXU)
+            os.environ["KERNTIME_MEASURE_CPUS"] = ""
+            out = io.StringIO()
+            try:
+                with contextlib.redirect_stdout(out):
+                    status = cp.main(["--kerntime-run", kerntime, os.path.join(d, "out"), "2",
+                                      "--", "the-program", "arg"])
+            finally:
+                del os.environ["KERNTIME_MEASURE_CPUS"]
+            self.assertEqual(status, 0, out.getvalue())
+            self.assertIn("against `idle` in the same cycle", out.getvalue())
+            self.assertIn("20 cycles of 2 process(es)", out.getvalue())
+            line = [l for l in out.getvalue().splitlines() if l.strip().startswith("kerntime")][0]
+            self.assertIn("+1.000 us", line)  # 10 us a launch against 9
         # A command line without the program is refused.
         with contextlib.redirect_stderr(io.StringIO()):
             self.assertEqual(cp.main(["phases.so", "out"]), 2)
