@@ -196,11 +196,11 @@ def measured(ops: Dict[str, Callable[[], object]], names: List[str], pause: floa
         yield name
 
 
-def kerntime_pass(names: List[str], pause: float) -> List[dict]:
+def kerntime_pass(ops: Dict[str, Callable[[], object]], names: List[str],
+                  pause: float) -> List[dict]:
     import torch
     import kerntime
 
-    ops = make_ops(names)
     nvml = Nvml(torch.cuda.current_device())
     rows = []
     for name in measured(ops, names, pause):
@@ -210,8 +210,12 @@ def kerntime_pass(names: List[str], pause: float) -> List[dict]:
         wall = time.perf_counter() - started
         after = nvml.read()
         clocks = [s.sm_clock_mhz for s in m.samples if s.sm_clock_mhz]
+        gaps = [s.cupti_ns - s.cupti_sum_ns for s in m.samples
+                if s.valid and s.cupti_ns is not None and s.cupti_sum_ns is not None]
         rows.append(dict(
             op=name, reader="kerntime", us=m.median_ns / 1e3, timer=m.headline_timer,
+            sum_us=(m.median_cupti_sum_ns or 0) / 1e3,
+            gap_us=statistics.median(gaps) / 1e3 if gaps else None,
             samples=len(m.headline_ns), wall_s=wall, sm_clock=m.median_sm_clock_mhz,
             sm_clock_first=clocks[:3], sm_clock_last=clocks[-3:],
             first_us=[x / 1e3 for x in m.headline_ns[:3]], last_us=[x / 1e3 for x in m.headline_ns[-3:]],
@@ -220,14 +224,14 @@ def kerntime_pass(names: List[str], pause: float) -> List[dict]:
     return rows
 
 
-def profiler_pass(names: List[str], pause: float) -> List[dict]:
+def profiler_pass(ops: Dict[str, Callable[[], object]], names: List[str],
+                  pause: float) -> List[dict]:
     import torch
     from torch.profiler import ProfilerActivity, profile
 
     sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
     from _common import profiler_gpu_events, spin
 
-    ops = make_ops(names)
     gap = spin(50_000)
     l2 = torch.cuda.get_device_properties(torch.cuda.current_device()).L2_cache_size
     flush = torch.empty(l2, dtype=torch.uint8, device="cuda")
@@ -262,15 +266,17 @@ def child(args) -> int:
     global _row_sums
     _row_sums = _define_triton()
     names = args.ops.split(",")
+    # Both readers measure the same tensors: where memory lies is part of what a kernel reads.
+    ops = make_ops(names)
     rows = []
     if args.reader in ("kerntime", "both"):
-        rows += kerntime_pass(names, args.pause)
+        rows += kerntime_pass(ops, names, args.pause)
     if args.reader == "both":
         import kerntime
 
         kerntime.release_tracer()  # CUPTI to torch.profiler
     if args.reader in ("torch.profiler", "both"):
-        rows += profiler_pass(names, args.pause)
+        rows += profiler_pass(ops, names, args.pause)
     for row in rows:
         print(json.dumps(row))
     return 0
@@ -395,6 +401,17 @@ def main() -> int:
             if k and t:
                 line.append(f"{run} {k[0]['us'] - t['span_us']:+.2f}")
         print(f"  {op:12s} " + ", ".join(line))
+    print("\nmulti-activity operations: kerntime's sum and gap (span - sum) / the reader's, us")
+    for op in names:
+        line = []
+        for run in ["alone"] + list(orders):
+            k = [r for r in rows if r["reader"] == "kerntime" and r["run"] == run and r["op"] == op]
+            t = figure("torch.profiler", run, op)
+            if k and k[0].get("gap_us") is not None and k[0]["gap_us"] > 0.05 and t:
+                line.append(f"{run} {k[0]['sum_us']:.2f}+{k[0]['gap_us']:.2f} / "
+                            f"{t['us']:.2f}+{t['span_us'] - t['us']:.2f}")
+        if line:
+            print(f"  {op:12s} " + ", ".join(line))
     print("\nclocks (engine median SM MHz; NVML before: sm/mem MHz, W, C, reasons)")
     for r in rows:
         if r["reader"] == "kerntime":

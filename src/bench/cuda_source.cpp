@@ -100,7 +100,7 @@ void CudaSampleSource::call_payload() {
     launcher_(res_.stream());
 }
 
-CudaSampleSource::Pending CudaSampleSource::enqueue() {
+CudaSampleSource::Pending CudaSampleSource::enqueue(bool release) {
   const Clock::time_point begin = Clock::now();
   const cudaStream_t stream = res_.stream();
   Pending p;
@@ -147,7 +147,7 @@ CudaSampleSource::Pending CudaSampleSource::enqueue() {
   }
   cuda::check_cuda(cudaEventRecord(res_.done_event(p.seq), stream),
                    "cudaEventRecord (sample done)");
-  if (use_blocking_) res_.release(p.seq);
+  if (use_blocking_ && release) res_.release(p.seq);
   p.host_ns = since_ns(begin, Clock::now()) - since_ns(call, called) - setup_ns;
   return p;
 }
@@ -200,13 +200,17 @@ std::vector<RawSample> CudaSampleSource::take_samples(std::size_t count, bool at
   scopes.assign(count, 0);
   Pending pending[kDepth];
   std::size_t issued = 0;
+  const bool quiet = settings_.quiet_host && use_blocking_;
   try {
     for (std::size_t done = 0; done < count; ++done) {
       while (issued < count && issued - done < kDepth) {
-        pending[issued % kDepth] = enqueue();
+        pending[issued % kDepth] = enqueue(!quiet);
         scopes[issued] = pending[issued % kDepth].scope;
         ++issued;
       }
+      // Quiet: the next sample is queued and held, so while this one runs the host writes
+      // nothing to the GPU's queue; it only waits.
+      if (quiet) res_.release(pending[done % kDepth].seq);
       out[done] = complete(pending[done % kDepth]);
     }
   } catch (...) {

@@ -28,6 +28,9 @@ struct CudaSourceSettings {
   const Launcher* setup = nullptr;  ///< per-sample setup before the timed window, or none
   bool blocking_kernel = true;      ///< false: no blocking kernel and no clock check at all
   bool run_once = false;            ///< batch of one, no warm-up launches beyond the first call
+  /// Each sample runs while the host only waits for it: the next sample is queued, held, before
+  /// this one is released. false: the next one is queued while this one runs.
+  bool quiet_host = false;
 };
 
 class CudaSampleSource final : public SampleSource {
@@ -64,7 +67,7 @@ class CudaSampleSource final : public SampleSource {
   };
 
   std::vector<RawSample> take_samples(std::size_t count, bool attach);
-  Pending enqueue();
+  Pending enqueue(bool release);
   RawSample complete(const Pending& pending);
   void call_payload();
   /// Calls the setup, if any; returns its host time, which is not the engine's overhead.

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
+#include <cstdlib>
 #include <memory>
 #include <vector>
 
@@ -149,6 +150,11 @@ Measurement Engine::measure(const Launcher& launcher, const MeasureOptions& opti
   settings.setup = &options.setup;
   settings.blocking_kernel = options.blocking_kernel;
   settings.run_once = options.run_once;
+  // KERNTIME_ENGINE_PIPELINE=quiet: a diagnostic (bench/python/order_probe.py), not an option;
+  // on the H200 it changed nothing that was measured (docs/benchmarks.md, "Order").
+  if (const char* pipeline = std::getenv("KERNTIME_ENGINE_PIPELINE")) {
+    settings.quiet_host = std::string{pipeline} == "quiet";
+  }
   try {
     bench::CudaSampleSource source{resources, launcher, settings};
     Measurement m =

@@ -1,0 +1,150 @@
+# SPDX-License-Identifier: Apache-2.0
+"""Where does a multi-activity operation's order deviation come from? (issue 28, docs/benchmarks.md)
+
+    python3 bench/python/order_probe.py --all REPEATS OUT.jsonl [VARIANT,...]
+
+The reduction of order.py (a memset, then a reduce kernel) is measured with kerntime.measure in
+fresh processes: alone; with every operation made and called once but none measured
+(`allocated`); after the operations before it in orders 1 and 3; right after the attention or the
+Triton kernel. Each process measures it three times: first, again, and on a fresh input tensor,
+then a convolution and a GEMM twice each. Per measurement it prints kerntime's headline (the span),
+the sum of the activities' durations and the median gap (span - sum); torch.profiler then reads the
+same input in the same process: the memset, the gap, the kernel and the span. Every variant runs
+under both engine pipelines (KERNTIME_ENGINE_PIPELINE=overlap, the default, and quiet: the host
+writes nothing to the GPU's queue while a sample runs).
+"""
+import json
+import os
+import statistics
+import subprocess
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import order  # noqa: E402
+
+VARIANTS = {
+    "alone": (["reduction"], []),
+    "allocated": (order.OPS, []),  # every op made and called once, none measured before
+    "order1": (order.ORDERS["order1"], order.ORDERS["order1"][:4]),
+    "order3": (order.ORDERS["order3"], order.ORDERS["order3"][:-1]),
+    "after-attention": (["attention", "reduction"], ["attention"]),
+    "after-triton": (["triton", "reduction"], ["triton"]),
+}
+
+
+def describe(m):
+    spans = [s.cupti_ns for s in m.samples if s.valid and s.cupti_ns]
+    sums = [s.cupti_sum_ns for s in m.samples if s.valid and s.cupti_sum_ns]
+    gaps = [a - b for a, b in zip(spans, sums)]
+    return dict(us=m.median_ns / 1e3, sum_us=(m.median_cupti_sum_ns or 0) / 1e3,
+                gap_us=statistics.median(gaps) / 1e3 if gaps else None,
+                n=len(m.headline_ns), clock=m.median_sm_clock_mhz,
+                spans=[round(x / 1e3, 2) for x in spans][:60],
+                sums=[round(x / 1e3, 2) for x in sums][:60])
+
+
+def reader(fn, x_desc):
+    import torch
+    from torch.profiler import ProfilerActivity, profile
+    from _common import profiler_gpu_events, spin
+    gap = spin(50_000)
+    l2 = torch.cuda.get_device_properties(0).L2_cache_size
+    flush = torch.empty(l2, dtype=torch.uint8, device="cuda")
+    with profile(activities=[ProfilerActivity.CUDA]) as prof:
+        for i in range(100):
+            gap()
+            flush.fill_(i & 0xFF)
+            fn()
+        torch.cuda.synchronize()
+    calls = []
+    for s, e, k in profiler_gpu_events(prof):
+        if "kerntime_bench_spin" in k:
+            calls.append([])
+        elif calls:
+            calls[-1].append((s, e, k))
+    work = [c[1:] for c in calls if len(c) == 3]
+    memset = statistics.median(c[0][1] - c[0][0] for c in work) / 1e3
+    between = statistics.median(c[1][0] - c[0][1] for c in work) / 1e3
+    kernel = statistics.median(c[1][1] - c[1][0] for c in work) / 1e3
+    span = statistics.median(c[1][1] - c[0][0] for c in work) / 1e3
+    return dict(reader_memset=memset, reader_gap=between, reader_kernel=kernel, reader_span=span,
+                where=x_desc)
+
+
+def child(variant):
+    import torch
+    import kerntime
+
+    order._row_sums = order._define_triton()
+    made, before = VARIANTS[variant]
+    ops = order.make_ops(made)
+    for name, fn in ops.items():
+        if name != "heat":
+            fn()
+    torch.cuda.synchronize()
+    for name in before:
+        kerntime.measure(ops[name], name=name)
+    rows = []
+
+    def row(what, fn, name):
+        rows.append(dict(variant=variant, what=what, **describe(kerntime.measure(fn, name=name))))
+
+    x = ops["reduction"]
+    row("reduction", x, "reduction")
+    row("again", x, "reduction")
+    y = torch.randn(64 << 20, device="cuda")
+    fresh = lambda y=y: y.sum()
+    fresh()
+    row("fresh input", fresh, "fresh")
+    more = order.make_ops(["conv", "gemm"])
+    for name, fn in more.items():
+        fn()
+        row(f"{name} first", fn, name)
+        row(f"{name} again", fn, name)
+    kerntime.release_tracer()
+    rows[0].update(reader(x, "same input"))
+    rows[2].update(reader(fresh, "fresh input"))
+    for r in rows:
+        print(json.dumps(r))
+
+
+def line(rep: int, pipeline: str, variant: str, r: dict) -> str:
+    text = (f"{rep} {pipeline:7s} {variant:16s} {r['what']:12s} {r['us']:8.2f} "
+            f"sum {r['sum_us']:7.2f} gap {r['gap_us'] or 0:5.2f} n={r['n']:3d} "
+            f"clk {r['clock'] or 0:.0f}")
+    if "reader_span" in r:
+        text += (f"  reader memset {r['reader_memset']:.2f} gap {r['reader_gap']:.2f} "
+                 f"kernel {r['reader_kernel']:.2f} span {r['reader_span']:.2f}")
+    return text
+
+
+def main() -> int:
+    if len(sys.argv) < 2:
+        print(__doc__, file=sys.stderr)
+        return 2
+    if sys.argv[1] != "--all":
+        child(sys.argv[1])
+        return 0
+    reps = int(sys.argv[2])
+    chosen = sys.argv[4].split(",") if len(sys.argv) > 4 else list(VARIANTS)
+    with open(sys.argv[3], "w") as out:
+        for rep in range(reps):
+            for variant in chosen:
+                for pipeline in ("overlap", "quiet"):
+                    env = dict(os.environ, KERNTIME_ENGINE_PIPELINE=pipeline)
+                    done = subprocess.run([sys.executable, os.path.abspath(__file__), variant],
+                                          capture_output=True, text=True, env=env)
+                    if done.returncode != 0:
+                        print(variant, "failed:", done.stderr[-800:], flush=True)
+                        continue
+                    for text in done.stdout.splitlines():
+                        if text.startswith("{"):
+                            r = dict(json.loads(text), pipeline=pipeline)
+                            out.write(json.dumps(r) + "\n")
+                            out.flush()
+                            print(line(rep, pipeline, variant, r), flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
