@@ -224,35 +224,48 @@ def kerntime_pass(ops: Dict[str, Callable[[], object]], names: List[str],
     return rows
 
 
-def profiler_pass(ops: Dict[str, Callable[[], object]], names: List[str],
-                  pause: float) -> List[dict]:
-    import torch
-    from torch.profiler import ProfilerActivity, profile
+class ProfiledCalls:
+    """torch.profiler's cold protocol: each call queued behind a 50 us spin, after an L2-sized
+    memset, so that no launch gap and no warm L2 enters it."""
 
-    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-    from _common import profiler_gpu_events, spin
+    def __init__(self) -> None:
+        import torch
 
-    gap = spin(50_000)
-    l2 = torch.cuda.get_device_properties(torch.cuda.current_device()).L2_cache_size
-    flush = torch.empty(l2, dtype=torch.uint8, device="cuda")
-    rows = []
-    for name in measured(ops, names, pause):
-        fn = ops[name]
+        sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+        from _common import spin
+
+        self.gap = spin(50_000)
+        l2 = torch.cuda.get_device_properties(torch.cuda.current_device()).L2_cache_size
+        self.flush = torch.empty(l2, dtype=torch.uint8, device="cuda")
+
+    def __call__(self, fn: Callable[[], object], calls: int = CALLS) -> List[List[tuple]]:
+        """Each call's GPU activities, (start, end, name) in ns, the flush left out."""
+        import torch
+        from torch.profiler import ProfilerActivity, profile
+        from _common import profiler_gpu_events
+
         with profile(activities=[ProfilerActivity.CUDA]) as prof:
-            for i in range(CALLS):
-                gap()
-                flush.fill_(i & 0xFF)
+            for i in range(calls):
+                self.gap()
+                self.flush.fill_(i & 0xFF)
                 fn()
             torch.cuda.synchronize()
-        events = profiler_gpu_events(prof)
-        calls: List[List[tuple]] = []
-        for start, end, kernel in events:
+        grouped: List[List[tuple]] = []
+        for start, end, kernel in profiler_gpu_events(prof):
             if "kerntime_bench_spin" in kernel:
-                calls.append([])
-            elif calls:
-                calls[-1].append((start, end, kernel))
+                grouped.append([])
+            elif grouped:
+                grouped[-1].append((start, end, kernel))
         # Each call: the flush first, then the operation's work.
-        work = [c[1:] for c in calls if len(c) > 1]
+        return [c[1:] for c in grouped if len(c) > 1]
+
+
+def profiler_pass(ops: Dict[str, Callable[[], object]], names: List[str],
+                  pause: float) -> List[dict]:
+    profiled = ProfiledCalls()
+    rows = []
+    for name in measured(ops, names, pause):
+        work = profiled(ops[name])
         sums = [sum(e - s for s, e, _ in c) for c in work]
         spans = [max(e for _, e, _ in c) - min(s for s, _, _ in c) for c in work]
         rows.append(dict(op=name, reader="torch.profiler", us=statistics.median(sums) / 1e3,
@@ -392,24 +405,22 @@ def main() -> int:
             print(f"  {op:12s} alone {alone['span_us']:.2f}: " +
                   ", ".join(f"{r['run']} {d:+.2f}" for r, d in zip(seen, devs)))
     print(f"  largest: {reader_worst * 100:.2f} %")
+    def both_readers(op: str):
+        """(run, kerntime's row, the reader's row) of every run where both measured `op`."""
+        for run in ["alone"] + list(orders):
+            k, t = figure("kerntime", run, op), figure("torch.profiler", run, op)
+            if k and t:
+                yield run, k, t
+
     print("\nkerntime's headline minus the reader's span (same run), us")
     for op in names:
-        line = []
-        for run in ["alone"] + list(orders):
-            k = [r for r in rows if r["reader"] == "kerntime" and r["run"] == run and r["op"] == op]
-            t = figure("torch.profiler", run, op)
-            if k and t:
-                line.append(f"{run} {k[0]['us'] - t['span_us']:+.2f}")
-        print(f"  {op:12s} " + ", ".join(line))
+        print(f"  {op:12s} " + ", ".join(f"{run} {k['us'] - t['span_us']:+.2f}"
+                                         for run, k, t in both_readers(op)))
     print("\nmulti-activity operations: kerntime's sum and gap (span - sum) / the reader's, us")
     for op in names:
-        line = []
-        for run in ["alone"] + list(orders):
-            k = [r for r in rows if r["reader"] == "kerntime" and r["run"] == run and r["op"] == op]
-            t = figure("torch.profiler", run, op)
-            if k and k[0].get("gap_us") is not None and k[0]["gap_us"] > 0.05 and t:
-                line.append(f"{run} {k[0]['sum_us']:.2f}+{k[0]['gap_us']:.2f} / "
-                            f"{t['us']:.2f}+{t['span_us'] - t['us']:.2f}")
+        line = [f"{run} {k['sum_us']:.2f}+{k['gap_us']:.2f} / "
+                f"{t['us']:.2f}+{t['span_us'] - t['us']:.2f}"
+                for run, k, t in both_readers(op) if (k.get("gap_us") or 0) > 0.05]
         if line:
             print(f"  {op:12s} " + ", ".join(line))
     print("\nclocks (engine median SM MHz; NVML before: sm/mem MHz, W, C, reasons)")

@@ -44,25 +44,8 @@ def describe(m):
 
 
 def reader(fn, x_desc):
-    import torch
-    from torch.profiler import ProfilerActivity, profile
-    from _common import profiler_gpu_events, spin
-    gap = spin(50_000)
-    l2 = torch.cuda.get_device_properties(0).L2_cache_size
-    flush = torch.empty(l2, dtype=torch.uint8, device="cuda")
-    with profile(activities=[ProfilerActivity.CUDA]) as prof:
-        for i in range(100):
-            gap()
-            flush.fill_(i & 0xFF)
-            fn()
-        torch.cuda.synchronize()
-    calls = []
-    for s, e, k in profiler_gpu_events(prof):
-        if "kerntime_bench_spin" in k:
-            calls.append([])
-        elif calls:
-            calls[-1].append((s, e, k))
-    work = [c[1:] for c in calls if len(c) == 3]
+    """torch.profiler on the memset and the kernel of each call, order.py's cold protocol."""
+    work = [c for c in order.ProfiledCalls()(fn, 100) if len(c) == 2]
     memset = statistics.median(c[0][1] - c[0][0] for c in work) / 1e3
     between = statistics.median(c[1][0] - c[0][1] for c in work) / 1e3
     kernel = statistics.median(c[1][1] - c[1][0] for c in work) / 1e3

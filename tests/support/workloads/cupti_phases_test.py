@@ -72,6 +72,18 @@ with open(os.environ["KERNTIME_RUN_COST_PHASES_OUT"], "a") as f:
 """
 
 
+def run_script(args):
+    """cupti_phases.main(args) unpinned: (exit status, standard output, standard error)."""
+    out, err = io.StringIO(), io.StringIO()
+    os.environ["KERNTIME_MEASURE_CPUS"] = ""
+    try:
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            status = cp.main(args)
+    finally:
+        del os.environ["KERNTIME_MEASURE_CPUS"]
+    return status, out.getvalue(), err.getvalue()
+
+
 class WholeScript(unittest.TestCase):
     def test_processes_under_the_injection_and_the_summary(self):
         with tempfile.TemporaryDirectory() as d:
@@ -79,17 +91,11 @@ class WholeScript(unittest.TestCase):
             with open(program, "w") as f:
                 f.write(FAKE.format(python=sys.executable))
             os.chmod(program, stat.S_IRWXU)
-            os.environ["KERNTIME_MEASURE_CPUS"] = ""
-            out = io.StringIO()
-            try:
-                with contextlib.redirect_stdout(out):
-                    status = cp.main([os.path.join(d, "phases.so"), os.path.join(d, "out"), "2",
-                                      "--", program])
-            finally:
-                del os.environ["KERNTIME_MEASURE_CPUS"]
-            self.assertEqual(status, 0, out.getvalue())
-            self.assertIn("20 cycles of 2 process(es)", out.getvalue())
-            self.assertIn("+5.000 us", out.getvalue())
+            status, out, _ = run_script([os.path.join(d, "phases.so"), os.path.join(d, "out"),
+                                         "2", "--", program])
+            self.assertEqual(status, 0, out)
+            self.assertIn("20 cycles of 2 process(es)", out)
+            self.assertIn("+5.000 us", out)
             self.assertEqual(len(os.listdir(os.path.join(d, "out"))), 2)
             with contextlib.redirect_stdout(io.StringIO()) as again:
                 cp.main(["--summarize"] + [os.path.join(d, "out", f"phases-{i}.jsonl")
@@ -103,20 +109,14 @@ class WholeScript(unittest.TestCase):
                 f.write(FAKE.format(python=sys.executable).replace("range(10)", "range(4)") +
                         "os.kill(os.getpid(), 11)\n")
             os.chmod(program, stat.S_IRWXU)
-            os.environ["KERNTIME_MEASURE_CPUS"] = ""
-            out, err = io.StringIO(), io.StringIO()
-            try:
-                with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-                    status = cp.main([os.path.join(d, "phases.so"), os.path.join(d, "out"), "2",
-                                      "--", program])
-            finally:
-                del os.environ["KERNTIME_MEASURE_CPUS"]
+            status, out, err = run_script([os.path.join(d, "phases.so"), os.path.join(d, "out"),
+                                           "2", "--", program])
             self.assertEqual(status, 1)
-            self.assertIn("process 1: exit -11", err.getvalue())
-            self.assertIn("process 2: exit -11", err.getvalue())
-            self.assertIn("2 processes (2 failed)", out.getvalue())
-            self.assertIn("8 cycles of 2 process(es)", out.getvalue())
-            self.assertIn("+5.000 us", out.getvalue())
+            self.assertIn("process 1: exit -11", err)
+            self.assertIn("process 2: exit -11", err)
+            self.assertIn("2 processes (2 failed)", out)
+            self.assertIn("8 cycles of 2 process(es)", out)
+            self.assertIn("+5.000 us", out)
         # Under `kerntime run` (a fake one that checks its command line and writes what the
         # injection's cost phases would): `kerntime` against `idle` of the same cycle.
         with tempfile.TemporaryDirectory() as d:
@@ -124,18 +124,12 @@ class WholeScript(unittest.TestCase):
             with open(kerntime, "w") as f:
                 f.write(FAKE_RUN.format(python=sys.executable))
             os.chmod(kerntime, stat.S_IRWXU)
-            os.environ["KERNTIME_MEASURE_CPUS"] = ""
-            out = io.StringIO()
-            try:
-                with contextlib.redirect_stdout(out):
-                    status = cp.main(["--kerntime-run", kerntime, os.path.join(d, "out"), "2",
-                                      "--", "the-program", "arg"])
-            finally:
-                del os.environ["KERNTIME_MEASURE_CPUS"]
-            self.assertEqual(status, 0, out.getvalue())
-            self.assertIn("against `idle` in the same cycle", out.getvalue())
-            self.assertIn("20 cycles of 2 process(es)", out.getvalue())
-            line = [l for l in out.getvalue().splitlines() if l.strip().startswith("kerntime")][0]
+            status, out, _ = run_script(["--kerntime-run", kerntime, os.path.join(d, "out"), "2",
+                                         "--", "the-program", "arg"])
+            self.assertEqual(status, 0, out)
+            self.assertIn("against `idle` in the same cycle", out)
+            self.assertIn("20 cycles of 2 process(es)", out)
+            line = [l for l in out.splitlines() if l.strip().startswith("kerntime")][0]
             self.assertIn("+1.000 us", line)  # 10 us a launch against 9
         # A command line without the program is refused.
         with contextlib.redirect_stderr(io.StringIO()):
