@@ -12,6 +12,15 @@ the sum of the activities' durations and the median gap (span - sum); torch.prof
 same input in the same process: the memset, the gap, the kernel and the span. Every variant runs
 under both engine pipelines (KERNTIME_ENGINE_PIPELINE=overlap, the default, and quiet: the host
 writes nothing to the GPU's queue while a sample runs).
+
+    python3 bench/python/order_probe.py --placement OUT.jsonl
+
+The allocator-state candidate, in one process: the reduction is measured with a pad of P bytes
+allocated inside the call before the sum (P = 0, 512, ... ; nothing is launched for it), which
+moves the reduction's temporary buffers (the memset's target among them) by P within the
+allocator's segment, the same P in every call. Each P is measured twice by kerntime, then read by
+torch.profiler on the same callable. If the gap between the memset and the kernel follows P for
+both readers, it is a property of where the buffers lie, not of the history of measurements.
 """
 import json
 import os
@@ -91,6 +100,36 @@ def child(variant):
         print(json.dumps(r))
 
 
+PADS = [0, 512, 1024, 1536, 2048, 3072, 4096, 8192, 16384, 65536]
+
+
+def placement():
+    import torch
+    import kerntime
+
+    x = torch.randn(64 << 20, device="cuda")
+    rows = []
+    for pad in PADS:
+        def fn(x=x, pad=pad):
+            keep = torch.empty(pad, dtype=torch.uint8, device="cuda") if pad else None
+            out = x.sum()
+            del keep
+            return out
+
+        fn()
+        torch.cuda.synchronize()
+        for what in ("first", "again"):
+            rows.append(dict(variant="placement", what=f"pad {pad} {what}",
+                             **describe(kerntime.measure(fn, name=f"pad{pad}"))))
+        rows[-2]["fn"] = fn
+    kerntime.release_tracer()
+    for r in rows:
+        if "fn" in r:
+            r.update(reader(r.pop("fn"), r["what"]))
+    for r in rows:
+        print(json.dumps(r))
+
+
 def line(rep: int, pipeline: str, variant: str, r: dict) -> str:
     text = (f"{rep} {pipeline:7s} {variant:16s} {r['what']:12s} {r['us']:8.2f} "
             f"sum {r['sum_us']:7.2f} gap {r['gap_us'] or 0:5.2f} n={r['n']:3d} "
@@ -105,6 +144,22 @@ def main() -> int:
     if len(sys.argv) < 2:
         print(__doc__, file=sys.stderr)
         return 2
+    if sys.argv[1] == "placement":
+        placement()
+        return 0
+    if sys.argv[1] == "--placement":
+        done = subprocess.run([sys.executable, os.path.abspath(__file__), "placement"],
+                              capture_output=True, text=True)
+        if done.returncode != 0:
+            print("placement failed:", done.stderr[-1500:])
+            return 1
+        with open(sys.argv[2], "w") as out:
+            for text in done.stdout.splitlines():
+                if text.startswith("{"):
+                    r = json.loads(text)
+                    out.write(text + "\n")
+                    print(line(0, "overlap", "placement", r), flush=True)
+        return 0
     if sys.argv[1] != "--all":
         child(sys.argv[1])
         return 0

@@ -67,7 +67,10 @@ class CudaSampleSource final : public SampleSource {
   };
 
   std::vector<RawSample> take_samples(std::size_t count, bool attach);
-  Pending enqueue(bool release);
+  /// Cold and events only, with a calibrated floor: each sample is followed by a floor sample.
+  bool pairs_floor() const;
+  /// `floor_kernel`: the empty kernel instead of the launcher, with no setup and no flush.
+  Pending enqueue(bool release, bool floor_kernel = false);
   RawSample complete(const Pending& pending);
   void call_payload();
   /// Calls the setup, if any; returns its host time, which is not the engine's overhead.

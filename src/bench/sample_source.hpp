@@ -25,6 +25,9 @@ struct RawSample {
   std::optional<double> sm_clock_mhz;
   std::optional<std::uint64_t> clock_event_reasons;  ///< NVML's, as the sample completed
   std::optional<double> power_w;                     ///< NVML's, in the same reading
+  /// Cold, events only: the event time of an empty kernel queued right after this sample, the
+  /// launch floor as the GPU is while the sample runs; none: the calibrated floor serves.
+  std::optional<double> floor_ns;
   bool valid = true;
   double host_overhead_ns = 0.0;
 };

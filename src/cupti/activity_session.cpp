@@ -314,8 +314,12 @@ void ActivitySession::read_ready(trace::RecordBatch& batch) {
 void ActivitySession::read_in_background() {
   // One batch for every buffer this thread reads: its vectors grow to a buffer's records once.
   trace::RecordBatch batch;
-  while (pool_.wait_ready([this] { return stop_reading_.load(); }))
+  while (pool_.wait_ready([this] { return stop_reading_.load(); })) {
+    while (reading_held_.load(std::memory_order_relaxed) && !stop_reading_.load()) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    }
     read_ready(batch);
+  }
 }
 
 Trace ActivitySession::trace() {

@@ -90,6 +90,11 @@ class ActivitySession {
   /// counts them past a point need not pay for them.
   bool stop_api_records();
 
+  /// While held, the reader thread leaves completed buffers waiting, to read them all once
+  /// released (KERNTIME_RUN_COST_PHASES: kerntime's threads idle for a phase). A flush or the
+  /// session's end still reads them.
+  void hold_reading(bool held) { reading_held_.store(held, std::memory_order_relaxed); }
+
   /// Why CUPTI delivers no records to this session although launches happen (another CUPTI
   /// client in the process receives them), once a flush has shown it; empty otherwise.
   std::string starved_reason();
@@ -138,6 +143,7 @@ class ActivitySession {
   std::string starved_reason_;  // guarded by builder_mutex_
 
   std::atomic<bool> stop_reading_{false};
+  std::atomic<bool> reading_held_{false};
   std::thread reader_;
 };
 

@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0
 // KERNTIME_RUN_COST_PHASES=MS, a diagnostic for the cost target (docs/run.md): inside one process
-// under `kerntime run`, kerntime's own work on the program's threads (the launch callback's body,
-// the fault watch, the NVTX hooks) is switched idle and back every MS milliseconds, and each
-// phase's launches are counted. Processes of one program differ by 15 % in speed, more than the
-// few percent sought; two phases of one cycle of one process do not. CUPTI's configuration stays
-// the same in both phases, so the difference is kerntime's own work and nothing else.
+// under `kerntime run`, kerntime's own work is switched idle and back every MS milliseconds, and
+// each phase's launches are counted. That work is what runs on the program's threads (the launch
+// callback's body, the fault watch, the NVTX hooks) and kerntime's own threads (the record reader,
+// whose buffers wait for the next working phase, and the checkpoints). Processes of one program
+// differ by 15 % in speed, more than the few percent sought; two phases of one cycle of one
+// process do not. CUPTI's configuration stays the same in both phases, so the difference is
+// kerntime's own work and nothing else.
 #pragma once
 
 #include <atomic>

@@ -311,7 +311,7 @@ constexpr std::size_t kApiRecordLaunches = 2'000;
 void start_worker(Injection& in) {
   WorkerJobs jobs;
   jobs.checkpoint = [&in, last = std::optional<std::pair<std::uint64_t, bool>>{}]() mutable {
-    if (!in.session) return;
+    if (!in.session || g_own_work_idle.load(std::memory_order_relaxed)) return;
     // Completed buffers only: nothing the GPU still runs is cut short.
     in.api->flush_all(0);
     // Nothing new since the last checkpoint (an idle or CPU-bound stretch): its file says it.
@@ -501,9 +501,13 @@ void start_cost_phases_if_asked(Injection& in) {
   }
   CostPhaseHooks hooks;
   hooks.launches = [&in] { return in.api->launches_seen(); };
-  hooks.set_idle = [](bool idle) {
+  hooks.set_idle = [&in](bool idle) {
     g_own_work_idle.store(idle, std::memory_order_relaxed);
     set_nvtx_hooks_idle(idle);
+    // kerntime's own threads too: the records wait and are all read in the next phase that
+    // works, which so pays for both (an upper bound on the reader's share), and checkpoints
+    // come only in working phases.
+    in.session->hold_reading(idle);
   };
   // Never closed: the thread writes until the process ends.
   hooks.write_row = [fd](const std::string& row) {
@@ -512,8 +516,9 @@ void start_cost_phases_if_asked(Injection& in) {
   };
   if (start_cost_phases(*settings, std::move(hooks))) {
     in.problem =
-        "KERNTIME_RUN_COST_PHASES: kerntime's launch watch and NVTX hooks were idle half "
-        "the time (a cost diagnostic); ranges, last launches and faults are incomplete";
+        "KERNTIME_RUN_COST_PHASES: kerntime's launch watch, NVTX hooks, record reader and "
+        "checkpoints were idle half the time (a cost diagnostic); ranges, last launches and "
+        "faults are incomplete";
   }
 }
 

@@ -185,6 +185,36 @@ TEST(Sampler, EventsOnlyColdAddsBackTheKernelFixedCost) {
   EXPECT_DOUBLE_EQ(m.events.median, 4960.0);
 }
 
+// A floor sampled beside each sample is what that sample subtracts: when the GPU's floor moves
+// away from the calibrated one (here 192 ns above it, then back), the headline does not.
+TEST(Sampler, AFloorSampledBesideEachSampleIsTheOneItSubtracts) {
+  FakeSource source;
+  source.floor_ns = 3200.0;  // the calibration, taken while the floor was high
+  source.fixed_cost = {576.0, "process", ""};
+  source.make = [](std::size_t i) {
+    const double floor = i % 2 == 0 ? 3008.0 : 3040.0;
+    RawSample s = sample(10560.0 - 576.0 + floor);
+    s.floor_ns = floor;
+    return s;
+  };
+  MeasureOptions options;
+  options.stopping.fixed_samples = 21;
+  const Measurement m = run_measurement(source, options, 0, 0.0);
+  EXPECT_EQ(m.headline_timer, "cuda-event-corrected");
+  EXPECT_DOUBLE_EQ(m.headline.min, 10560.0);
+  EXPECT_DOUBLE_EQ(m.headline.max, 10560.0);
+  // The floor reported is the one subtracted: the median of those sampled (11 of 21 at 3008).
+  EXPECT_DOUBLE_EQ(m.info.event_floor_ns, 3008.0);
+
+  // A sample whose floor sample was lost falls back to the calibrated floor.
+  FakeSource lost;
+  lost.floor_ns = 3008.0;
+  lost.make = [](std::size_t) { return sample(5000.0); };
+  const Measurement fallback = run_measurement(lost, options, 0, 0.0);
+  EXPECT_DOUBLE_EQ(fallback.headline.median, 5000.0 - 3008.0);
+  EXPECT_DOUBLE_EQ(fallback.info.event_floor_ns, 3008.0);
+}
+
 TEST(Sampler, AnUnknownFixedCostIsSaidWithItsReason) {
   FakeSource source;
   source.floor_ns = 3008.0;
