@@ -32,6 +32,9 @@ constexpr std::size_t kHotBatchCap = 64;
 constexpr std::size_t kGraphBatchCap = 4096;
 constexpr double kMinEstimateNs = 500.0;
 constexpr double kPowerReadingInterval_s = 1e-3;
+// The floor taken again after the samples: as the calibration (calibration.cpp), an odd count.
+constexpr std::size_t kFloorWarmup = 5;
+constexpr std::size_t kFloorSamples = 101;
 
 double since_ns(Clock::time_point from, Clock::time_point to) {
   return std::chrono::duration<double, std::nano>(to - from).count();
@@ -100,7 +103,7 @@ void CudaSampleSource::call_payload() {
     launcher_(res_.stream());
 }
 
-bool CudaSampleSource::pairs_floor() const {
+bool CudaSampleSource::floor_is_subtracted() const {
   return settings_.mode == MeasureMode::cold && use_blocking_ && blocking_ && tracer_ == nullptr &&
          settings_.floor_ns > 0.0 && !settings_.run_once;
 }
@@ -204,37 +207,25 @@ RawSample CudaSampleSource::complete(const Pending& p) {
   return s;
 }
 
-std::vector<RawSample> CudaSampleSource::take_samples(std::size_t count, bool attach) {
+std::vector<RawSample> CudaSampleSource::take_samples(std::size_t count, bool attach,
+                                                      bool floor_kernel) {
   std::vector<RawSample> out(count);
   std::vector<std::uint64_t>& scopes = last_scopes_;
   scopes.assign(count, 0);
   Pending pending[kDepth];
   std::size_t issued = 0;
   const bool quiet = settings_.quiet_host && use_blocking_;
-  // Events only, the floor is subtracted from every sample. The floor of one process drifts by
-  // a few 32 ns ticks from one moment to the next (on the H200, a calibration once read 0.19 us
-  // above the floor the samples right after it held), so each sample is followed by an empty
-  // kernel's sample, which sees the GPU as the sample did. Odd jobs are those floor samples.
-  const bool paired = pairs_floor();
-  const std::size_t jobs = paired ? 2 * count : count;
-  const auto sample_of = [paired](std::size_t job) { return paired ? job / 2 : job; };
-  const auto is_floor = [paired](std::size_t job) { return paired && job % 2 == 1; };
   try {
-    for (std::size_t done = 0; done < jobs; ++done) {
-      while (issued < jobs && issued - done < kDepth) {
-        pending[issued % kDepth] = enqueue(!quiet, is_floor(issued));
-        if (!is_floor(issued)) scopes[sample_of(issued)] = pending[issued % kDepth].scope;
+    for (std::size_t done = 0; done < count; ++done) {
+      while (issued < count && issued - done < kDepth) {
+        pending[issued % kDepth] = enqueue(!quiet, floor_kernel);
+        scopes[issued] = pending[issued % kDepth].scope;
         ++issued;
       }
       // Quiet: the next sample is queued and held, so while this one runs the host writes
       // nothing to the GPU's queue; it only waits.
       if (quiet) res_.release(pending[done % kDepth].seq);
-      RawSample s = complete(pending[done % kDepth]);
-      if (!is_floor(done)) {
-        out[sample_of(done)] = std::move(s);
-      } else if (s.valid) {
-        out[sample_of(done)].floor_ns = s.event_ns;
-      }
+      out[done] = complete(pending[done % kDepth]);
     }
   } catch (...) {
     drain();
@@ -242,6 +233,18 @@ std::vector<RawSample> CudaSampleSource::take_samples(std::size_t count, bool at
   }
   if (tracer_ != nullptr && attach) attach_cupti(out, scopes);
   return out;
+}
+
+std::optional<double> CudaSampleSource::floor_after_samples() {
+  if (!floor_is_subtracted()) return std::nullopt;
+  take_samples(kFloorWarmup, false, true);
+  std::vector<double> floors;
+  for (const RawSample& s : take_samples(kFloorSamples, false, true)) {
+    if (s.valid) floors.push_back(s.event_ns);
+  }
+  if (floors.empty()) return std::nullopt;
+  std::nth_element(floors.begin(), floors.begin() + floors.size() / 2, floors.end());
+  return floors[floors.size() / 2];
 }
 
 std::vector<RawSample> CudaSampleSource::take(std::size_t count) {

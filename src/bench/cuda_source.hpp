@@ -51,6 +51,7 @@ class CudaSampleSource final : public SampleSource {
   FixedCost kernel_fixed_cost() const override {
     return settings_.mode == MeasureMode::cold ? settings_.fixed_cost : FixedCost{};
   }
+  std::optional<double> floor_after_samples() override;
   double normal_clock_mhz() const override { return res_.normal_clock_mhz(); }
   std::size_t batch_size() const override { return batch_; }
   bool blocking() const override { return blocking_; }
@@ -66,9 +67,10 @@ class CudaSampleSource final : public SampleSource {
     double host_ns = 0.0;
   };
 
-  std::vector<RawSample> take_samples(std::size_t count, bool attach);
-  /// Cold and events only, with a calibrated floor: each sample is followed by a floor sample.
-  bool pairs_floor() const;
+  /// `floor_kernel`: samples of the empty kernel instead of the launcher.
+  std::vector<RawSample> take_samples(std::size_t count, bool attach, bool floor_kernel = false);
+  /// Cold and events only, with a calibrated floor behind a blocking kernel that still holds.
+  bool floor_is_subtracted() const;
   /// `floor_kernel`: the empty kernel instead of the launcher, with no setup and no flush.
   Pending enqueue(bool release, bool floor_kernel = false);
   RawSample complete(const Pending& pending);

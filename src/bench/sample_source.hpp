@@ -25,9 +25,6 @@ struct RawSample {
   std::optional<double> sm_clock_mhz;
   std::optional<std::uint64_t> clock_event_reasons;  ///< NVML's, as the sample completed
   std::optional<double> power_w;                     ///< NVML's, in the same reading
-  /// Cold, events only: the event time of an empty kernel queued right after this sample, the
-  /// launch floor as the GPU is while the sample runs; none: the calibrated floor serves.
-  std::optional<double> floor_ns;
   bool valid = true;
   double host_overhead_ns = 0.0;
 };
@@ -48,6 +45,9 @@ class SampleSource {
   virtual bool cupti() const = 0;
   /// Subtracted from event times for the events-only headline (cold mode); 0 otherwise.
   virtual double event_floor_ns() const = 0;
+  /// Cold, events only: the launch floor measured again once the samples are taken, as the
+  /// calibration measured it; none where nothing was calibrated (or with CUPTI, or not cold).
+  virtual std::optional<double> floor_after_samples() = 0;
   /// Added back to the events-only headline (cold mode): the empty kernel's own GPU time, which
   /// the floor holds and every kernel has; unknown (with the reason) or not cold: no value.
   virtual FixedCost kernel_fixed_cost() const = 0;
