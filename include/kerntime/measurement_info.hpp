@@ -36,9 +36,7 @@ struct MeasurementInfo {
   std::size_t batch_size = 1;         ///< launcher calls per sample
   bool l2_flushed = false;
   bool blocking_kernel = true;  ///< false: launch gaps are inside the event times
-  /// Cold mode: median event time of an empty kernel behind the blocking kernel (events only:
-  /// the lower of the calibration and the floor taken after the samples, the one subtracted);
-  /// 0 otherwise.
+  /// Cold mode: median event time of an empty kernel behind the blocking kernel; 0 otherwise.
   double event_floor_ns = 0.0;
   /// Cold mode: the empty kernel's own GPU time (CUPTI), which every kernel has and events
   /// cannot see; the events-only headline is event time - floor + this. Empty: not known, so

@@ -32,9 +32,6 @@ constexpr std::size_t kHotBatchCap = 64;
 constexpr std::size_t kGraphBatchCap = 4096;
 constexpr double kMinEstimateNs = 500.0;
 constexpr double kPowerReadingInterval_s = 1e-3;
-// The floor taken again after the samples: as the calibration (calibration.cpp), an odd count.
-constexpr std::size_t kFloorWarmup = 5;
-constexpr std::size_t kFloorSamples = 101;
 
 double since_ns(Clock::time_point from, Clock::time_point to) {
   return std::chrono::duration<double, std::nano>(to - from).count();
@@ -103,20 +100,15 @@ void CudaSampleSource::call_payload() {
     launcher_(res_.stream());
 }
 
-bool CudaSampleSource::floor_is_subtracted() const {
-  return settings_.mode == MeasureMode::cold && use_blocking_ && blocking_ && tracer_ == nullptr &&
-         settings_.floor_ns > 0.0 && !settings_.run_once;
-}
-
-CudaSampleSource::Pending CudaSampleSource::enqueue(bool release, bool floor_kernel) {
+CudaSampleSource::Pending CudaSampleSource::enqueue(bool release) {
   const Clock::time_point begin = Clock::now();
   const cudaStream_t stream = res_.stream();
   Pending p;
   p.seq = res_.next_seq();
   // Before the flush (so the timed call still finds a cold L2) and before the blocking kernel
   // (so nothing holds the stream while it runs): outside the timed window in every mode.
-  const double setup_ns = floor_kernel ? 0.0 : call_setup();
-  if (flush_ && !floor_kernel) {
+  const double setup_ns = call_setup();
+  if (flush_) {
     cuda::check_cuda(cudaMemsetAsync(res_.flush_buffer(), static_cast<int>(p.seq & 0xff),
                                      res_.flush_bytes(), stream),
                      "cudaMemsetAsync (L2 flush)");
@@ -131,19 +123,14 @@ CudaSampleSource::Pending CudaSampleSource::enqueue(bool release, bool floor_ker
   }
   cuda::check_cuda(cudaEventRecord(res_.start_event(p.seq), stream),
                    "cudaEventRecord (sample start)");
-  events::ScopeListener* listener =
-      tracer_ != nullptr && !floor_kernel ? events::scope_listener() : nullptr;
+  events::ScopeListener* listener = tracer_ != nullptr ? events::scope_listener() : nullptr;
   if (listener != nullptr) {
     p.scope = events::next_scope_id();
     listener->scope_begin(p.scope, settings_.scope_name);
   }
   const Clock::time_point call = Clock::now();
   try {
-    if (floor_kernel) {
-      check_cuda(launch_floor_kernel(stream), "launching the floor kernel");
-    } else {
-      call_payload();
-    }
+    call_payload();
   } catch (...) {
     if (listener != nullptr) listener->scope_end(p.scope);
     drain();
@@ -207,8 +194,7 @@ RawSample CudaSampleSource::complete(const Pending& p) {
   return s;
 }
 
-std::vector<RawSample> CudaSampleSource::take_samples(std::size_t count, bool attach,
-                                                      bool floor_kernel) {
+std::vector<RawSample> CudaSampleSource::take_samples(std::size_t count, bool attach) {
   std::vector<RawSample> out(count);
   std::vector<std::uint64_t>& scopes = last_scopes_;
   scopes.assign(count, 0);
@@ -218,7 +204,7 @@ std::vector<RawSample> CudaSampleSource::take_samples(std::size_t count, bool at
   try {
     for (std::size_t done = 0; done < count; ++done) {
       while (issued < count && issued - done < kDepth) {
-        pending[issued % kDepth] = enqueue(!quiet, floor_kernel);
+        pending[issued % kDepth] = enqueue(!quiet);
         scopes[issued] = pending[issued % kDepth].scope;
         ++issued;
       }
@@ -233,18 +219,6 @@ std::vector<RawSample> CudaSampleSource::take_samples(std::size_t count, bool at
   }
   if (tracer_ != nullptr && attach) attach_cupti(out, scopes);
   return out;
-}
-
-std::optional<double> CudaSampleSource::floor_after_samples() {
-  if (!floor_is_subtracted()) return std::nullopt;
-  take_samples(kFloorWarmup, false, true);
-  std::vector<double> floors;
-  for (const RawSample& s : take_samples(kFloorSamples, false, true)) {
-    if (s.valid) floors.push_back(s.event_ns);
-  }
-  if (floors.empty()) return std::nullopt;
-  std::nth_element(floors.begin(), floors.begin() + floors.size() / 2, floors.end());
-  return floors[floors.size() / 2];
 }
 
 std::vector<RawSample> CudaSampleSource::take(std::size_t count) {

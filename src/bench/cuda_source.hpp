@@ -51,7 +51,6 @@ class CudaSampleSource final : public SampleSource {
   FixedCost kernel_fixed_cost() const override {
     return settings_.mode == MeasureMode::cold ? settings_.fixed_cost : FixedCost{};
   }
-  std::optional<double> floor_after_samples() override;
   double normal_clock_mhz() const override { return res_.normal_clock_mhz(); }
   std::size_t batch_size() const override { return batch_; }
   bool blocking() const override { return blocking_; }
@@ -67,12 +66,8 @@ class CudaSampleSource final : public SampleSource {
     double host_ns = 0.0;
   };
 
-  /// `floor_kernel`: samples of the empty kernel instead of the launcher.
-  std::vector<RawSample> take_samples(std::size_t count, bool attach, bool floor_kernel = false);
-  /// Cold and events only, with a calibrated floor behind a blocking kernel that still holds.
-  bool floor_is_subtracted() const;
-  /// `floor_kernel`: the empty kernel instead of the launcher, with no setup and no flush.
-  Pending enqueue(bool release, bool floor_kernel = false);
+  std::vector<RawSample> take_samples(std::size_t count, bool attach);
+  Pending enqueue(bool release);
   RawSample complete(const Pending& pending);
   void call_payload();
   /// Calls the setup, if any; returns its host time, which is not the engine's overhead.

@@ -45,9 +45,6 @@ class SampleSource {
   virtual bool cupti() const = 0;
   /// Subtracted from event times for the events-only headline (cold mode); 0 otherwise.
   virtual double event_floor_ns() const = 0;
-  /// Cold, events only: the launch floor measured again once the samples are taken, as the
-  /// calibration measured it; none where nothing was calibrated (or with CUPTI, or not cold).
-  virtual std::optional<double> floor_after_samples() = 0;
   /// Added back to the events-only headline (cold mode): the empty kernel's own GPU time, which
   /// the floor holds and every kernel has; unknown (with the reason) or not cold: no value.
   virtual FixedCost kernel_fixed_cost() const = 0;

@@ -39,24 +39,6 @@ std::optional<double> headline_of(const RawSample& s, const SampleSource& source
   return s.event_ns;
 }
 
-// Cold, events only. A calibration can catch the floor in a passing state: on the H200 one read
-// 3.200 us where the samples right after it held about 2.94 us (the floor is usually 3.008 us
-// there), and a 10 us spin read 0.256 us low. Something passing only raises the floor (the
-// front end's work around an empty kernel cannot take less than it does), so the lower of the
-// floors before and after the samples is the one subtracted. Not a floor beside each sample:
-// an empty kernel right after a measured one read 0.15 to 0.19 us above the floor the samples
-// themselves held (bench_accuracy, 2026-12-04, docs/benchmarks.md).
-void lower_the_floor_if_it_read_high(Measurement& m, SampleSource& source,
-                                     const std::vector<std::size_t>& counted, double fixed_ns) {
-  if (source.cupti() || m.info.event_floor_ns <= 0.0) return;
-  const std::optional<double> after = source.floor_after_samples();
-  if (!after || *after >= m.info.event_floor_ns) return;
-  m.info.event_floor_ns = *after;
-  for (std::size_t i = 0; i < counted.size(); ++i) {
-    m.headline_ns[i] = std::max(m.samples[counted[i]].event_ns - *after + fixed_ns, 0.0);
-  }
-}
-
 std::vector<double> event_times(const std::vector<SampleRecord>& records,
                                 const std::vector<std::size_t>& counted) {
   std::vector<double> values;
@@ -246,7 +228,6 @@ Measurement run_measurement(SampleSource& source, const MeasureOptions& options,
   if (decision.warn) m.warnings.push_back("stopped without a stable estimate: " + decision.detail);
   m.info.wall_time_s = source.now_s() - start;
   m.headline_timer = headline_timer(source, options.mode);
-  lower_the_floor_if_it_read_high(m, source, counted_index, fixed.ns.value_or(0.0));
   m.info.blocking_kernel = source.blocking();
   m.info.l2_flushed = source.l2_flushed();
 

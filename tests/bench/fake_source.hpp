@@ -27,8 +27,6 @@ class FakeSource final : public SampleSource {
   double seconds_per_sample = 1e-3;
   bool with_cupti = false;
   double floor_ns = 0.0;
-  std::optional<double> floor_after;  ///< what floor_after_samples() finds
-  std::size_t floor_checks = 0;       ///< how often it was asked
   bench::FixedCost fixed_cost;
   double normal_mhz = 1980.0;
   std::size_t batch = 1;
@@ -60,10 +58,6 @@ class FakeSource final : public SampleSource {
   }
   bool cupti() const override { return with_cupti; }
   double event_floor_ns() const override { return floor_ns; }
-  std::optional<double> floor_after_samples() override {
-    ++floor_checks;
-    return floor_after;
-  }
   bench::FixedCost kernel_fixed_cost() const override { return fixed_cost; }
   double normal_clock_mhz() const override { return normal_mhz; }
   std::size_t batch_size() const override { return batch; }

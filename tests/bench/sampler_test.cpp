@@ -185,44 +185,6 @@ TEST(Sampler, EventsOnlyColdAddsBackTheKernelFixedCost) {
   EXPECT_DOUBLE_EQ(m.events.median, 4960.0);
 }
 
-// A calibration can catch the floor in a passing, higher state: the floor taken again after
-// the samples, if lower, is the one subtracted; a higher one changes nothing.
-TEST(Sampler, TheLowerOfTheFloorsBeforeAndAfterTheSamplesIsSubtracted) {
-  MeasureOptions options;
-  options.stopping.fixed_samples = 21;
-  FakeSource high;
-  high.floor_ns = 3200.0;  // the calibration, taken while the floor was high
-  high.floor_after = 3008.0;
-  high.fixed_cost = {576.0, "process", ""};
-  high.make = [](std::size_t i) { return sample(12928.0 + (i % 2 == 0 ? 0.0 : 32.0)); };
-  const Measurement m = run_measurement(high, options, 0, 0.0);
-  EXPECT_EQ(high.floor_checks, 1u);
-  EXPECT_EQ(m.headline_timer, "cuda-event-corrected");
-  EXPECT_DOUBLE_EQ(m.headline.median, 12928.0 - 3008.0 + 576.0);
-  EXPECT_DOUBLE_EQ(m.headline.max, 12960.0 - 3008.0 + 576.0);
-  EXPECT_DOUBLE_EQ(m.info.event_floor_ns, 3008.0);
-  EXPECT_DOUBLE_EQ(m.events.median, 12928.0);  // the raw events stay as they were
-
-  FakeSource later_high;
-  later_high.floor_ns = 3008.0;
-  later_high.floor_after = 3104.0;
-  later_high.make = [](std::size_t) { return sample(5000.0); };
-  const Measurement kept = run_measurement(later_high, options, 0, 0.0);
-  EXPECT_DOUBLE_EQ(kept.headline.median, 5000.0 - 3008.0);
-  EXPECT_DOUBLE_EQ(kept.info.event_floor_ns, 3008.0);
-
-  // With CUPTI the floor subtracts nothing, so it is not measured again.
-  FakeSource cupti;
-  cupti.with_cupti = true;
-  cupti.floor_ns = 3200.0;
-  cupti.floor_after = 3008.0;
-  cupti.make = [](std::size_t) { return sample(5000.0, 2000.0); };
-  const Measurement traced = run_measurement(cupti, options, 0, 0.0);
-  EXPECT_EQ(cupti.floor_checks, 0u);
-  EXPECT_DOUBLE_EQ(traced.headline.median, 2000.0);
-  EXPECT_DOUBLE_EQ(traced.info.event_floor_ns, 3200.0);
-}
-
 TEST(Sampler, AnUnknownFixedCostIsSaidWithItsReason) {
   FakeSource source;
   source.floor_ns = 3008.0;
