@@ -21,6 +21,15 @@ moves the reduction's temporary buffers (the memset's target among them) by P wi
 allocator's segment, the same P in every call. Each P is measured twice by kerntime, then read by
 torch.profiler on the same callable. If the gap between the memset and the kernel follows P for
 both readers, it is a property of where the buffers lie, not of the history of measurements.
+
+    python3 bench/python/order_probe.py --sequence OUT.jsonl
+
+The placement probe found the high gap on every fourth measurement of its process. This one
+measures the same reduction 12 times in a row in each of three processes: with CUPTI (the
+process's Tracer kept); with the Tracer stopped and started again between measurements; and
+events only (cupti=False), where the gap is inside the event time and no CUPTI record is made.
+If the events-only times show the same period, the GPU itself runs the gap slower; if the period
+restarts with the Tracer, it comes from the engine's CUPTI use.
 """
 import json
 import os
@@ -130,6 +139,26 @@ def placement():
         print(json.dumps(r))
 
 
+SEQUENCES = ("tracer-kept", "tracer-restarted", "events-only")
+
+
+def sequence(kind):
+    import torch
+    import kerntime
+
+    x = torch.randn(64 << 20, device="cuda")
+    fn = lambda x=x: x.sum()  # noqa: E731
+    fn()
+    torch.cuda.synchronize()
+    for i in range(12):
+        m = kerntime.measure(fn, name="reduction", cupti=kind != "events-only")
+        r = dict(variant=kind, what=f"#{i + 1}", **describe(m))
+        r["events_us"] = statistics.median(s.event_ns for s in m.samples if s.valid) / 1e3
+        print(json.dumps(r), flush=True)
+        if kind == "tracer-restarted":
+            kerntime.release_tracer()
+
+
 def line(rep: int, pipeline: str, variant: str, r: dict) -> str:
     text = (f"{rep} {pipeline:7s} {variant:16s} {r['what']:12s} {r['us']:8.2f} "
             f"sum {r['sum_us']:7.2f} gap {r['gap_us'] or 0:5.2f} n={r['n']:3d} "
@@ -146,6 +175,24 @@ def main() -> int:
         return 2
     if sys.argv[1] == "placement":
         placement()
+        return 0
+    if sys.argv[1] in SEQUENCES:
+        sequence(sys.argv[1])
+        return 0
+    if sys.argv[1] == "--sequence":
+        with open(sys.argv[2], "w") as out:
+            for kind in SEQUENCES:
+                done = subprocess.run([sys.executable, os.path.abspath(__file__), kind],
+                                      capture_output=True, text=True)
+                if done.returncode != 0:
+                    print(kind, "failed:", done.stderr[-1500:])
+                    continue
+                for text in done.stdout.splitlines():
+                    if text.startswith("{"):
+                        r = json.loads(text)
+                        out.write(text + "\n")
+                        print(line(0, "overlap", kind, r) + f"  events {r['events_us']:.2f}",
+                              flush=True)
         return 0
     if sys.argv[1] == "--placement":
         done = subprocess.run([sys.executable, os.path.abspath(__file__), "placement"],
