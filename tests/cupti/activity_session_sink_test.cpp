@@ -1,8 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0
 // An activity session that hands its records to a sink (kerntime run's recorder) over a fake
 // CUPTI: a sink with no room left for API calls, copies and memsets has them counted instead of
-// decoded, and the reader's batch keeps its memory from one buffer to the next.
+// decoded, and the reader's batch keeps its memory from one buffer to the next; a held reader
+// thread leaves buffers waiting (KERNTIME_RUN_COST_PHASES) until released or stopped.
+#include <atomic>
+#include <chrono>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -75,6 +79,46 @@ TEST(ActivitySessionSink, ASinkWithoutRoomHasApiCallsAndCopiesCountedNotDecoded)
   }
   // The two buffers of one flush were read into one batch's memory.
   EXPECT_EQ(sink.kernel_memory[1], sink.kernel_memory[2]);
+}
+
+class TallySink final : public ActivitySession::RecordSink {
+ public:
+  std::atomic<std::size_t> kernels{0};
+  void records(trace::RecordBatch&& batch) override { kernels += batch.kernels.size(); }
+  void dropped(std::uint64_t) override {}
+  bool counts_only() const override { return false; }
+};
+
+// Waits up to 5 s for the reader thread to have read `count` kernels.
+bool read_within_seconds(const TallySink& sink, std::size_t count) {
+  for (int i = 0; i < 500 && sink.kernels < count; ++i)
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  return sink.kernels >= count;
+}
+
+TEST(ActivitySessionSink, AHeldReaderLeavesBuffersUntilReleasedOrStopped) {
+  testing::FakeCupti fake;
+  TallySink sink;
+  TracerOptions background;  // read on the session's own thread
+  ActivitySession session{fake, background, [] { return std::string{}; }};
+  session.send_records_to(&sink);
+  ASSERT_EQ(session.start(), "");
+  one_launch(fake, 1);
+  ASSERT_TRUE(read_within_seconds(sink, 1));
+
+  session.hold_reading(true);
+  one_launch(fake, 2);
+  // Held: the thread has a ready buffer and leaves it; 100 ms is 20 of its 5 ms naps.
+  std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  EXPECT_EQ(sink.kernels, 1u);
+  session.hold_reading(false);
+  EXPECT_TRUE(read_within_seconds(sink, 2));
+
+  // Held at the end: stopping still reads what waits, and does not wait for a release.
+  session.hold_reading(true);
+  one_launch(fake, 3);
+  session.stop();
+  EXPECT_EQ(sink.kernels, 3u);
 }
 
 }  // namespace
