@@ -10,7 +10,8 @@ by up to 50 % in median step time (docs/run.md), far more than the 3 % sought. T
 step (`torch_step.py plain SIZE STEPS`, SIZE from KERNTIME_STEP_COST_SIZE, default block1) in
 ROUNDS rounds (default 6), each round one process per variant in a rotated order, and prints each
 variant's spread between its processes. A variant whose spread is much smaller than `pinned`'s
-names a cause of the levels, and step_cost.py can then run every arm that way.
+names a cause of the levels, and step_cost.py can then run every arm that way
+(KERNTIME_STEP_COST_VARIANT=NAME).
 
 Variants (default: all):
   pinned      on the CPUs step_cost.py uses (KERNTIME_MEASURE_CPUS, else the last four)
@@ -82,20 +83,27 @@ def environment():
             f"ASLR {read('/proc/sys/kernel/randomize_va_space')}")
 
 
-def command(variant, cpus, python, size, steps):
-    """(arguments, extra environment) of one process of `variant`."""
-    step = [python, os.path.join(ROOT, "bench", "run", "torch_step.py"), "plain", size, steps]
+def wrap(variant, cpus):
+    """(command prefix, extra environment) that run a process as `variant` does; its children
+    inherit both (step_cost.py wraps `kerntime run` with them)."""
     pin = ["taskset", "-c", cpus] if cpus and shutil.which("taskset") else []
     if variant == "unpinned":
-        return step, {}
+        return [], {}
     if variant == "one-cpu":
-        return (["taskset", "-c", cpus.split(",")[0]] if pin else []) + step, {}
+        return (["taskset", "-c", cpus.split(",")[0]] if pin else []), {}
     if variant == "no-aslr":
         setarch = ["setarch", platform.machine(), "-R"] if shutil.which("setarch") else []
-        return pin + setarch + step, {}
+        return pin + setarch, {}
     if variant == "malloc-thp":
-        return pin + step, {"GLIBC_TUNABLES": "glibc.malloc.hugetlb=1"}
-    return pin + step, {}
+        return pin, {"GLIBC_TUNABLES": "glibc.malloc.hugetlb=1"}
+    return pin, {}
+
+
+def command(variant, cpus, python, size, steps):
+    """(arguments, extra environment) of one process of `variant`."""
+    prefix, env = wrap(variant, cpus)
+    return prefix + [python, os.path.join(ROOT, "bench", "run", "torch_step.py"), "plain", size,
+                     steps], env
 
 
 def load(path):

@@ -16,11 +16,11 @@
 #   python3 bench/scripts/step_cost.py --summarize OUT_DIR/rounds.jsonl [MORE.jsonl ...]
 # Each round is also appended to OUT_DIR/rounds.jsonl; --summarize judges the rounds of one or
 # more such files pooled (calls cut by a time limit). KERNTIME_STEP_COST_SIZE=block1 takes the
-# smaller step where the host is too slow for block's 5 ms.
+# smaller step where the host is too slow for block's 5 ms. KERNTIME_STEP_COST_VARIANT=NAME runs
+# every arm's process as process_levels.py's variant NAME does (default pinned).
 import json
 import math
 import os
-import shutil
 import statistics
 import subprocess
 import sys
@@ -28,6 +28,9 @@ import sys
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, os.path.join(ROOT, "tests", "support", "reference_reader"))
 import read_reference  # noqa: E402
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import process_levels  # noqa: E402
 
 BOUND = 0.03
 # Arms that tell where kerntime run's cost goes (docs/run.md): each switches one part off,
@@ -140,7 +143,12 @@ def main(argv):
     available = sorted(os.sched_getaffinity(0))
     cpus = os.environ.get("KERNTIME_MEASURE_CPUS",
                           ",".join(map(str, available[-4:])) if len(available) >= 8 else "")
-    pin = ["taskset", "-c", cpus] if cpus and shutil.which("taskset") else []
+    variant = os.environ.get("KERNTIME_STEP_COST_VARIANT", "pinned")
+    if variant not in process_levels.VARIANTS:
+        print(f"step_cost: unknown KERNTIME_STEP_COST_VARIANT {variant}; known: "
+              f"{', '.join(process_levels.VARIANTS)}", file=sys.stderr)
+        return 2
+    pin, variant_env = process_levels.wrap(variant, cpus)
     os.makedirs(out, exist_ok=True)
     step = [python, os.path.join(ROOT, "bench", "run", "torch_step.py")]
     # The step the target defines takes at most 5 ms bare; on a slow host, block1 (fewer layers,
@@ -148,6 +156,7 @@ def main(argv):
     size = os.environ.get("KERNTIME_STEP_COST_SIZE", "block")
     base_env = {k: v for k, v in os.environ.items()
                 if k not in ("CUDA_INJECTION64_PATH", "KERNTIME_REFERENCE_OUT")}
+    base_env.update(variant_env)
 
     def command(arm, i):
         env = dict(base_env)
@@ -188,7 +197,9 @@ def main(argv):
         print(f"round {i + 1}: " + ", ".join(f"{arm} {samples[arm][-1]:.3f} ms" for arm in arms),
               flush=True)
     print(f"torch_step.py {size}, {steps} steps a process, {rounds} rounds, CPUs "
-          f"{cpus if pin else 'not pinned'}; median step time per process, ms:")
+          f"{cpus if pin else 'not pinned'}"
+          + (f", variant {variant}" if variant != "pinned" else "")
+          + "; median step time per process, ms:")
     for line in arm_lines(samples):
         print(line)
     reference = read_reference.merge(read_reference.load(os.path.join(out, "cost-reader-0"))

@@ -125,6 +125,50 @@ class WholeScript(unittest.TestCase):
             self.assertTrue(pooled.getvalue().rstrip().endswith(
                 "kerntime run cost +8.6% vs reader +4.0%: target not met"), pooled.getvalue())
 
+    def test_a_variant_reaches_every_arms_process(self):
+        with tempfile.TemporaryDirectory() as d:
+            paths = {}
+            # The fake step also notes the variant's environment it was started with.
+            noting = FAKE_PYTHON.replace(
+                "mode, steps = ",
+                "open(os.path.join(os.environ['FAKE_DIR'], str(os.getpid())), 'w').write("
+                "os.environ.get('GLIBC_TUNABLES', '-'))\nmode, steps = ", 1)
+            for name, text in (("python", noting), ("kerntime", FAKE_KERNTIME)):
+                paths[name] = os.path.join(d, name)
+                with open(paths[name], "w") as f:
+                    f.write(text.format(python=sys.executable))
+                os.chmod(paths[name], stat.S_IRWXU)
+            notes = os.path.join(d, "notes")
+            os.mkdir(notes)
+            env = {"PYTHON": paths["python"], "KERNTIME_MEASURE_CPUS": "", "FAKE_DIR": notes,
+                   "KERNTIME_STEP_COST_VARIANT": "malloc-thp"}
+            os.environ.update(env)
+            out = io.StringIO()
+            try:
+                with contextlib.redirect_stdout(out):
+                    status = sc.main([paths["kerntime"], os.path.join(d, "reader.so"),
+                                      os.path.join(d, "out"), "1", "10"])
+            finally:
+                for k in env:
+                    del os.environ[k]
+            self.assertEqual(status, 0, out.getvalue())
+            self.assertIn("variant malloc-thp; median step time per process", out.getvalue())
+            seen = []
+            for name in os.listdir(notes):
+                with open(os.path.join(notes, name)) as f:
+                    seen.append(f.read())
+            self.assertEqual(seen, ["glibc.malloc.hugetlb=1"] * 4)  # bare, reader, run, profiler
+
+    def test_an_unknown_variant_is_bad_usage(self):
+        os.environ["KERNTIME_STEP_COST_VARIANT"] = "fast"
+        err = io.StringIO()
+        try:
+            with contextlib.redirect_stderr(err):
+                self.assertEqual(sc.main(["kerntime", "reader.so", "out"]), 2)
+        finally:
+            del os.environ["KERNTIME_STEP_COST_VARIANT"]
+        self.assertIn("unknown KERNTIME_STEP_COST_VARIANT fast", err.getvalue())
+
 
 if __name__ == "__main__":
     unittest.main()
