@@ -11,6 +11,7 @@ import stat
 import sys
 import tempfile
 import unittest
+from unittest import mock
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(HERE)))
@@ -78,25 +79,27 @@ sys.exit(subprocess.run(args[args.index("--") + 1:], env=dict(os.environ, FAKE_U
 """
 
 
+def run_script(d, python_text, rounds, **env):
+    """step_cost.py's main on the fake step `python_text` and the fake `kerntime run`, written into
+    folder `d`, 10 steps a process, with `env` set: (exit status, standard output)."""
+    paths = {}
+    for name, text in (("python", python_text), ("kerntime", FAKE_KERNTIME)):
+        paths[name] = os.path.join(d, name)
+        with open(paths[name], "w") as f:
+            f.write(text.format(python=sys.executable))
+        os.chmod(paths[name], stat.S_IRWXU)
+    out = io.StringIO()
+    with mock.patch.dict(os.environ, dict(env, PYTHON=paths["python"], KERNTIME_MEASURE_CPUS="")):
+        with contextlib.redirect_stdout(out):
+            status = sc.main([paths["kerntime"], os.path.join(d, "reader.so"),
+                              os.path.join(d, "out"), rounds, "10"])
+    return status, out.getvalue()
+
+
 class WholeScript(unittest.TestCase):
     def test_four_arms_each_round_and_the_verdict(self):
         with tempfile.TemporaryDirectory() as d:
-            paths = {}
-            for name, text in (("python", FAKE_PYTHON), ("kerntime", FAKE_KERNTIME)):
-                paths[name] = os.path.join(d, name)
-                with open(paths[name], "w") as f:
-                    f.write(text.format(python=sys.executable))
-                os.chmod(paths[name], stat.S_IRWXU)
-            os.environ["PYTHON"] = paths["python"]
-            os.environ["KERNTIME_MEASURE_CPUS"] = ""
-            out = io.StringIO()
-            try:
-                with contextlib.redirect_stdout(out):
-                    status = sc.main([paths["kerntime"], os.path.join(d, "reader.so"),
-                                      os.path.join(d, "out"), "9", "10"])
-            finally:
-                del os.environ["PYTHON"], os.environ["KERNTIME_MEASURE_CPUS"]
-            text = out.getvalue()
+            status, text = run_script(d, FAKE_PYTHON, "9")
             self.assertEqual(status, 0, text)
             self.assertEqual(len([f for f in os.listdir(os.path.join(d, "out"))
                                   if f.startswith("cost-run-")]), 9)
@@ -127,32 +130,17 @@ class WholeScript(unittest.TestCase):
 
     def test_a_variant_reaches_every_arms_process(self):
         with tempfile.TemporaryDirectory() as d:
-            paths = {}
             # The fake step also notes the variant's environment it was started with.
             noting = FAKE_PYTHON.replace(
                 "mode, steps = ",
                 "open(os.path.join(os.environ['FAKE_DIR'], str(os.getpid())), 'w').write("
                 "os.environ.get('GLIBC_TUNABLES', '-'))\nmode, steps = ", 1)
-            for name, text in (("python", noting), ("kerntime", FAKE_KERNTIME)):
-                paths[name] = os.path.join(d, name)
-                with open(paths[name], "w") as f:
-                    f.write(text.format(python=sys.executable))
-                os.chmod(paths[name], stat.S_IRWXU)
             notes = os.path.join(d, "notes")
             os.mkdir(notes)
-            env = {"PYTHON": paths["python"], "KERNTIME_MEASURE_CPUS": "", "FAKE_DIR": notes,
-                   "KERNTIME_STEP_COST_VARIANT": "malloc-thp"}
-            os.environ.update(env)
-            out = io.StringIO()
-            try:
-                with contextlib.redirect_stdout(out):
-                    status = sc.main([paths["kerntime"], os.path.join(d, "reader.so"),
-                                      os.path.join(d, "out"), "1", "10"])
-            finally:
-                for k in env:
-                    del os.environ[k]
-            self.assertEqual(status, 0, out.getvalue())
-            self.assertIn("variant malloc-thp; median step time per process", out.getvalue())
+            status, text = run_script(d, noting, "1", FAKE_DIR=notes,
+                                      KERNTIME_STEP_COST_VARIANT="malloc-thp")
+            self.assertEqual(status, 0, text)
+            self.assertIn("variant malloc-thp; median step time per process", text)
             seen = []
             for name in os.listdir(notes):
                 with open(os.path.join(notes, name)) as f:
@@ -160,13 +148,10 @@ class WholeScript(unittest.TestCase):
             self.assertEqual(seen, ["glibc.malloc.hugetlb=1"] * 4)  # bare, reader, run, profiler
 
     def test_an_unknown_variant_is_bad_usage(self):
-        os.environ["KERNTIME_STEP_COST_VARIANT"] = "fast"
         err = io.StringIO()
-        try:
+        with mock.patch.dict(os.environ, KERNTIME_STEP_COST_VARIANT="fast"):
             with contextlib.redirect_stderr(err):
                 self.assertEqual(sc.main(["kerntime", "reader.so", "out"]), 2)
-        finally:
-            del os.environ["KERNTIME_STEP_COST_VARIANT"]
         self.assertIn("unknown KERNTIME_STEP_COST_VARIANT fast", err.getvalue())
 
 
