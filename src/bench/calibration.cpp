@@ -2,6 +2,8 @@
 #include "bench/calibration.hpp"
 
 #include <algorithm>
+#include <cstdlib>
+#include <string>
 #include <vector>
 
 #include <kerntime/error.hpp>
@@ -29,6 +31,17 @@ Calibration calibrate(DeviceResources& resources, Tracer* tracer) {
   settings.l2_flush = false;
   settings.scope_name = "kerntime.calibration";
   settings.tracer = tracer;
+  // The floor's samples run while the host only waits. An empty kernel's sample lasts about
+  // 3 us, about as long as the host takes to queue the next one; queued while it runs (the
+  // measurements' overlap), the host's writes to the GPU's queue delayed its stop event in some
+  // processes, and the floor's median came out 100 to 300 ns high: 18 of 160 events-only
+  // measurements of a 10 us kernel missed max(2 %, 0.25 us), none with a quiet host
+  // (docs/benchmarks.md, "Events only"). KERNTIME_CALIBRATION_PIPELINE=overlap, a diagnostic
+  // (bench/scripts/floor_after_tracer.py), queues them as before.
+  settings.quiet_host = true;
+  if (const char* pipeline = std::getenv("KERNTIME_CALIBRATION_PIPELINE")) {
+    settings.quiet_host = std::string{pipeline} != "overlap";
+  }
   std::vector<double> events;
   std::vector<double> spans;
   {

@@ -23,7 +23,8 @@ struct Calibration {
   std::optional<double> fixed_cost_ns;
 };
 
-/// Calibrates on 101 samples after 5 warm-up samples; `tracer` (active, or nullptr) also gives
+/// Calibrates on 101 samples after 5 warm-up samples, each run while the host only waits (no
+/// sample queued during another); `tracer` (active, or nullptr) also gives
 /// the fixed cost. Throws kerntime::Error when no sample is valid.
 Calibration calibrate(DeviceResources& resources, Tracer* tracer);
 
