@@ -30,12 +30,23 @@ process's Tracer kept); with the Tracer stopped and started again between measur
 events only (cupti=False), where the gap is inside the event time and no CUPTI record is made.
 If the events-only times show the same period, the GPU itself runs the gap slower; if the period
 restarts with the Tracer, it comes from the engine's CUPTI use.
+    python3 bench/python/order_probe.py --channels INJECTION OUT.jsonl
+
+The sequence probe found the period on events only too, so the GPU runs those measurements'
+gap slower. This one measures the reduction 12 times, then a two-kernel elementwise operation 12
+times, events only, in one process under INJECTION (build/<preset>/bench/run/
+libkerntime_channel_reader_injection.so), a CUPTI reader apart from kerntime that records each
+memset's and kernel's hardware channel. Per measurement it prints the median gap inside the
+operation (memset to kernel, kernel to kernel) and the channels that ran its parts: if the slow
+measurements' memsets ran on another channel, the period is the driver's choice of channel.
 """
 import json
 import os
 import statistics
 import subprocess
 import sys
+import tempfile
+import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import order  # noqa: E402
@@ -159,6 +170,106 @@ def sequence(kind):
             kerntime.release_tracer()
 
 
+CHANNEL_MEASUREMENTS = 12
+
+
+def channels_child():
+    import torch
+    import kerntime
+
+    x = torch.randn(64 << 20, device="cuda")
+    y = torch.randn(1 << 20, device="cuda")
+    ops = {"reduction": lambda x=x: x.sum(), "two-kernel": lambda y=y: y.add(1).mul_(2)}
+    for name, fn in ops.items():
+        fn()
+        torch.cuda.synchronize()
+        for i in range(CHANNEL_MEASUREMENTS):
+            # An idle GPU between measurements marks where each one's records begin.
+            time.sleep(0.15)
+            m = kerntime.measure(fn, name=name, cupti=False)
+            torch.cuda.synchronize()
+            print(json.dumps(dict(op=name, what=f"#{i + 1}", events_us=statistics.median(
+                s.event_ns for s in m.samples if s.valid) / 1e3, n=len(m.headline_ns))), flush=True)
+        time.sleep(0.15)
+
+
+def channel_records(path):
+    """The reader's records in start order: dicts of kind, start, end, stream, channel, type."""
+    rows = []
+    with open(path) as f:
+        for text in f:
+            parts = text.rstrip("\n").split(" ", 7)
+            if len(parts) < 8:
+                continue
+            rows.append(dict(kind=parts[0], start=int(parts[1]), end=int(parts[2]),
+                             stream=int(parts[3]), channel=int(parts[4]), type=int(parts[5]),
+                             bytes=int(parts[6]), name=parts[7]))
+    rows.sort(key=lambda r: r["start"])
+    return rows
+
+
+def channel_groups(rows, idle_ns=60_000_000):
+    """Records split where the GPU was idle for idle_ns: one group per measurement."""
+    groups, last_end = [], None
+    for r in rows:
+        if last_end is None or r["start"] - last_end > idle_ns:
+            groups.append([])
+        groups[-1].append(r)
+        last_end = r["end"] if last_end is None else max(last_end, r["end"])
+    return groups
+
+
+def channel_summary(group, small_memset=1 << 20):
+    """Median gap inside the operation and the channels of its parts, for one measurement."""
+    inside, memset_channels, kernel_channels, flush_channels = [], set(), set(), set()
+    by_stream = {}
+    for r in group:
+        by_stream.setdefault(r["stream"], []).append(r)
+    for stream_rows in by_stream.values():
+        for a, b in zip(stream_rows, stream_rows[1:]):
+            if a["kind"] == "memset" and a["bytes"] < small_memset and b["kind"] == "kernel" \
+                    and "reduce" in b["name"]:
+                inside.append(b["start"] - a["end"])
+                memset_channels.add((a["channel"], a["type"]))
+                kernel_channels.add((b["channel"], b["type"]))
+            elif a["kind"] == "kernel" and b["kind"] == "kernel" and "elementwise" in a["name"] \
+                    and "elementwise" in b["name"]:
+                inside.append(b["start"] - a["end"])
+                kernel_channels.add((b["channel"], b["type"]))
+        for r in stream_rows:
+            if r["kind"] == "memset" and r["bytes"] >= small_memset:
+                flush_channels.add((r["channel"], r["type"]))
+    return dict(pairs=len(inside), gap_us=statistics.median(inside) / 1e3 if inside else None,
+                memset_channels=sorted(memset_channels), kernel_channels=sorted(kernel_channels),
+                flush_channels=sorted(flush_channels))
+
+
+def channels(injection, out_path):
+    with tempfile.TemporaryDirectory() as tmp:
+        records = os.path.join(tmp, "channels.txt")
+        env = dict(os.environ, CUDA_INJECTION64_PATH=os.path.abspath(injection),
+                   KERNTIME_CHANNEL_READER_OUT=records)
+        done = subprocess.run([sys.executable, os.path.abspath(__file__), "channels"],
+                              capture_output=True, text=True, env=env)
+        if done.returncode != 0:
+            print("channels failed:", done.stderr[-1500:])
+            return 1
+        measured = [json.loads(t) for t in done.stdout.splitlines() if t.startswith("{")]
+        groups = channel_groups(channel_records(records))
+    # The first group is the operations' first calls before any measurement.
+    groups = [g for g in groups if len(g) > 20]
+    with open(out_path, "w") as out:
+        for m, g in zip(measured, groups[-len(measured):]):
+            r = dict(m, **channel_summary(g))
+            out.write(json.dumps(r) + "\n")
+            print(f"{r['op']:10s} {r['what']:4s} events {r['events_us']:8.2f} n={r['n']:3d} "
+                  f"gap {r['gap_us'] or 0:5.2f} ({r['pairs']} pairs) memset ch {r['memset_channels']} "
+                  f"kernel ch {r['kernel_channels']} flush ch {r['flush_channels']}", flush=True)
+    if len(groups) < len(measured):
+        print(f"channels: {len(groups)} record groups for {len(measured)} measurements")
+    return 0
+
+
 def line(rep: int, pipeline: str, variant: str, r: dict) -> str:
     text = (f"{rep} {pipeline:7s} {variant:16s} {r['what']:12s} {r['us']:8.2f} "
             f"sum {r['sum_us']:7.2f} gap {r['gap_us'] or 0:5.2f} n={r['n']:3d} "
@@ -176,6 +287,11 @@ def main() -> int:
     if sys.argv[1] == "placement":
         placement()
         return 0
+    if sys.argv[1] == "channels":
+        channels_child()
+        return 0
+    if sys.argv[1] == "--channels":
+        return channels(sys.argv[2], sys.argv[3])
     if sys.argv[1] in SEQUENCES:
         sequence(sys.argv[1])
         return 0
