@@ -10,12 +10,16 @@
 //   fixed      20 samples per measurement: a constant number of sequence numbers per measurement
 //   no-flush   no L2 flush before the samples
 //   kernel     no memset: an empty kernel, then the spin (a kernel-to-kernel gap)
-// Under bench/run's channel reader (CUDA_INJECTION64_PATH) the gap itself is recorded too.
+// Measurements are 150 ms apart, so that under bench/run's channel reader (CUDA_INJECTION64_PATH)
+// each one's records stand apart on the GPU's timeline and its gap can be read from them
+// (bench/scripts/memset_period.py does both).
 #include <algorithm>
+#include <chrono>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include <cuda_runtime_api.h>
@@ -67,6 +71,7 @@ int main(int argc, char** argv) {
   try {
     kerntime::Engine engine;
     for (int i = 1; i <= count; ++i) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(150));
       kerntime::MeasureOptions options;
       options.name = "memset_period/" + mode;
       options.borrow_cupti = false;

@@ -227,8 +227,7 @@ def channel_summary(group, small_memset=1 << 20):
         by_stream.setdefault(r["stream"], []).append(r)
     for stream_rows in by_stream.values():
         for a, b in zip(stream_rows, stream_rows[1:]):
-            if a["kind"] == "memset" and a["bytes"] < small_memset and b["kind"] == "kernel" \
-                    and "reduce" in b["name"]:
+            if a["kind"] == "memset" and a["bytes"] < small_memset and b["kind"] == "kernel":
                 inside.append(b["start"] - a["end"])
                 memset_channels.add((a["channel"], a["type"]))
                 kernel_channels.add((b["channel"], b["type"]))
