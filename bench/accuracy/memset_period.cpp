@@ -62,7 +62,11 @@ int main(int argc, char** argv) {
   const bool memset = mode != "kernel";
   const kerntime::Launcher launcher = [target, memset](cudaStream_t stream) {
     if (memset) {
-      cudaMemsetAsync(target, 0, 4, stream);
+      const cudaError_t set = cudaMemsetAsync(target, 0, 4, stream);
+      if (set != cudaSuccess) {
+        throw kerntime::Error(std::string{"cudaMemsetAsync of the 4-byte target failed: "} +
+                              cudaGetErrorString(set));
+      }
     } else {
       kerntime::samples::launch_empty(stream);
     }
