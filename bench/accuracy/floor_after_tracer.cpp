@@ -6,17 +6,18 @@
 // truth, then stops; then ENGINES (default 8) engines in turn, each calibrating its own floor,
 // measure the spin with events only. One JSON line per measurement; bench/scripts/
 // floor_after_tracer.py runs it in many processes and compares the first engine with the rest.
-#include <algorithm>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <cuda_runtime_api.h>
 
 #include <kerntime/error.hpp>
 #include <kerntime/measure.hpp>
+#include <kerntime/statistics.hpp>
 #include <kerntime/tracer.hpp>
 
 #include "kernels/spin.hpp"
@@ -45,9 +46,7 @@ double truth_ns(kerntime::Tracer& tracer) {
     }
   }
   tracer.clear();
-  if (durations.empty()) return 0.0;
-  std::nth_element(durations.begin(), durations.begin() + durations.size() / 2, durations.end());
-  return durations[durations.size() / 2];
+  return kerntime::median(std::move(durations));
 }
 
 void print(const char* what, int engine, const kerntime::Measurement& m, double truth) {

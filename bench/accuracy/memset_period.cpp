@@ -5,7 +5,7 @@
 // gap 0.9 us slower on the 3rd, 7th and 11th measurement, with CUPTI and without, on one hardware
 // channel. This measures the same shape, a small cudaMemsetAsync then a 70 us spin, events only,
 // MEASUREMENTS times (default 12) in one process, and prints one JSON line per measurement with
-// its median event time. The modes change one thing each:
+// its median event time (of the counted samples). The modes change one thing each:
 //   default    the engine's defaults
 //   fixed      20 samples per measurement: a constant number of sequence numbers per measurement
 //   no-flush   no L2 flush before the samples
@@ -13,14 +13,12 @@
 // Measurements are 150 ms apart, so that under bench/run's channel reader (CUDA_INJECTION64_PATH)
 // each one's records stand apart on the GPU's timeline and its gap can be read from them
 // (bench/scripts/memset_period.py does both).
-#include <algorithm>
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <string>
 #include <thread>
-#include <vector>
 
 #include <cuda_runtime_api.h>
 
@@ -32,16 +30,6 @@
 namespace {
 
 constexpr std::uint64_t kSpinNs = 70'000;
-
-double median_event_ns(const kerntime::Measurement& m) {
-  std::vector<double> events;
-  for (const kerntime::SampleRecord& s : m.samples) {
-    if (s.valid) events.push_back(s.event_ns);
-  }
-  if (events.empty()) return 0.0;
-  std::nth_element(events.begin(), events.begin() + events.size() / 2, events.end());
-  return events[events.size() / 2];
-}
 
 }  // namespace
 
@@ -84,7 +72,7 @@ int main(int argc, char** argv) {
       const kerntime::Measurement m = engine.measure(launcher, options);
       std::printf(
           "{\"mode\": \"%s\", \"measurement\": %d, \"samples\": %zu, \"events_ns\": %.1f}\n",
-          mode.c_str(), i, m.samples.size(), median_event_ns(m));
+          mode.c_str(), i, m.samples.size(), m.events.median);
       std::fflush(stdout);
     }
   } catch (const kerntime::Error& e) {

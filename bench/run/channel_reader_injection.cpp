@@ -18,6 +18,7 @@
 #include <cupti.h>
 
 #include "../cupti_buffer_free_list.hpp"
+#include "../cupti_result.hpp"
 
 namespace {
 
@@ -63,11 +64,7 @@ void at_exit() {
 }
 
 bool ok(CUptiResult result, const char* what) {
-  if (result == CUPTI_SUCCESS) return true;
-  const char* text = nullptr;
-  cuptiGetResultString(result, &text);
-  std::fprintf(stderr, "channel reader: %s: %s\n", what, text != nullptr ? text : "?");
-  return false;
+  return kerntime_bench::cupti_ok(result, "channel reader", what);
 }
 
 }  // namespace
