@@ -18,9 +18,9 @@ With --kerntime-run, PROGRAM runs under `kerntime run` itself with KERNTIME_RUN_
 (src/inject/cost_phases.hpp): CUPTI's configuration stays kerntime's, and kerntime's own work
 is idle in one phase of each cycle and on in the other: on the program's threads (the launch
 watch's body, the NVTX hooks) and on its own (the record reader, whose buffers wait for the next
-working phase, which so reads twice its share; the checkpoints). A phase's host time per launch is its length over the launches made
-in it; `kerntime` is compared with `idle` of the same cycle. The first phase of a cycle is the
-one the others are compared with.
+working phase, which so reads twice its share; the checkpoints). A phase's host time per launch
+is its length over the launches made in it; `kerntime` is compared with `idle` of the same
+cycle. The first phase of a cycle is the one the others are compared with.
 """
 import json
 import os

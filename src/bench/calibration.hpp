@@ -24,8 +24,8 @@ struct Calibration {
 };
 
 /// Calibrates on 101 samples after 5 warm-up samples, each run while the host only waits (no
-/// sample queued during another); `tracer` (active, or nullptr) also gives
-/// the fixed cost. Throws kerntime::Error when no sample is valid.
+/// sample queued during another); `tracer` (active, or nullptr) also gives the fixed cost.
+/// Throws kerntime::Error when no sample is valid.
 Calibration calibrate(DeviceResources& resources, Tracer* tracer);
 
 }  // namespace kerntime::bench
