@@ -2,12 +2,20 @@
 """Does what ran before change what kerntime.measure reads? The order benchmark (issue 28).
 
     python bench/python/order.py [--out FILE] [--pause S] [--ops a,b,...] [--separate]
+                                 [--alone allocated|bare|both] [--repeat N]
     python bench/python/order.py --summarize FILE
 
 Nine operations of different character (GEMM, attention, a reduction, elementwise, a norm, a
 softmax, a cuDNN convolution, a Triton kernel, a copy) are measured with kerntime.measure (cold,
 CUPTI headline, defaults):
-  alone       each in a fresh process of its own, the only thing that process measures;
+  alone       each in a fresh process of its own, the only thing that process calls and
+              measures; every operation of the orders is made (its tensors allocated) first, as
+              in the orders' processes, so that alone and the orders differ only in what ran;
+  alone-bare  the same with only the measured operation made: where memory lies, not what ran
+              (--alone both, the default, runs both; the target is judged against alone);
+  --repeat N  every alone process and every order N times, interleaved; each figure is then the
+              median of its N processes (a process's own level, about 1 % for the convolution
+              by either reader, is not what the target asks about);
   order 1-3   all nine in one process, in three different orders;
   after-heat  softmax, a reduction, a norm and a copy, each right after 2 s of back-to-back
               8192^3 GEMMs (the GPU at its power limit).
@@ -179,13 +187,13 @@ _row_sums = None
 # ---- the two readers -----------------------------------------------------------------------
 
 def measured(ops: Dict[str, Callable[[], object]], names: List[str], pause: float):
-    """The names a reader measures, in order: every operation is called once first (compiled,
+    """The names a reader measures, in order: every one of them is called once first (compiled,
     autotuned, allocated), "heat" runs where the sequence has it, `pause` idles before each."""
     import torch
 
-    for name, fn in ops.items():
+    for name in dict.fromkeys(names):
         if name != "heat":
-            fn()
+            ops[name]()
     torch.cuda.synchronize()
     for name in names:
         if name == "heat":
@@ -280,7 +288,8 @@ def child(args) -> int:
     _row_sums = _define_triton()
     names = args.ops.split(",")
     # Both readers measure the same tensors: where memory lies is part of what a kernel reads.
-    ops = make_ops(names)
+    made = args.make.split(",") if args.make else names
+    ops = make_ops(list(dict.fromkeys(names + made)))
     rows = []
     if args.reader in ("kerntime", "both"):
         rows += kerntime_pass(ops, names, args.pause)
@@ -297,9 +306,10 @@ def child(args) -> int:
 
 # ---- the driver ----------------------------------------------------------------------------
 
-def run_child(reader: str, names: List[str], pause: float = 0.0) -> List[dict]:
+def run_child(reader: str, names: List[str], pause: float = 0.0,
+              make: Optional[List[str]] = None) -> List[dict]:
     cmd = [sys.executable, os.path.abspath(__file__), "--child", "--reader", reader,
-           "--ops", ",".join(names), "--pause", str(pause)]
+           "--ops", ",".join(names), "--pause", str(pause), "--make", ",".join(make or names)]
     done = subprocess.run(cmd, capture_output=True, text=True)
     if done.returncode != 0:
         raise SystemExit(f"order.py: {reader} {names}: exit {done.returncode}: {done.stderr[-1500:]}")
@@ -310,10 +320,35 @@ def limit(us: float) -> float:
     return max(0.01 * us, 0.25)
 
 
+MEDIAN_FIELDS = ("us", "sum_us", "gap_us", "span_us")
+
+
+def collapse(rows: List[dict]) -> List[dict]:
+    """One row per reader, run and operation: the median of its repetitions' figures, with the
+    repetitions' headlines kept as `reps_us`."""
+    groups: Dict[tuple, List[dict]] = {}
+    for r in rows:
+        groups.setdefault((r["reader"], r["run"], r["op"]), []).append(r)
+    out = []
+    for same in groups.values():
+        merged = dict(same[0])
+        for field in MEDIAN_FIELDS:
+            values = [r[field] for r in same if r.get(field) is not None]
+            if values:
+                merged[field] = statistics.median(values)
+        merged["reps_us"] = [r["us"] for r in same]
+        out.append(merged)
+    return out
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--reader", default="kerntime", help=argparse.SUPPRESS)
+    parser.add_argument("--make", default="", help=argparse.SUPPRESS)
+    parser.add_argument("--alone", choices=["allocated", "bare", "both"], default="both",
+                        help="alone with every operation of the orders made first (allocated, "
+                             "the target's reference), with only the measured one (bare), or both")
     parser.add_argument("--ops", default=",".join(OPS), help="operations (default: all nine)")
     parser.add_argument("--pause", type=float, default=0.0,
                         help="seconds of idle before each measurement in an order")
@@ -321,6 +356,8 @@ def main() -> int:
     parser.add_argument("--separate", action="store_true",
                         help="the reader in processes of its own (default: after kerntime in the "
                              "same process, on the same sequence)")
+    parser.add_argument("--repeat", type=int, default=1,
+                        help="run every alone process and every order N times; figures are medians")
     parser.add_argument("--summarize", metavar="JSONL", help="only print the summary of a saved run")
     args = parser.parse_args()
     if args.child:
@@ -339,17 +376,30 @@ def main() -> int:
         readers = ["kerntime", "torch.profiler"] if args.separate else ["both"]
         # The heated order and what it needs first: a run cut short still answers it.
         heated = [n for n in orders.get("after-heat", []) if n != "heat"]
-        alone = [("alone", [n]) for n in names if n in heated] + \
-            [("alone", [n]) for n in names if n not in heated]
-        plan = alone[:len(heated)] + [(k, v) for k, v in orders.items() if k == "after-heat"] + \
-            alone[len(heated):] + [(k, v) for k, v in orders.items() if k != "after-heat"]
-        for run, sequence in plan:
+        kinds = {"allocated": ["alone"], "bare": ["alone-bare"],
+                 "both": ["alone", "alone-bare"]}[args.alone]
+        every = list(dict.fromkeys(n for k, v in orders.items() if k != "after-heat" for n in v))
+        alone = [(kind, [n]) for n in heated for kind in kinds] + \
+            [(kind, [n]) for n in names if n not in heated for kind in kinds]
+        per_op = len(kinds)
+        first = per_op * len(heated)
+        plan = alone[:first] + [(k, v) for k, v in orders.items() if k == "after-heat"] + \
+            alone[first:] + [(k, v) for k, v in orders.items() if k != "after-heat"]
+        # Repetitions interleave whole rounds, so that a drift of the GPU's state over the run
+        # falls on every configuration alike; the heated order runs once.
+        rounds = [(r, run, sequence) for r in range(max(1, args.repeat))
+                  for run, sequence in plan if r == 0 or run != "after-heat"]
+        for r, run, sequence in rounds:
+            make = every if run == "alone" else sequence
             for reader in readers:
-                for row in run_child(reader, sequence, 0.0 if run == "alone" else args.pause):
-                    rows.append(dict(row, run=run))
+                for row in run_child(reader, sequence,
+                                     0.0 if run.startswith("alone") else args.pause, make):
+                    rows.append(dict(row, run=run, rep=r))
                     if out:  # as they come: a run cut short keeps what it measured
                         out.write(json.dumps(rows[-1]) + "\n")
                         out.flush()
+
+    rows = collapse(rows)
 
     def figure(reader: str, run: str, op: str) -> Optional[dict]:
         for r in rows:
@@ -357,17 +407,24 @@ def main() -> int:
                 return r
         return None
 
-    print(f"Order benchmark: kerntime.measure (cold, defaults); medians in us; pause {args.pause} s")
-    head = f"{'operation':12s} {'alone':>9s}" + "".join(f" {o:>11s}" for o in orders) + \
-        f" {'worst':>8s} {'limit':>6s}  reader alone / orders (sum; span)"
+    # The target's reference: alone with the orders' allocations; alone-bare where only it ran.
+    ref = "alone" if any(r["run"] == "alone" for r in rows) else "alone-bare"
+    bare = ref == "alone" and any(r["run"] == "alone-bare" for r in rows)
+    print(f"Order benchmark: kerntime.measure (cold, defaults); medians in us; "
+          f"pause {args.pause} s; reference: {ref}")
+    head = f"{'operation':12s} {ref:>10s}" + (f" {'alone-bare':>10s}" if bare else "") + \
+        "".join(f" {o:>11s}" for o in orders) + \
+        f" {'worst':>8s} {'limit':>6s}  reader {ref} / orders (sum; span)"
     print(head)
     worst_all = 0.0
     missed = []
     # After heat the GPU itself is slower (its power state): there the engine must mark the
     # measurement (NVML's slowed samples, the reduced-clock warning) rather than read "alone".
     heat_unmarked, heat_marked = [], []
+    worst_bare = 0.0  # the orders against alone-bare, for the record
     for op in names:
-        alone = figure("kerntime", "alone", op)
+        alone = figure("kerntime", ref, op)
+        alone_bare = figure("kerntime", "alone-bare", op) if bare else None
         cells, worst = [], 0.0
         for run, order in orders.items():
             seen = [r for r in rows if r["reader"] == "kerntime" and r["run"] == run and
@@ -385,29 +442,38 @@ def main() -> int:
                            f"{r.get('reasons') or 'nothing NVML named'}" if said else "") + ")")
                 continue
             worst = max([worst] + [abs(d) for d in devs])
+            if alone_bare:
+                worst_bare = max([worst_bare] + [abs(r["us"] - alone_bare["us"]) / alone_bare["us"]
+                                                 for r in seen])
         worst_all = max(worst_all, worst / alone["us"])
         if worst > limit(alone["us"]):
             missed.append(op)
-        truth = [figure("torch.profiler", run, op) for run in ["alone"] + list(orders)]
+        truth = [figure("torch.profiler", run, op) for run in [ref] + list(orders)]
         shown = " / ".join(f"{t['us']:.2f};{t['span_us']:.2f}" for t in truth if t)
-        print(f"{op:12s} {alone['us']:9.2f}" + "".join(f" {c:>11s}" for c in cells) +
+        bare_cell = (f" {alone_bare['us'] - alone['us']:+10.2f}" if alone_bare else
+                     f" {'-':>10s}") if bare else ""
+        print(f"{op:12s} {alone['us']:10.2f}{bare_cell}" + "".join(f" {c:>11s}" for c in cells) +
               f" {worst:8.2f} {limit(alone['us']):6.2f}  {shown}")
-    print("\nthe reader's own deviation from its alone (its figure: the span), same runs")
+    if bare:
+        print(f"(alone-bare: minus {ref}; the orders' largest deviation from alone-bare: "
+              f"{worst_bare * 100:.2f} %)")
+    print(f"\nthe reader's own deviation from its {ref} (its figure: the span), same runs")
     reader_worst = 0.0
     for op in names:
-        alone = figure("torch.profiler", "alone", op)
-        seen = [r for r in rows if r["reader"] == "torch.profiler" and r["run"] != "alone" and
+        alone = figure("torch.profiler", ref, op)
+        seen = [r for r in rows if r["reader"] == "torch.profiler" and r["run"] != ref and
                 r["op"].rstrip("0123456789") == op]
         devs = [r["span_us"] - alone["span_us"] for r in seen] if alone else []
         if devs:
-            worst = max(abs(d) for d in devs)
-            reader_worst = max(reader_worst, worst / alone["span_us"])
-            print(f"  {op:12s} alone {alone['span_us']:.2f}: " +
+            in_orders = [abs(d) for r, d in zip(seen, devs) if r["run"].startswith("order")]
+            reader_worst = max([reader_worst] + [d / alone["span_us"] for d in in_orders])
+            print(f"  {op:12s} {ref} {alone['span_us']:.2f}: " +
                   ", ".join(f"{r['run']} {d:+.2f}" for r, d in zip(seen, devs)))
-    print(f"  largest: {reader_worst * 100:.2f} %")
+    print(f"  largest in the three orders: {reader_worst * 100:.2f} %")
+
     def both_readers(op: str):
         """(run, kerntime's row, the reader's row) of every run where both measured `op`."""
-        for run in ["alone"] + list(orders):
+        for run in [ref] + (["alone-bare"] if bare else []) + list(orders):
             k, t = figure("kerntime", run, op), figure("torch.profiler", run, op)
             if k and t:
                 yield run, k, t
@@ -436,7 +502,13 @@ def main() -> int:
                   f"({r.get('reasons') or '-'}), {r.get('power_w') or 0:.0f} W  "
                   f"first us {[round(x, 2) for x in r['first_us']]}"
                   + (f"  warnings: {r['warnings']}" if r["warnings"] else ""))
-    print(f"\nlargest deviation from alone in the three orders: {worst_all * 100:.2f} %; target "
+    if any(len(r["reps_us"]) > 1 for r in rows):
+        print("\nkerntime's headline per repetition (the tables above take their medians), us")
+        for op in names:
+            cells = [f"{r['run']} " + "/".join(f"{u:.2f}" for u in r["reps_us"]) for r in rows
+                     if r["reader"] == "kerntime" and r["op"].rstrip("0123456789") == op]
+            print(f"  {op:12s} " + ", ".join(cells))
+    print(f"\nlargest deviation from {ref} in the three orders: {worst_all * 100:.2f} %; target "
           f"max(1 %, 0.25 us): {'met' if not missed else 'missed by ' + ', '.join(missed)}")
     if "after-heat" in orders:
         print("after heat, beyond the target and marked by the engine: " +

@@ -1,0 +1,110 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
+# bench/python/order.py without a GPU: repetitions collapse to medians, the target is judged
+# against "alone" (the orders' allocations) when it was run, and --summarize says met or missed.
+import contextlib
+import importlib.util
+import io
+import json
+import os
+import sys
+import tempfile
+import unittest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(HERE)))
+sys.path.insert(0, os.path.join(ROOT, "bench", "python"))
+spec = importlib.util.spec_from_file_location("order", os.path.join(ROOT, "bench", "python",
+                                                                    "order.py"))
+order = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(order)
+
+
+def kerntime_row(run, op, us, rep=0, gap=0.0):
+    return dict(reader="kerntime", run=run, op=op, rep=rep, us=us, sum_us=us - gap, gap_us=gap,
+                samples=20, wall_s=0.1, sm_clock=1980.0, sm_clock_first=[1980.0],
+                sm_clock_last=[1980.0], first_us=[us], nvml_before={}, warnings=[], slowed=0,
+                reasons=None, power_w=100.0)
+
+
+def reader_row(run, op, us, rep=0):
+    return dict(reader="torch.profiler", run=run, op=op, rep=rep, us=us, span_us=us + 0.5,
+                calls=200)
+
+
+def summarize(rows, ops):
+    with tempfile.TemporaryDirectory() as tmp:
+        path = os.path.join(tmp, "order.jsonl")
+        with open(path, "w") as f:
+            f.writelines(json.dumps(r) + "\n" for r in rows)
+        out = io.StringIO()
+        argv = sys.argv
+        sys.argv = ["order.py", "--ops", ops, "--summarize", path]
+        try:
+            with contextlib.redirect_stdout(out):
+                code = order.main()
+        finally:
+            sys.argv = argv
+        return code, out.getvalue()
+
+
+class Collapse(unittest.TestCase):
+    def test_repetitions_become_the_median_and_keep_every_headline(self):
+        rows = [kerntime_row("alone", "conv", us, rep, gap=5.0)
+                for rep, us in enumerate([80.4, 81.9, 80.2])]
+        (merged,) = order.collapse(rows)
+        self.assertAlmostEqual(merged["us"], 80.4)
+        self.assertAlmostEqual(merged["sum_us"], 75.4)
+        self.assertEqual(merged["reps_us"], [80.4, 81.9, 80.2])
+
+    def test_runs_readers_and_operations_stay_apart(self):
+        rows = [kerntime_row("alone", "conv", 80.0), kerntime_row("order1", "conv", 81.0),
+                reader_row("alone", "conv", 79.0), kerntime_row("alone", "triton", 39.0)]
+        self.assertEqual(len(order.collapse(rows)), 4)
+
+
+class Summary(unittest.TestCase):
+    def rows(self, conv_orders):
+        rows = []
+        for rep in range(3):
+            rows += [kerntime_row("alone", "conv", 80.4, rep, 5.6),
+                     kerntime_row("alone-bare", "conv", 79.9, rep, 5.6),
+                     kerntime_row("alone", "triton", 39.2, rep),
+                     kerntime_row("alone-bare", "triton", 39.2, rep)]
+            for run, delta in zip(("order1", "order2", "order3"), conv_orders[rep]):
+                rows += [kerntime_row(run, "conv", 80.4 + delta, rep, 5.6),
+                         kerntime_row(run, "triton", 39.25, rep)]
+            for run in ("alone", "alone-bare", "order1", "order2", "order3"):
+                rows += [reader_row(run, "conv", 75.0, rep), reader_row(run, "triton", 39.0, rep)]
+        return rows
+
+    def test_one_slow_repetition_does_not_miss_the_target(self):
+        # Each order's median over three repetitions is +0.5 us at most: under 0.804 us.
+        code, text = summarize(self.rows([(0.5, 0.3, 0.4), (1.6, 1.5, 1.7), (0.2, 0.1, 0.3)]),
+                               "conv,triton")
+        self.assertEqual(code, 0, text)
+        self.assertIn("reference: alone", text)
+        self.assertIn("target max(1 %, 0.25 us): met", text)
+        self.assertIn("conv         alone 80.40/80.40/80.40", text)
+        # Against alone-bare (0.5 us lower) the same orders deviate more, and that is said.
+        self.assertIn("the orders' largest deviation from alone-bare: 1.25 %", text)
+
+    def test_a_shift_in_most_repetitions_misses_it(self):
+        code, text = summarize(self.rows([(1.0, 0.3, 0.4), (1.1, 0.2, 0.3), (0.2, 0.1, 0.3)]),
+                               "conv,triton")
+        self.assertEqual(code, 1, text)
+        self.assertIn("missed by conv", text)
+
+    def test_without_alone_the_bare_runs_are_the_reference(self):
+        # The orders at 80.8 us: +0.4 over alone (met), +0.9 over alone-bare's 79.9 (limit 0.80).
+        rows = self.rows([(0.4, 0.4, 0.4)] * 3)
+        code, text = summarize(rows, "conv,triton")
+        self.assertEqual(code, 0, text)
+        code, text = summarize([r for r in rows if r["run"] != "alone"], "conv,triton")
+        self.assertIn("reference: alone-bare", text)
+        self.assertIn("missed by conv", text)
+        self.assertEqual(code, 1)
+
+
+if __name__ == "__main__":
+    unittest.main()
