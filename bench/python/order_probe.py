@@ -13,7 +13,7 @@ same input in the same process: the memset, the gap, the kernel and the span. Ev
 under both engine pipelines (KERNTIME_ENGINE_PIPELINE=overlap, the default, and quiet: the host
 writes nothing to the GPU's queue while a sample runs).
 
-    python3 bench/python/order_probe.py --placement OUT.jsonl
+    python3 bench/python/order_probe.py --placement OUT.jsonl [conv]
 
 The allocator-state candidate, in one process: the reduction is measured with a pad of P bytes
 allocated inside the call before the sum (P = 0, 512, ... ; nothing is launched for it), which
@@ -39,6 +39,33 @@ libkerntime_channel_reader_injection.so), a CUPTI reader apart from kerntime tha
 memset's and kernel's hardware channel. Per measurement it prints the median gap inside the
 operation (memset to kernel, kernel to kernel) and the channels that ran its parts: if the slow
 measurements' memsets ran on another channel, the period is the driver's choice of channel.
+    python3 bench/python/order_probe.py --profiler-sequence OUT.jsonl
+
+The C++ engine on a fixed 4-byte memset and a spin (bench/accuracy/memset_period) showed no
+period. This measures the reduction 12 times in a row with torch.profiler alone, kerntime never
+imported (order.py's cold protocol, 100 calls a measurement, 150 ms apart): the memset, the
+memset-to-kernel gap, the kernel and the span per measurement; then again with each measurement
+on a side stream made current through a fresh torch.cuda.ExternalStream, as kerntime.measure
+binds its engine's stream. A period here is PyTorch's and the GPU's, whatever reads it.
+
+    python3 bench/python/order_probe.py --pointers
+
+kerntime's sequence, events only, with each call's output address and the caching allocator's
+segments and bytes after each measurement: does the slow measurement's memory lie elsewhere?
+
+    python3 bench/python/order_probe.py --python-memset
+
+The C++ probe's shape (a 4-byte memset through CuPy, then a 70 us Triton spin) measured 12 times
+from Python, events only, then the reduction 12 times in the same process: is the period the
+Python path's, or the reduction's own?
+
+    python3 bench/python/order_probe.py --reduction-variants
+
+The reduction's 12 events-only measurements per variant in one process: 20 samples each, no L2
+flush, the output tensor given, the defaults: which one, if any, loses the period?
+
+`--placement OUT conv` moves the convolution's temporaries as the reduction's above (pads up to
+32 MiB): does the convolution's time, by both readers, follow where its memory lies?
 """
 import json
 import os
@@ -72,9 +99,9 @@ def describe(m):
                 sums=[round(x / 1e3, 2) for x in sums][:60])
 
 
-def reader(fn, x_desc):
+def reader(fn, x_desc, profiled=None):
     """torch.profiler on the memset and the kernel of each call, order.py's cold protocol."""
-    work = [c for c in order.ProfiledCalls()(fn, 100) if len(c) == 2]
+    work = [c for c in (profiled or order.ProfiledCalls())(fn, 100) if len(c) == 2]
     memset = statistics.median(c[0][1] - c[0][0] for c in work) / 1e3
     between = statistics.median(c[1][0] - c[0][1] for c in work) / 1e3
     kernel = statistics.median(c[1][1] - c[1][0] for c in work) / 1e3
@@ -123,16 +150,35 @@ def child(variant):
 PADS = [0, 512, 1024, 1536, 2048, 3072, 4096, 8192, 16384, 65536]
 
 
-def placement():
+CONV_PADS = [0, 512, 65536, 1 << 20, 2 << 20, 4 << 20, 8 << 20, 16 << 20, 32 << 20]
+
+
+def spans(fn):
+    """torch.profiler's span and sum per call (order.py's cold protocol), any number of parts."""
+    work = order.ProfiledCalls()(fn, 100)
+    return dict(reader_span=statistics.median(max(e for _, e, _ in c) - min(b for b, _, _ in c)
+                                              for c in work) / 1e3,
+                reader_sum=statistics.median(sum(e - b for b, e, _ in c) for c in work) / 1e3)
+
+
+def placement(op="reduction"):
     import torch
     import kerntime
 
-    x = torch.randn(64 << 20, device="cuda")
+    import torch.nn.functional as F
+
+    if op == "conv":
+        x = torch.randn(32, 64, 56, 56, device="cuda", dtype=torch.float16)
+        w = torch.randn(128, 64, 3, 3, device="cuda", dtype=torch.float16)
+        work = lambda x=x, w=w: F.conv2d(x, w, padding=1)  # noqa: E731
+    else:
+        x = torch.randn(64 << 20, device="cuda")
+        work = lambda x=x: x.sum()  # noqa: E731
     rows = []
-    for pad in PADS:
-        def fn(x=x, pad=pad):
+    for pad in CONV_PADS if op == "conv" else PADS:
+        def fn(pad=pad):
             keep = torch.empty(pad, dtype=torch.uint8, device="cuda") if pad else None
-            out = x.sum()
+            out = work()
             del keep
             return out
 
@@ -145,9 +191,72 @@ def placement():
     kerntime.release_tracer()
     for r in rows:
         if "fn" in r:
-            r.update(reader(r.pop("fn"), r["what"]))
+            fn = r.pop("fn")
+            r.update(spans(fn) if op == "conv" else reader(fn, r["what"]))
     for r in rows:
         print(json.dumps(r))
+
+
+def python_memset_sequence():
+    """The C++ probe's shape from Python: a 4-byte cudaMemsetAsync (CuPy) then a 70 us spin
+    (Triton), events only, 12 measurements; then the reduction's 12 in the same process."""
+    import cupy
+    import torch
+    import kerntime
+    from _common import spin
+
+    target = torch.zeros(128, device="cuda")
+    wait = spin(70_000)
+
+    def memset_then_spin(ptr=target.data_ptr()):
+        cupy.cuda.runtime.memsetAsync(ptr, 0, 4, cupy.cuda.get_current_stream().ptr)
+        wait()
+
+    x = torch.randn(64 << 20, device="cuda")
+    for name, fn in (("memset+spin", memset_then_spin), ("reduction", lambda x=x: x.sum())):
+        fn()
+        torch.cuda.synchronize()
+        for i in range(12):
+            time.sleep(0.15)
+            m = kerntime.measure(fn, name=name, cupti=False)
+            print(json.dumps(dict(variant=name, what=f"#{i + 1}", n=len(m.headline_ns),
+                                  events_us=statistics.median(
+                                      s.event_ns for s in m.samples if s.valid) / 1e3)),
+                  flush=True)
+
+
+REDUCTION_VARIANTS = {
+    "fixed 20 samples": dict(fixed_samples=20),
+    "no L2 flush": dict(l2_flush=False),
+    "output given": dict(),
+    "defaults": dict(),
+}
+
+
+def reduction_variants():
+    """The reduction's 12 events-only measurements once per variant, in one process: a constant
+    number of calls per measurement, no L2 flush, the output tensor given (torch.sum(out=)), and
+    the defaults again last. The period restarts with each variant if it counts measurements of
+    one callable."""
+    import torch
+    import kerntime
+
+    x = torch.randn(64 << 20, device="cuda")
+    out = torch.empty((), device="cuda")
+    for variant, options in REDUCTION_VARIANTS.items():
+        if variant == "output given":
+            fn = lambda x=x, out=out: torch.sum(x, 0, out=out)  # noqa: E731
+        else:
+            fn = lambda x=x: x.sum()  # noqa: E731
+        fn()
+        torch.cuda.synchronize()
+        for i in range(12):
+            time.sleep(0.05)
+            m = kerntime.measure(fn, name=variant, cupti=False, **options)
+            print(json.dumps(dict(variant=variant, what=f"#{i + 1}", n=len(m.headline_ns),
+                                  events_us=statistics.median(
+                                      s.event_ns for s in m.samples if s.valid) / 1e3)),
+                  flush=True)
 
 
 SEQUENCES = ("tracer-kept", "tracer-restarted", "events-only")
@@ -168,6 +277,59 @@ def sequence(kind):
         print(json.dumps(r), flush=True)
         if kind == "tracer-restarted":
             kerntime.release_tracer()
+
+
+def profiler_sequence(external=False):
+    """torch.profiler alone, 12 measurements; `external`: each on a side stream made current
+    through a fresh torch.cuda.ExternalStream, as kerntime.measure binds its engine's stream."""
+    import torch
+
+    x = torch.randn(64 << 20, device="cuda")
+    fn = lambda x=x: x.sum()  # noqa: E731
+    fn()
+    torch.cuda.synchronize()
+    side = torch.cuda.Stream()
+    with torch.cuda.stream(side):
+        profiled = order.ProfiledCalls()
+    for i in range(12):
+        time.sleep(0.15)
+        if external:
+            with torch.cuda.stream(torch.cuda.ExternalStream(side.cuda_stream)):
+                fn()
+                r = reader(fn, "same input", profiled)
+        else:
+            r = reader(fn, "same input", profiled)
+        print(json.dumps(dict(variant="torch.profiler" + (" external" if external else ""),
+                              what=f"#{i + 1}", **r)), flush=True)
+
+
+def pointer_sequence():
+    """kerntime's sequence, each call's output address and the allocator's state noted."""
+    import torch
+    import kerntime
+
+    x = torch.randn(64 << 20, device="cuda")
+    seen = []
+
+    def fn(x=x):
+        out = x.sum()
+        seen.append(out.data_ptr())
+        return out
+
+    fn()
+    torch.cuda.synchronize()
+    for i in range(12):
+        seen.clear()
+        m = kerntime.measure(fn, name="reduction", cupti=False)
+        stats = torch.cuda.memory_stats()
+        events = statistics.median(s.event_ns for s in m.samples if s.valid) / 1e3
+        print(json.dumps(dict(variant="pointers", what=f"#{i + 1}", events_us=events,
+                              n=len(m.headline_ns), calls=len(seen),
+                              outputs=sorted({hex(p) for p in seen}),
+                              segments=stats.get("segment.all.current"),
+                              reserved=stats.get("reserved_bytes.all.current"),
+                              allocated=stats.get("allocated_bytes.all.current"),
+                              allocs=stats.get("allocation.all.allocated"))), flush=True)
 
 
 CHANNEL_MEASUREMENTS = 12
@@ -273,7 +435,7 @@ def line(rep: int, pipeline: str, variant: str, r: dict) -> str:
     text = (f"{rep} {pipeline:7s} {variant:16s} {r['what']:12s} {r['us']:8.2f} "
             f"sum {r['sum_us']:7.2f} gap {r['gap_us'] or 0:5.2f} n={r['n']:3d} "
             f"clk {r['clock'] or 0:.0f}")
-    if "reader_span" in r:
+    if "reader_memset" in r:
         text += (f"  reader memset {r['reader_memset']:.2f} gap {r['reader_gap']:.2f} "
                  f"kernel {r['reader_kernel']:.2f} span {r['reader_span']:.2f}")
     return text
@@ -283,8 +445,36 @@ def main() -> int:
     if len(sys.argv) < 2:
         print(__doc__, file=sys.stderr)
         return 2
+    if sys.argv[1] == "profiler-sequence":
+        profiler_sequence()
+        profiler_sequence(external=True)
+        return 0
+    if sys.argv[1] == "--pointers":
+        pointer_sequence()
+        return 0
+    if sys.argv[1] == "--profiler-sequence":
+        done = subprocess.run([sys.executable, os.path.abspath(__file__), "profiler-sequence"],
+                              capture_output=True, text=True)
+        if done.returncode != 0:
+            print("profiler-sequence failed:", done.stderr[-1500:])
+            return 1
+        with open(sys.argv[2], "w") as out:
+            for text in done.stdout.splitlines():
+                if text.startswith("{"):
+                    r = json.loads(text)
+                    out.write(text + "\n")
+                    print(f"{r['variant']} {r['what']:4s} memset {r['reader_memset']:.2f} gap "
+                          f"{r['reader_gap']:.2f} kernel {r['reader_kernel']:.2f} span "
+                          f"{r['reader_span']:.2f}", flush=True)
+        return 0
     if sys.argv[1] == "placement":
-        placement()
+        placement(sys.argv[2] if len(sys.argv) > 2 else "reduction")
+        return 0
+    if sys.argv[1] == "--python-memset":
+        python_memset_sequence()
+        return 0
+    if sys.argv[1] == "--reduction-variants":
+        reduction_variants()
         return 0
     if sys.argv[1] == "channels":
         channels_child()
@@ -306,11 +496,13 @@ def main() -> int:
                     if text.startswith("{"):
                         r = json.loads(text)
                         out.write(text + "\n")
-                        print(line(0, "overlap", kind, r) + f"  events {r['events_us']:.2f}",
+                        pipeline = os.environ.get("KERNTIME_ENGINE_PIPELINE", "overlap")
+                        print(line(0, pipeline, kind, r) + f"  events {r['events_us']:.2f}",
                               flush=True)
         return 0
     if sys.argv[1] == "--placement":
-        done = subprocess.run([sys.executable, os.path.abspath(__file__), "placement"],
+        op = sys.argv[3] if len(sys.argv) > 3 else "reduction"
+        done = subprocess.run([sys.executable, os.path.abspath(__file__), "placement", op],
                               capture_output=True, text=True)
         if done.returncode != 0:
             print("placement failed:", done.stderr[-1500:])
@@ -320,7 +512,10 @@ def main() -> int:
                 if text.startswith("{"):
                     r = json.loads(text)
                     out.write(text + "\n")
-                    print(line(0, "overlap", "placement", r), flush=True)
+                    text = line(0, "overlap", "placement", r)
+                    if "reader_sum" in r:
+                        text += f"  reader sum {r['reader_sum']:.2f} span {r['reader_span']:.2f}"
+                    print(text, flush=True)
         return 0
     if sys.argv[1] != "--all":
         child(sys.argv[1])
