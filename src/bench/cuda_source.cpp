@@ -108,9 +108,14 @@ CudaSampleSource::Pending CudaSampleSource::enqueue(bool release) {
   // Before the flush (so the timed call still finds a cold L2) and before the blocking kernel
   // (so nothing holds the stream while it runs): outside the timed window in every mode.
   const double setup_ns = call_setup();
-  if (flush_) {
-    cuda::check_cuda(cudaMemsetAsync(res_.flush_buffer(), static_cast<int>(p.seq & 0xff),
-                                     res_.flush_bytes(), stream),
+  const std::uint8_t flush_value =
+      settings_.flush_constant ? std::uint8_t{0x5a} : static_cast<std::uint8_t>(p.seq & 0xff);
+  if (flush_ && settings_.flush_by_kernel) {
+    cuda::check_cuda(
+        launch_flush_kernel(res_.flush_buffer(), res_.flush_bytes(), flush_value, stream),
+        "launching the L2 flush kernel");
+  } else if (flush_) {
+    cuda::check_cuda(cudaMemsetAsync(res_.flush_buffer(), flush_value, res_.flush_bytes(), stream),
                      "cudaMemsetAsync (L2 flush)");
   }
   if (use_blocking_) {

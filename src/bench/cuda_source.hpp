@@ -31,6 +31,10 @@ struct CudaSourceSettings {
   /// Each sample runs while the host only waits for it: the next sample is queued, held, before
   /// this one is released. false: the next one is queued while this one runs.
   bool quiet_host = false;
+  /// The L2 flush as a kernel of the engine's instead of cudaMemsetAsync (a diagnostic).
+  bool flush_by_kernel = false;
+  /// The flush writes the same byte every sample instead of the sample's number (a diagnostic).
+  bool flush_constant = false;
 };
 
 class CudaSampleSource final : public SampleSource {

@@ -155,6 +155,12 @@ Measurement Engine::measure(const Launcher& launcher, const MeasureOptions& opti
   if (const char* pipeline = std::getenv("KERNTIME_ENGINE_PIPELINE")) {
     settings.quiet_host = std::string{pipeline} == "quiet";
   }
+  // KERNTIME_L2_FLUSH=kernel|constant: diagnostics too; the flush as the engine's own kernel's
+  // stores, or the driver's memset of one byte value every sample.
+  if (const char* flush = std::getenv("KERNTIME_L2_FLUSH")) {
+    settings.flush_by_kernel = std::string{flush} == "kernel";
+    settings.flush_constant = std::string{flush} == "constant";
+  }
   try {
     bench::CudaSampleSource source{resources, launcher, settings};
     Measurement m =

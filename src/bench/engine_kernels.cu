@@ -70,4 +70,24 @@ cudaError_t launch_floor_kernel(cudaStream_t stream) {
   return cudaGetLastError();
 }
 
+namespace {
+
+__global__ void flush_kernel(uint4* buffer, std::size_t words, unsigned value) {
+  const uint4 word = make_uint4(value, value, value, value);
+  for (std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x; i < words;
+       i += static_cast<std::size_t>(gridDim.x) * blockDim.x) {
+    buffer[i] = word;
+  }
+}
+
+}  // namespace
+
+cudaError_t launch_flush_kernel(void* buffer, std::size_t bytes, std::uint8_t value,
+                                cudaStream_t stream) {
+  const unsigned byte = value;
+  const unsigned word = byte | (byte << 8) | (byte << 16) | (byte << 24);
+  flush_kernel<<<1024, 256, 0, stream>>>(static_cast<uint4*>(buffer), bytes / sizeof(uint4), word);
+  return cudaGetLastError();
+}
+
 }  // namespace kerntime::bench

@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
 // The engine's own device code, behind plain C++ launchers: the blocking kernel that holds the
 // stream while a sample is queued, the clock check that reads the SM clock against
-// %globaltimer, and an empty kernel for the launch-floor calibration.
+// %globaltimer, an empty kernel for the launch-floor calibration, and the L2 flush as a kernel
+// (a diagnostic beside the driver's memset).
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 
 #include <cuda_runtime_api.h>
@@ -53,5 +55,11 @@ cudaError_t launch_clock_check(HostControl* control, const StartReading* starts,
 
 /// Enqueues an empty kernel: the floor any launch costs between two events.
 cudaError_t launch_floor_kernel(cudaStream_t stream);
+
+/// Enqueues a kernel that writes `value` to every byte of `buffer` (`bytes`, a multiple of 16):
+/// the L2 flush as a kernel's stores instead of the driver's memset
+/// (KERNTIME_L2_FLUSH=kernel, a diagnostic: docs/benchmarks.md, "Order").
+cudaError_t launch_flush_kernel(void* buffer, std::size_t bytes, std::uint8_t value,
+                                cudaStream_t stream);
 
 }  // namespace kerntime::bench
