@@ -63,6 +63,19 @@ class Collapse(unittest.TestCase):
         self.assertEqual(len(order.collapse(rows)), 4)
 
 
+class SumDeviations(unittest.TestCase):
+    def test_the_sum_is_judged_on_its_own_limit_and_heat_is_left_out(self):
+        orders = {"order1": ["conv"], "after-heat": ["heat", "conv"]}
+        rows = [kerntime_row("alone", "conv", 80.4, gap=5.6),   # sum 74.8: limit 0.748
+                kerntime_row("order1", "conv", 81.5, gap=6.2),  # sum 75.3: +0.5
+                kerntime_row("after-heat", "conv", 90.0, gap=5.6)]
+        worst, missed = order.sum_deviations(rows, ["conv"], orders, "alone")
+        self.assertAlmostEqual(worst, 0.5 / 74.8)
+        self.assertEqual(missed, [])
+        rows[1] = kerntime_row("order1", "conv", 81.5, gap=5.6)  # sum 75.9: +1.1
+        self.assertEqual(order.sum_deviations(rows, ["conv"], orders, "alone")[1], ["conv"])
+
+
 class Summary(unittest.TestCase):
     def rows(self, conv_orders):
         rows = []
@@ -88,6 +101,7 @@ class Summary(unittest.TestCase):
         self.assertIn("conv         alone 80.40/80.40/80.40", text)
         # Against alone-bare (0.5 us lower) the same orders deviate more, and that is said.
         self.assertIn("the orders' largest deviation from alone-bare: 1.25 %", text)
+        self.assertIn("max(1 %, 0.25 us) of the sum: met", text)
 
     def test_a_shift_in_most_repetitions_misses_it(self):
         code, text = summarize(self.rows([(1.0, 0.3, 0.4), (1.1, 0.2, 0.3), (0.2, 0.1, 0.3)]),
