@@ -100,6 +100,19 @@ void CudaSampleSource::call_payload() {
     launcher_(res_.stream());
 }
 
+void CudaSampleSource::flush_l2(std::uint64_t seq) {
+  const std::uint8_t value =
+      settings_.flush_constant ? std::uint8_t{0x5a} : static_cast<std::uint8_t>(seq & 0xff);
+  if (settings_.flush_by_kernel) {
+    cuda::check_cuda(
+        launch_flush_kernel(res_.flush_buffer(), res_.flush_bytes(), value, res_.stream()),
+        "launching the L2 flush kernel");
+  } else {
+    cuda::check_cuda(cudaMemsetAsync(res_.flush_buffer(), value, res_.flush_bytes(), res_.stream()),
+                     "cudaMemsetAsync (L2 flush)");
+  }
+}
+
 CudaSampleSource::Pending CudaSampleSource::enqueue(bool release) {
   const Clock::time_point begin = Clock::now();
   const cudaStream_t stream = res_.stream();
@@ -108,16 +121,7 @@ CudaSampleSource::Pending CudaSampleSource::enqueue(bool release) {
   // Before the flush (so the timed call still finds a cold L2) and before the blocking kernel
   // (so nothing holds the stream while it runs): outside the timed window in every mode.
   const double setup_ns = call_setup();
-  const std::uint8_t flush_value =
-      settings_.flush_constant ? std::uint8_t{0x5a} : static_cast<std::uint8_t>(p.seq & 0xff);
-  if (flush_ && settings_.flush_by_kernel) {
-    cuda::check_cuda(
-        launch_flush_kernel(res_.flush_buffer(), res_.flush_bytes(), flush_value, stream),
-        "launching the L2 flush kernel");
-  } else if (flush_) {
-    cuda::check_cuda(cudaMemsetAsync(res_.flush_buffer(), flush_value, res_.flush_bytes(), stream),
-                     "cudaMemsetAsync (L2 flush)");
-  }
+  if (flush_ && !settings_.flush_after_block) flush_l2(p.seq);
   if (use_blocking_) {
     // Without the blocking kernel (after a timeout) the sample is released before it is
     // queued; the kernel still runs, as the start of the clock window.
@@ -126,6 +130,7 @@ CudaSampleSource::Pending CudaSampleSource::enqueue(bool release) {
                                             kMinWindowNs, timeout_ns_, stream),
                      "launching the blocking kernel");
   }
+  if (flush_ && settings_.flush_after_block) flush_l2(p.seq);
   cuda::check_cuda(cudaEventRecord(res_.start_event(p.seq), stream),
                    "cudaEventRecord (sample start)");
   events::ScopeListener* listener = tracer_ != nullptr ? events::scope_listener() : nullptr;

@@ -35,6 +35,8 @@ struct CudaSourceSettings {
   bool flush_by_kernel = false;
   /// The flush writes the same byte every sample instead of the sample's number (a diagnostic).
   bool flush_constant = false;
+  /// The flush runs after the blocking kernel, right before the timed work (a diagnostic).
+  bool flush_after_block = false;
 };
 
 class CudaSampleSource final : public SampleSource {
@@ -76,6 +78,8 @@ class CudaSampleSource final : public SampleSource {
   void call_payload();
   /// Calls the setup, if any; returns its host time, which is not the engine's overhead.
   double call_setup();
+  /// Enqueues the L2 flush of sample `seq` (cold mode with the flush on).
+  void flush_l2(std::uint64_t seq);
   void choose_batch();
   void capture_graph();
   void attach_cupti(std::vector<RawSample>& samples, const std::vector<std::uint64_t>& scopes);

@@ -155,11 +155,14 @@ Measurement Engine::measure(const Launcher& launcher, const MeasureOptions& opti
   if (const char* pipeline = std::getenv("KERNTIME_ENGINE_PIPELINE")) {
     settings.quiet_host = std::string{pipeline} == "quiet";
   }
-  // KERNTIME_L2_FLUSH=kernel|constant: diagnostics too; the flush as the engine's own kernel's
-  // stores, or the driver's memset of one byte value every sample.
+  // KERNTIME_L2_FLUSH=kernel|constant|after-block: diagnostics too; the flush as the engine's
+  // own kernel's stores, the driver's memset of one byte value every sample, or the flush after
+  // the blocking kernel (right before the timed work, as torch.profiler's protocol in
+  // bench/python/order.py has it).
   if (const char* flush = std::getenv("KERNTIME_L2_FLUSH")) {
     settings.flush_by_kernel = std::string{flush} == "kernel";
     settings.flush_constant = std::string{flush} == "constant";
+    settings.flush_after_block = std::string{flush} == "after-block";
   }
   try {
     bench::CudaSampleSource source{resources, launcher, settings};
