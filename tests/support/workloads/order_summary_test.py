@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: Apache-2.0
-# bench/python/order.py without a GPU: repetitions collapse to medians, the target is judged
-# against "alone" (the orders' allocations) when it was run, and --summarize says met or missed.
+# bench/python/order.py and order_report.py without a GPU: repetitions collapse to medians, the
+# target is judged against "alone" (the orders' allocations) when it was run, and --summarize
+# says met or missed.
 import contextlib
 import importlib.util
 import io
@@ -18,6 +19,7 @@ spec = importlib.util.spec_from_file_location("order", os.path.join(ROOT, "bench
                                                                     "order.py"))
 order = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(order)
+import order_report  # noqa: E402  (bench/python is on the path above)
 
 
 def kerntime_row(run, op, us, rep=0, gap=0.0):
@@ -52,7 +54,7 @@ class Collapse(unittest.TestCase):
     def test_repetitions_become_the_median_and_keep_every_headline(self):
         rows = [kerntime_row("alone", "conv", us, rep, gap=5.0)
                 for rep, us in enumerate([80.4, 81.9, 80.2])]
-        (merged,) = order.collapse(rows)
+        (merged,) = order_report.collapse(rows)
         self.assertAlmostEqual(merged["us"], 80.4)
         self.assertAlmostEqual(merged["sum_us"], 75.4)
         self.assertEqual(merged["reps_us"], [80.4, 81.9, 80.2])
@@ -60,7 +62,7 @@ class Collapse(unittest.TestCase):
     def test_runs_readers_and_operations_stay_apart(self):
         rows = [kerntime_row("alone", "conv", 80.0), kerntime_row("order1", "conv", 81.0),
                 reader_row("alone", "conv", 79.0), kerntime_row("alone", "triton", 39.0)]
-        self.assertEqual(len(order.collapse(rows)), 4)
+        self.assertEqual(len(order_report.collapse(rows)), 4)
 
 
 class SumDeviations(unittest.TestCase):
@@ -69,11 +71,11 @@ class SumDeviations(unittest.TestCase):
         rows = [kerntime_row("alone", "conv", 80.4, gap=5.6),   # sum 74.8: limit 0.748
                 kerntime_row("order1", "conv", 81.5, gap=6.2),  # sum 75.3: +0.5
                 kerntime_row("after-heat", "conv", 90.0, gap=5.6)]
-        worst, missed = order.sum_deviations(rows, ["conv"], orders, "alone")
+        worst, missed = order_report.sum_deviations(rows, ["conv"], orders, "alone")
         self.assertAlmostEqual(worst, 0.5 / 74.8)
         self.assertEqual(missed, [])
         rows[1] = kerntime_row("order1", "conv", 81.5, gap=5.6)  # sum 75.9: +1.1
-        self.assertEqual(order.sum_deviations(rows, ["conv"], orders, "alone")[1], ["conv"])
+        self.assertEqual(order_report.sum_deviations(rows, ["conv"], orders, "alone")[1], ["conv"])
 
 
 class Summary(unittest.TestCase):
