@@ -3,17 +3,16 @@
 // the report model: an entry per benchmark state and measurement (cold, batch, cpu_only). Its
 // values are strings ("0.0010034715849794225" seconds); the per-sample cold times are only in
 // the little-endian float32 files `--jsonbin` writes beside the JSON, which a summary names
-// relative to the JSON's folder, and only there (file_in_folder.hpp). The file is small
+// relative to the JSON's folder, and only there (nvbench_sample_file.hpp). The file is small
 // (summaries), so it is read as a DOM.
 #include <charconv>
 #include <cmath>
 #include <cstdint>
 #include <cstdlib>
-#include <cstring>
-#include <filesystem>
 #include <optional>
 #include <string>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include <fmt/core.h>
@@ -23,11 +22,10 @@
 #include <kerntime/report_interop.hpp>
 #include <kerntime/report_json.hpp>
 
-#include "io/file_reader.hpp"
-#include "io/path_in_message.hpp"
-#include "report/file_in_folder.hpp"
+#include "io/json_text.hpp"
 #include "report/json_reader.hpp"
 #include "report/json_text_errors.hpp"
+#include "report/nvbench_sample_file.hpp"
 
 namespace kerntime {
 namespace report {
@@ -351,71 +349,22 @@ class Reader : public JsonReader {
     }
     const auto count = static_cast<std::uint64_t>(count_value);
     if (options_.nvbench_directory.empty()) return false;
-    // Where every NVBench version wrote it; a refusal ends the search (the name itself is bad),
-    // only a missing file moves on.
-    struct Place {
-      std::string folder;
-      std::string name;
-      std::string words;
-    };
-    std::vector<Place> places = {{options_.nvbench_directory, name, "the folder of " + source_},
-                                 {".", name, "the working directory"}};
-    if (!options_.nvbench_json_name.empty()) {
-      places.push_back(
-          {options_.nvbench_directory,
-           options_.nvbench_json_name + "-bin/" + std::filesystem::path{name}.filename().string(),
-           "the folder of " + source_});
+    NvbenchSampleFile file = read_nvbench_sample_file(
+        options_, source_, {name, path, count, kMaxSampleFileBytes - counts_.sample_bytes_read});
+    switch (file.status) {
+      case NvbenchSampleFile::Status::missing:
+        ++counts_.missing_files;
+        return false;
+      case NvbenchSampleFile::Status::refused:
+        refuse(name, entry, file.why);
+        return false;
+      case NvbenchSampleFile::Status::changed:
+        fail(filename.path, file.why);
+      case NvbenchSampleFile::Status::read:
+        break;
     }
-    FileInFolder file;
-    const Place* place = &places.front();
-    for (const Place& p : places) {
-      place = &p;
-      file = resolve_inside(p.folder, p.name, p.words);
-      if (file.status != FileInFolder::Status::missing) break;
-    }
-    if (file.status == FileInFolder::Status::missing) {
-      ++counts_.missing_files;
-      return false;
-    }
-    if (file.status == FileInFolder::Status::refused) {
-      refuse(name, entry, file.refusal);
-      return false;
-    }
-    if (count * 4 > kMaxSampleFileBytes - counts_.sample_bytes_read) {
-      refuse(name, entry,
-             "would pass the limit of 1 GiB of sample files read for one NVBench JSON");
-      return false;
-    }
-    // Named as the JSON names it: the resolved path could show where a link leads.
-    const std::string shown =
-        io::path_in_message((std::filesystem::path{place->folder} / place->name).string());
-    std::string bytes;
-    try {
-      bytes = io::read_file_bounded(file.path.string(), shown, count * 4, "NVBench sample file");
-    } catch (const Error& error) {
-      fail(filename.path, error.what());  // the file changed since it was resolved
-    }
-    counts_.sample_bytes_read += bytes.size();
-    if (bytes.size() != count * 4) {
-      throw Error(shown + ": holds " + std::to_string(bytes.size()) + " bytes, but " + source_ +
-                  " (" + path + ") says " + std::to_string(count) + " float32 samples (" +
-                  std::to_string(count * 4) + " bytes)");
-    }
-    std::vector<double> samples;
-    samples.reserve(count);
-    for (std::uint64_t i = 0; i < count; ++i) {
-      const auto* p = reinterpret_cast<const unsigned char*>(bytes.data() + 4 * i);
-      const std::uint32_t word = std::uint32_t{p[0]} | std::uint32_t{p[1]} << 8 |
-                                 std::uint32_t{p[2]} << 16 | std::uint32_t{p[3]} << 24;
-      float value = 0.0f;
-      std::memcpy(&value, &word, sizeof value);
-      if (!std::isfinite(value) || value < 0.0f) {
-        throw Error(shown + ": sample " + std::to_string(i) + " is " + std::to_string(value) +
-                    ", not a time >= 0 s");
-      }
-      samples.push_back(static_cast<double>(value) * 1e9);
-    }
-    out = std::move(samples);
+    counts_.sample_bytes_read += file.bytes_read;
+    out = std::move(file.samples_ns);
     return true;
   }
 
