@@ -56,14 +56,20 @@ TEST(CostPhases, EachPhaseCountsTheLaunchesMadeWhileItLasted) {
   run_cost_phases(settings, hooks, stop);
 
   ASSERT_EQ(rows.size(), 6u);
+  double seconds = 0.0;
   for (std::size_t i = 0; i < rows.size(); ++i) {
     const bool idle_phase = i % 2 == 0;
     EXPECT_EQ(rows[i]["cycle"], i / 2);
     EXPECT_EQ(rows[i]["phase"], idle_phase ? "idle" : "kerntime");
     EXPECT_EQ(rows[i]["launches"], idle_phase ? 10 : 3) << rows[i].dump();
     EXPECT_EQ(rows[i]["kernels"], rows[i]["launches"]);
-    EXPECT_GE(rows[i]["seconds"].get<double>(), 0.004) << rows[i].dump();
+    // Phases end on a fixed grid: a late wake-up shortens the next phase, so on a loaded
+    // machine one phase may be far under 5 ms, but each has a length and together they span
+    // at least the six phases' 30 ms.
+    EXPECT_GT(rows[i]["seconds"].get<double>(), 0.0) << rows[i].dump();
+    seconds += rows[i]["seconds"].get<double>();
   }
+  EXPECT_GE(seconds, 0.030);
   ASSERT_FALSE(switches.empty());
   EXPECT_FALSE(switches.back()) << "left idle";
   EXPECT_FALSE(idle);
