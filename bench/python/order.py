@@ -9,8 +9,9 @@ Nine operations of different character (GEMM, attention, a reduction, elementwis
 softmax, a cuDNN convolution, a Triton kernel, a copy) are measured with kerntime.measure (cold,
 CUPTI headline, defaults):
   alone       each in a fresh process of its own, the only thing that process calls and
-              measures; every operation of the orders is made (its tensors allocated) first, as
-              in the orders' processes, so that alone and the orders differ only in what ran;
+              measures; every operation of the orders is made too (the measured one first),
+              so that alone holds the tensors the orders' processes hold, though not in the
+              same allocation order;
   alone-bare  the same with only the measured operation made: where memory lies, not what ran
               (--alone both, the default, runs both; the target is judged against alone);
   --repeat N  every alone process and every order N times, interleaved; each figure is then the

@@ -42,11 +42,13 @@ measurements' memsets ran on another channel, the period is the driver's choice 
     python3 bench/python/order_probe.py --profiler-sequence OUT.jsonl
 
 The C++ engine on a fixed 4-byte memset and a spin (bench/accuracy/memset_period) showed no
-period. This measures the reduction 12 times in a row with torch.profiler alone, kerntime never
-imported (order.py's cold protocol, 100 calls a measurement, 150 ms apart): the memset, the
+period. This measures the reduction 12 times in a row with torch.profiler alone (kerntime is
+imported by the spin's helper, _common.py, but measures nothing: no Tracer, no engine;
+order.py's cold protocol, 100 calls a measurement, 150 ms apart): the memset, the
 memset-to-kernel gap, the kernel and the span per measurement; then again with each measurement
-on a side stream made current through a fresh torch.cuda.ExternalStream, as kerntime.measure
-binds its engine's stream. A period here is PyTorch's and the GPU's, whatever reads it.
+on the side stream made current through a new torch.cuda.ExternalStream, as kerntime.measure
+binds its engine's stream, with one call on it before each measurement. A period here is
+PyTorch's and the GPU's, whatever reads it.
 
     python3 bench/python/order_probe.py --pointers
 
@@ -453,6 +455,9 @@ def main() -> int:
         pointer_sequence()
         return 0
     if sys.argv[1] == "--profiler-sequence":
+        if len(sys.argv) < 3:
+            print("usage: order_probe.py --profiler-sequence OUT.jsonl", file=sys.stderr)
+            return 2
         done = subprocess.run([sys.executable, os.path.abspath(__file__), "profiler-sequence"],
                               capture_output=True, text=True)
         if done.returncode != 0:
@@ -502,6 +507,9 @@ def main() -> int:
         return 0
     if sys.argv[1] == "--placement":
         op = sys.argv[3] if len(sys.argv) > 3 else "reduction"
+        if len(sys.argv) < 3 or op not in ("reduction", "conv"):
+            print("usage: order_probe.py --placement OUT.jsonl [reduction|conv]", file=sys.stderr)
+            return 2
         done = subprocess.run([sys.executable, os.path.abspath(__file__), "placement", op],
                               capture_output=True, text=True)
         if done.returncode != 0:
@@ -512,7 +520,8 @@ def main() -> int:
                 if text.startswith("{"):
                     r = json.loads(text)
                     out.write(text + "\n")
-                    text = line(0, "overlap", "placement", r)
+                    pipeline = os.environ.get("KERNTIME_ENGINE_PIPELINE", "overlap")
+                    text = line(0, pipeline, "placement", r)
                     if "reader_sum" in r:
                         text += f"  reader sum {r['reader_sum']:.2f} span {r['reader_span']:.2f}"
                     print(text, flush=True)

@@ -47,7 +47,9 @@ def collapse(rows: List[dict]) -> List[dict]:
     for same in groups.values():
         merged = dict(same[0])
         for field in MEDIAN_FIELDS:
-            values = [r[field] for r in same if r.get(field) is not None]
+            # A sum of 0 means no CUPTI sum (events only): it is no figure to take a median of.
+            values = [r[field] for r in same
+                      if r.get(field) is not None and (field != "sum_us" or r[field] > 0)]
             if values:
                 merged[field] = statistics.median(values)
         merged["reps_us"] = [r["us"] for r in same]
@@ -84,6 +86,9 @@ def summarize(rows: List[dict], names: List[str], orders: Dict[str, List[str]],
     worst_bare = 0.0  # the orders against alone-bare, for the record
     for op in names:
         alone = figure("kerntime", ref, op)
+        if alone is None:  # a run cut short before this operation's reference
+            print(f"{op:12s} {'-':>10s}  not measured {ref}: left out of the verdict")
+            continue
         alone_bare = figure("kerntime", "alone-bare", op) if bare else None
         cells, worst = [], 0.0
         for run, order in orders.items():

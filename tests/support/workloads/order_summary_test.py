@@ -53,11 +53,18 @@ def summarize(rows, ops):
 class Collapse(unittest.TestCase):
     def test_repetitions_become_the_median_and_keep_every_headline(self):
         rows = [kerntime_row("alone", "conv", us, rep, gap=5.0)
-                for rep, us in enumerate([80.4, 81.9, 80.2])]
+                for rep, us in enumerate([81.9, 80.4, 80.2])]
         (merged,) = order_report.collapse(rows)
         self.assertAlmostEqual(merged["us"], 80.4)
         self.assertAlmostEqual(merged["sum_us"], 75.4)
-        self.assertEqual(merged["reps_us"], [80.4, 81.9, 80.2])
+        self.assertEqual(merged["reps_us"], [81.9, 80.4, 80.2])
+
+    def test_a_missing_sum_is_no_figure(self):
+        rows = [kerntime_row("alone", "conv", 80.0, 0, gap=5.0),
+                dict(kerntime_row("alone", "conv", 80.2, 1), sum_us=0.0),
+                kerntime_row("alone", "conv", 80.4, 2, gap=5.0)]
+        (merged,) = order_report.collapse(rows)
+        self.assertAlmostEqual(merged["sum_us"], 75.2)  # the median of 75.0 and 75.4, not 75.0
 
     def test_runs_readers_and_operations_stay_apart(self):
         rows = [kerntime_row("alone", "conv", 80.0), kerntime_row("order1", "conv", 81.0),
@@ -95,7 +102,7 @@ class Summary(unittest.TestCase):
 
     def test_one_slow_repetition_does_not_miss_the_target(self):
         # Each order's median over three repetitions is +0.5 us at most: under 0.804 us.
-        code, text = summarize(self.rows([(0.5, 0.3, 0.4), (1.6, 1.5, 1.7), (0.2, 0.1, 0.3)]),
+        code, text = summarize(self.rows([(1.6, 1.5, 1.7), (0.5, 0.3, 0.4), (0.2, 0.1, 0.3)]),
                                "conv,triton")
         self.assertEqual(code, 0, text)
         self.assertIn("reference: alone", text)
@@ -104,6 +111,13 @@ class Summary(unittest.TestCase):
         # Against alone-bare (0.5 us lower) the same orders deviate more, and that is said.
         self.assertIn("the orders' largest deviation from alone-bare: 1.25 %", text)
         self.assertIn("max(1 %, 0.25 us) of the sum: met", text)
+
+    def test_a_run_cut_short_is_summarized_without_the_missing_reference(self):
+        rows = [r for r in self.rows([(0.1, 0.1, 0.1)] * 3)
+                if not (r["op"] == "triton" and r["run"] in ("alone", "alone-bare"))]
+        code, text = summarize(rows, "conv,triton")
+        self.assertIn("triton                -  not measured alone: left out of the verdict", text)
+        self.assertEqual(code, 0, text)
 
     def test_a_shift_in_most_repetitions_misses_it(self):
         code, text = summarize(self.rows([(1.0, 0.3, 0.4), (1.1, 0.2, 0.3), (0.2, 0.1, 0.3)]),
