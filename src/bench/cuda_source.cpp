@@ -101,9 +101,11 @@ void CudaSampleSource::call_payload() {
 }
 
 void CudaSampleSource::flush_l2(std::uint64_t seq) {
-  const std::uint8_t value =
-      settings_.flush_constant ? std::uint8_t{0x5a} : static_cast<std::uint8_t>(seq & 0xff);
-  if (settings_.flush_by_kernel) {
+  using Flush = CudaSourceSettings::Flush;
+  const std::uint8_t value = settings_.flush == Flush::constant
+                                 ? std::uint8_t{0x5a}
+                                 : static_cast<std::uint8_t>(seq & 0xff);
+  if (settings_.flush == Flush::kernel) {
     cuda::check_cuda(
         launch_flush_kernel(res_.flush_buffer(), res_.flush_bytes(), value, res_.stream()),
         "launching the L2 flush kernel");
@@ -121,7 +123,8 @@ CudaSampleSource::Pending CudaSampleSource::enqueue(bool release) {
   // Before the flush (so the timed call still finds a cold L2) and before the blocking kernel
   // (so nothing holds the stream while it runs): outside the timed window in every mode.
   const double setup_ns = call_setup();
-  if (flush_ && !settings_.flush_after_block) flush_l2(p.seq);
+  const bool flush_after_block = settings_.flush == CudaSourceSettings::Flush::after_block;
+  if (flush_ && !flush_after_block) flush_l2(p.seq);
   if (use_blocking_) {
     // Without the blocking kernel (after a timeout) the sample is released before it is
     // queued; the kernel still runs, as the start of the clock window.
@@ -130,7 +133,7 @@ CudaSampleSource::Pending CudaSampleSource::enqueue(bool release) {
                                             kMinWindowNs, timeout_ns_, stream),
                      "launching the blocking kernel");
   }
-  if (flush_ && settings_.flush_after_block) flush_l2(p.seq);
+  if (flush_ && flush_after_block) flush_l2(p.seq);
   cuda::check_cuda(cudaEventRecord(res_.start_event(p.seq), stream),
                    "cudaEventRecord (sample start)");
   events::ScopeListener* listener = tracer_ != nullptr ? events::scope_listener() : nullptr;

@@ -31,12 +31,15 @@ struct CudaSourceSettings {
   /// Each sample runs while the host only waits for it: the next sample is queued, held, before
   /// this one is released. false: the next one is queued while this one runs.
   bool quiet_host = false;
-  /// The L2 flush as a kernel of the engine's instead of cudaMemsetAsync (a diagnostic).
-  bool flush_by_kernel = false;
-  /// The flush writes the same byte every sample instead of the sample's number (a diagnostic).
-  bool flush_constant = false;
-  /// The flush runs after the blocking kernel, right before the timed work (a diagnostic).
-  bool flush_after_block = false;
+  /// How the L2 flush is done: the driver's memset of the sample's number before the blocking
+  /// kernel, or one of the diagnostics (KERNTIME_L2_FLUSH, engine.cpp).
+  enum class Flush {
+    memset,       ///< the engine's flush
+    kernel,       ///< a store kernel of the engine's instead of the memset
+    constant,     ///< the memset of one byte value every sample
+    after_block,  ///< the memset after the blocking kernel, right before the timed work
+  };
+  Flush flush = Flush::memset;
 };
 
 class CudaSampleSource final : public SampleSource {

@@ -160,9 +160,12 @@ Measurement Engine::measure(const Launcher& launcher, const MeasureOptions& opti
   // the blocking kernel (right before the timed work, as torch.profiler's protocol in
   // bench/python/order.py has it).
   if (const char* flush = std::getenv("KERNTIME_L2_FLUSH")) {
-    settings.flush_by_kernel = std::string{flush} == "kernel";
-    settings.flush_constant = std::string{flush} == "constant";
-    settings.flush_after_block = std::string{flush} == "after-block";
+    using Flush = bench::CudaSourceSettings::Flush;
+    const std::string value{flush};
+    settings.flush = value == "kernel"        ? Flush::kernel
+                     : value == "constant"    ? Flush::constant
+                     : value == "after-block" ? Flush::after_block
+                                              : Flush::memset;
   }
   try {
     bench::CudaSampleSource source{resources, launcher, settings};
