@@ -443,6 +443,23 @@ def line(rep: int, pipeline: str, variant: str, r: dict) -> str:
     return text
 
 
+def relay(child_args, out_path, show, mode="w") -> int:
+    """Runs this script with `child_args` in a fresh process; when it succeeds, writes its JSON
+    lines to `out_path` (opened with `mode`) and prints show(row) for each. 1, with the child's
+    error, when it failed."""
+    done = subprocess.run([sys.executable, os.path.abspath(__file__)] + child_args,
+                          capture_output=True, text=True)
+    if done.returncode != 0:
+        print(" ".join(child_args), "failed:", done.stderr[-1500:])
+        return 1
+    with open(out_path, mode) as out:
+        for text in done.stdout.splitlines():
+            if text.startswith("{"):
+                out.write(text + "\n")
+                print(show(json.loads(text)), flush=True)
+    return 0
+
+
 def main() -> int:
     if len(sys.argv) < 2:
         print(__doc__, file=sys.stderr)
@@ -458,20 +475,10 @@ def main() -> int:
         if len(sys.argv) < 3:
             print("usage: order_probe.py --profiler-sequence OUT.jsonl", file=sys.stderr)
             return 2
-        done = subprocess.run([sys.executable, os.path.abspath(__file__), "profiler-sequence"],
-                              capture_output=True, text=True)
-        if done.returncode != 0:
-            print("profiler-sequence failed:", done.stderr[-1500:])
-            return 1
-        with open(sys.argv[2], "w") as out:
-            for text in done.stdout.splitlines():
-                if text.startswith("{"):
-                    r = json.loads(text)
-                    out.write(text + "\n")
-                    print(f"{r['variant']} {r['what']:4s} memset {r['reader_memset']:.2f} gap "
-                          f"{r['reader_gap']:.2f} kernel {r['reader_kernel']:.2f} span "
-                          f"{r['reader_span']:.2f}", flush=True)
-        return 0
+        return relay(["profiler-sequence"], sys.argv[2], lambda r: (
+            f"{r['variant']} {r['what']:4s} memset {r['reader_memset']:.2f} gap "
+            f"{r['reader_gap']:.2f} kernel {r['reader_kernel']:.2f} span "
+            f"{r['reader_span']:.2f}"))
     if sys.argv[1] == "placement":
         placement(sys.argv[2] if len(sys.argv) > 2 else "reduction")
         return 0
@@ -490,42 +497,26 @@ def main() -> int:
         sequence(sys.argv[1])
         return 0
     if sys.argv[1] == "--sequence":
-        with open(sys.argv[2], "w") as out:
-            for kind in SEQUENCES:
-                done = subprocess.run([sys.executable, os.path.abspath(__file__), kind],
-                                      capture_output=True, text=True)
-                if done.returncode != 0:
-                    print(kind, "failed:", done.stderr[-1500:])
-                    continue
-                for text in done.stdout.splitlines():
-                    if text.startswith("{"):
-                        r = json.loads(text)
-                        out.write(text + "\n")
-                        pipeline = os.environ.get("KERNTIME_ENGINE_PIPELINE", "overlap")
-                        print(line(0, pipeline, kind, r) + f"  events {r['events_us']:.2f}",
-                              flush=True)
+        pipeline = os.environ.get("KERNTIME_ENGINE_PIPELINE", "overlap")
+        open(sys.argv[2], "w").close()  # one file for the three kinds, made even if all fail
+        for kind in SEQUENCES:
+            relay([kind], sys.argv[2], lambda r, kind=kind: (
+                line(0, pipeline, kind, r) + f"  events {r['events_us']:.2f}"), mode="a")
         return 0
     if sys.argv[1] == "--placement":
         op = sys.argv[3] if len(sys.argv) > 3 else "reduction"
         if len(sys.argv) < 3 or op not in ("reduction", "conv"):
             print("usage: order_probe.py --placement OUT.jsonl [reduction|conv]", file=sys.stderr)
             return 2
-        done = subprocess.run([sys.executable, os.path.abspath(__file__), "placement", op],
-                              capture_output=True, text=True)
-        if done.returncode != 0:
-            print("placement failed:", done.stderr[-1500:])
-            return 1
-        with open(sys.argv[2], "w") as out:
-            for text in done.stdout.splitlines():
-                if text.startswith("{"):
-                    r = json.loads(text)
-                    out.write(text + "\n")
-                    pipeline = os.environ.get("KERNTIME_ENGINE_PIPELINE", "overlap")
-                    text = line(0, pipeline, "placement", r)
-                    if "reader_sum" in r:
-                        text += f"  reader sum {r['reader_sum']:.2f} span {r['reader_span']:.2f}"
-                    print(text, flush=True)
-        return 0
+        pipeline = os.environ.get("KERNTIME_ENGINE_PIPELINE", "overlap")
+
+        def show(r):
+            text = line(0, pipeline, "placement", r)
+            if "reader_sum" in r:
+                text += f"  reader sum {r['reader_sum']:.2f} span {r['reader_span']:.2f}"
+            return text
+
+        return relay(["placement", op], sys.argv[2], show)
     if sys.argv[1] != "--all":
         child(sys.argv[1])
         return 0

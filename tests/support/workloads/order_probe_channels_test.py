@@ -1,8 +1,12 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: Apache-2.0
 # bench/python/order_probe.py --channels without a GPU: the channel reader's lines read back, split
-# into one group per measurement at the idle GPU between them, and each group's gap and channels.
+# into one group per measurement at the idle GPU between them, and each group's gap and channels;
+# and relay(), which runs a probe's child and keeps its JSON lines.
+import contextlib
 import importlib.util
+import io
+import json
 import os
 import tempfile
 import unittest
@@ -58,6 +62,53 @@ class Channels(unittest.TestCase):
         self.assertEqual(summary["pairs"], 1)
         self.assertAlmostEqual(summary["gap_us"], 0.8)
         self.assertEqual(summary["kernel_channels"], [(2, 1)])
+
+
+FAKE_CHILD = """\
+import json, sys
+if sys.argv[1] == "fail":
+    sys.exit("no GPU here")
+print("a line that is not JSON")
+for i in range(3):
+    print(json.dumps({"what": sys.argv[1], "i": i}))
+"""
+
+
+class Relay(unittest.TestCase):
+    def run_relay(self, tmp, args, path, mode="w"):
+        child = os.path.join(tmp, "child.py")
+        with open(child, "w") as f:
+            f.write(FAKE_CHILD)
+        printed = io.StringIO()
+        saved = probe.__file__
+        probe.__file__ = child  # relay() runs the script it is in
+        try:
+            with contextlib.redirect_stdout(printed):
+                code = probe.relay(args, path, lambda r: f"{r['what']} #{r['i']}", mode)
+        finally:
+            probe.__file__ = saved
+        return code, printed.getvalue()
+
+    def test_the_childs_json_lines_are_kept_and_shown(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            out = os.path.join(tmp, "out.jsonl")
+            code, printed = self.run_relay(tmp, ["first"], out)
+            self.assertEqual(code, 0)
+            self.assertEqual(printed.splitlines(), ["first #0", "first #1", "first #2"])
+            code, _ = self.run_relay(tmp, ["second"], out, mode="a")
+            with open(out) as f:
+                rows = [json.loads(t) for t in f]
+            self.assertEqual([(r["what"], r["i"]) for r in rows],
+                             [("first", 0), ("first", 1), ("first", 2),
+                              ("second", 0), ("second", 1), ("second", 2)])
+
+    def test_a_failed_child_writes_nothing_and_says_why(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            out = os.path.join(tmp, "out.jsonl")
+            code, printed = self.run_relay(tmp, ["fail"], out)
+            self.assertEqual(code, 1)
+            self.assertIn("fail failed: no GPU here", printed)
+            self.assertFalse(os.path.exists(out))
 
 
 if __name__ == "__main__":
