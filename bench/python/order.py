@@ -2,22 +2,28 @@
 """Does what ran before change what kerntime.measure reads? The order benchmark (issue 28).
 
     python bench/python/order.py [--out FILE] [--pause S] [--ops a,b,...] [--separate]
-                                 [--alone allocated|bare|both] [--repeat N]
+                                 [--alone called,allocated,bare] [--repeat N]
     python bench/python/order.py --summarize FILE
 
 Nine operations of different character (GEMM, attention, a reduction, elementwise, a norm, a
 softmax, a cuDNN convolution, a Triton kernel, a copy) are measured with kerntime.measure (cold,
 CUPTI headline, defaults):
-  alone       each in a fresh process of its own, the only thing that process calls and
-              measures; every operation of the orders is made too (the measured one first),
-              so that alone holds the tensors the orders' processes hold, though not in the
-              same allocation order;
-  alone-bare  the same with only the measured operation made: where memory lies, not what ran
-              (--alone both, the default, runs both; the target is judged against alone);
+  alone-called  each in a fresh process of its own, the only thing that process measures;
+              like every order's process, it first makes every operation of the orders and
+              calls each once, in one fixed order (order 1's, then gemm2), so that all these
+              processes hold the same tensors and temporaries in the same places and differ
+              only in what they measured (the target's reference; where memory lies moves the
+              convolution by about 1 %, docs/benchmarks.md);
+  alone       every operation made (the measured one first), only the measured one called;
+  alone-bare  only the measured operation made and called: where memory lies, not what ran
+              (--alone takes any of called, allocated, bare, comma-separated; called by
+              default; the target is judged against the first of alone-called, alone,
+              alone-bare that ran);
   --repeat N  every alone process and every order N times, interleaved; each figure is then the
               median of its N processes (a process's own level, about 1 % for the convolution
               by either reader, is not what the target asks about);
-  order 1-3   all nine in one process, in three different orders;
+  order 1-3   all nine in one process, in three different orders, after the same
+              preparation as alone-called;
   after-heat  softmax, a reduction, a norm and a copy, each right after 2 s of back-to-back
               8192^3 GEMMs (the GPU at its power limit).
 An independent reader, torch.profiler, then measures the same sequence in the same process
@@ -188,12 +194,14 @@ _row_sums = None
 
 # ---- the two readers -----------------------------------------------------------------------
 
-def measured(ops: Dict[str, Callable[[], object]], names: List[str], pause: float):
-    """The names a reader measures, in order: every one of them is called once first (compiled,
-    autotuned, allocated), "heat" runs where the sequence has it, `pause` idles before each."""
+def measured(ops: Dict[str, Callable[[], object]], names: List[str], pause: float,
+             warm: Optional[List[str]] = None):
+    """The names a reader measures, in order: every one of them (or of `warm`) is called once
+    first (compiled, autotuned, allocated), "heat" runs where the sequence has it, `pause` idles
+    before each."""
     import torch
 
-    for name in dict.fromkeys(names):
+    for name in dict.fromkeys(warm or names):
         if name != "heat":
             ops[name]()
     torch.cuda.synchronize()
@@ -207,13 +215,13 @@ def measured(ops: Dict[str, Callable[[], object]], names: List[str], pause: floa
 
 
 def kerntime_pass(ops: Dict[str, Callable[[], object]], names: List[str],
-                  pause: float) -> List[dict]:
+                  pause: float, warm: Optional[List[str]] = None) -> List[dict]:
     import torch
     import kerntime
 
     nvml = Nvml(torch.cuda.current_device())
     rows = []
-    for name in measured(ops, names, pause):
+    for name in measured(ops, names, pause, warm):
         before = nvml.read()
         started = time.perf_counter()
         m = kerntime.measure(ops[name], name=name)
@@ -271,10 +279,10 @@ class ProfiledCalls:
 
 
 def profiler_pass(ops: Dict[str, Callable[[], object]], names: List[str],
-                  pause: float) -> List[dict]:
+                  pause: float, warm: Optional[List[str]] = None) -> List[dict]:
     profiled = ProfiledCalls()
     rows = []
-    for name in measured(ops, names, pause):
+    for name in measured(ops, names, pause, warm):
         work = profiled(ops[name])
         sums = [sum(e - s for s, e, _ in c) for c in work]
         spans = [max(e for _, e, _ in c) - min(s for s, _, _ in c) for c in work]
@@ -291,16 +299,20 @@ def child(args) -> int:
     names = args.ops.split(",")
     # Both readers measure the same tensors: where memory lies is part of what a kernel reads.
     made = args.make.split(",") if args.make else names
-    ops = make_ops(list(dict.fromkeys(names + made)))
+    # With --warm, every process makes and calls the same operations in the same order (the
+    # measured ones after, if missing), so that their memory lies alike; without, the measured
+    # ones are made first and only they are called.
+    warm = list(dict.fromkeys(args.warm.split(",") + names)) if args.warm else None
+    ops = make_ops(list(dict.fromkeys(made + names if warm else names + made)))
     rows = []
     if args.reader in ("kerntime", "both"):
-        rows += kerntime_pass(ops, names, args.pause)
+        rows += kerntime_pass(ops, names, args.pause, warm)
     if args.reader == "both":
         import kerntime
 
         kerntime.release_tracer()  # CUPTI to torch.profiler
     if args.reader in ("torch.profiler", "both"):
-        rows += profiler_pass(ops, names, args.pause)
+        rows += profiler_pass(ops, names, args.pause, warm)
     for row in rows:
         print(json.dumps(row))
     return 0
@@ -308,10 +320,23 @@ def child(args) -> int:
 
 # ---- the driver ----------------------------------------------------------------------------
 
+ALONE_RUNS = {"called": "alone-called", "allocated": "alone", "bare": "alone-bare"}
+
+
+def alone_kinds(text: str) -> List[str]:
+    """--alone's value as run names: "called,bare" -> ["alone-called", "alone-bare"]."""
+    words = [w.strip() for w in text.split(",") if w.strip()]
+    if not words or any(w not in ALONE_RUNS for w in words):
+        raise argparse.ArgumentTypeError(
+            f"--alone takes {', '.join(ALONE_RUNS)} (comma-separated), not {text!r}")
+    return [ALONE_RUNS[w] for w in dict.fromkeys(words)]
+
+
 def run_child(reader: str, names: List[str], pause: float = 0.0,
-              make: Optional[List[str]] = None) -> List[dict]:
+              make: Optional[List[str]] = None, warm: Optional[List[str]] = None) -> List[dict]:
     cmd = [sys.executable, os.path.abspath(__file__), "--child", "--reader", reader,
-           "--ops", ",".join(names), "--pause", str(pause), "--make", ",".join(make or names)]
+           "--ops", ",".join(names), "--pause", str(pause), "--make", ",".join(make or names),
+           "--warm", ",".join(warm or [])]
     done = subprocess.run(cmd, capture_output=True, text=True)
     if done.returncode != 0:
         raise SystemExit(f"order.py: {reader} {names}: exit {done.returncode}: {done.stderr[-1500:]}")
@@ -323,9 +348,12 @@ def main() -> int:
     parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--reader", default="kerntime", help=argparse.SUPPRESS)
     parser.add_argument("--make", default="", help=argparse.SUPPRESS)
-    parser.add_argument("--alone", choices=["allocated", "bare", "both"], default="both",
-                        help="alone with every operation of the orders made first (allocated, "
-                             "the target's reference), with only the measured one (bare), or both")
+    parser.add_argument("--warm", default="", help=argparse.SUPPRESS)
+    parser.add_argument("--alone", default="called", type=alone_kinds,
+                        help="the alone references, comma-separated: called (every operation of "
+                             "the orders made and called once, the target's reference), "
+                             "allocated (made, only the measured one called), bare (only it "
+                             "made); default: called")
     parser.add_argument("--ops", default=",".join(OPS), help="operations (default: all nine)")
     parser.add_argument("--pause", type=float, default=0.0,
                         help="seconds of idle before each measurement in an order")
@@ -353,8 +381,7 @@ def main() -> int:
         readers = ["kerntime", "torch.profiler"] if args.separate else ["both"]
         # The heated order and what it needs first: a run cut short still answers it.
         heated = [n for n in orders.get("after-heat", []) if n != "heat"]
-        kinds = {"allocated": ["alone"], "bare": ["alone-bare"],
-                 "both": ["alone", "alone-bare"]}[args.alone]
+        kinds = args.alone
         every = list(dict.fromkeys(n for k, v in orders.items() if k != "after-heat" for n in v))
         alone = [(kind, [n]) for n in heated for kind in kinds] + \
             [(kind, [n]) for n in names if n not in heated for kind in kinds]
@@ -367,10 +394,13 @@ def main() -> int:
         rounds = [(r, run, sequence) for r in range(max(1, args.repeat))
                   for run, sequence in plan if r == 0 or run != "after-heat"]
         for r, run, sequence in rounds:
-            make = every if run == "alone" else sequence
+            # alone-called and the orders: one preparation, in one order; alone: made, not
+            # called; alone-bare: only its own.
+            make = sequence if run == "alone-bare" else every
+            warm = None if run in ("alone", "alone-bare") else every
             for reader in readers:
                 for row in run_child(reader, sequence,
-                                     0.0 if run.startswith("alone") else args.pause, make):
+                                     0.0 if run.startswith("alone") else args.pause, make, warm):
                     rows.append(dict(row, run=run, rep=r))
                     if out:  # as they come: a run cut short keeps what it measured
                         out.write(json.dumps(rows[-1]) + "\n")

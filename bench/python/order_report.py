@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: Apache-2.0
 """The order benchmark's summary (bench/python/order.py): its rows, measured or read back, as the
 tables and the verdict. Repetitions of a run collapse to their medians; the target,
-max(1 %, 0.25 us), is judged against "alone" when it was run, else "alone-bare"."""
+max(1 %, 0.25 us), is judged against the first of REFERENCES that was run (saved runs from
+before "alone-called" existed have "alone", or only "alone-bare")."""
 
 from __future__ import annotations
 
@@ -14,6 +15,9 @@ def limit(us: float) -> float:
 
 
 MEDIAN_FIELDS = ("us", "sum_us", "gap_us", "span_us")
+# The alone runs, the target's reference first: every operation made and called once before the
+# measurement (as in the orders); made, only the measured one called; only the measured one made.
+REFERENCES = ("alone-called", "alone", "alone-bare")
 
 
 def sum_deviations(rows: List[dict], names: List[str], orders: Dict[str, List[str]],
@@ -69,12 +73,12 @@ def summarize(rows: List[dict], names: List[str], orders: Dict[str, List[str]],
                 return r
         return None
 
-    # The target's reference: alone with the orders' allocations; alone-bare where only it ran.
-    ref = "alone" if any(r["run"] == "alone" for r in rows) else "alone-bare"
-    bare = ref == "alone" and any(r["run"] == "alone-bare" for r in rows)
+    present = [k for k in REFERENCES if any(r["run"] == k for r in rows)]
+    ref = present[0] if present else REFERENCES[0]
+    others = present[1:]  # the other references, each shown against ref, for the record
     print(f"Order benchmark: kerntime.measure (cold, defaults); medians in us; "
           f"pause {pause} s; reference: {ref}")
-    head = f"{'operation':12s} {ref:>10s}" + (f" {'alone-bare':>10s}" if bare else "") + \
+    head = f"{'operation':12s} {ref:>12s}" + "".join(f" {k:>12s}" for k in others) + \
         "".join(f" {o:>11s}" for o in orders) + \
         f" {'worst':>8s} {'limit':>6s}  reader {ref} / orders (sum; span)"
     print(head)
@@ -83,13 +87,13 @@ def summarize(rows: List[dict], names: List[str], orders: Dict[str, List[str]],
     # After heat the GPU itself is slower (its power state): there the engine must mark the
     # measurement (NVML's slowed samples, the reduced-clock warning) rather than read "alone".
     heat_unmarked, heat_marked = [], []
-    worst_bare = 0.0  # the orders against alone-bare, for the record
+    worst_other = {k: 0.0 for k in others}  # the orders against the other references
     for op in names:
         alone = figure("kerntime", ref, op)
         if alone is None:  # a run cut short before this operation's reference
-            print(f"{op:12s} {'-':>10s}  not measured {ref}: left out of the verdict")
+            print(f"{op:12s} {'-':>12s}  not measured {ref}: left out of the verdict")
             continue
-        alone_bare = figure("kerntime", "alone-bare", op) if bare else None
+        other = {k: figure("kerntime", k, op) for k in others}
         cells, worst = [], 0.0
         for run, order in orders.items():
             seen = [r for r in rows if r["reader"] == "kerntime" and r["run"] == run and
@@ -107,21 +111,22 @@ def summarize(rows: List[dict], names: List[str], orders: Dict[str, List[str]],
                            f"{r.get('reasons') or 'nothing NVML named'}" if said else "") + ")")
                 continue
             worst = max([worst] + [abs(d) for d in devs])
-            if alone_bare:
-                worst_bare = max([worst_bare] + [abs(r["us"] - alone_bare["us"]) / alone_bare["us"]
-                                                 for r in seen])
+            for k, o in other.items():
+                if o:
+                    worst_other[k] = max([worst_other[k]] +
+                                         [abs(r["us"] - o["us"]) / o["us"] for r in seen])
         worst_all = max(worst_all, worst / alone["us"])
         if worst > limit(alone["us"]):
             missed.append(op)
         truth = [figure("torch.profiler", run, op) for run in [ref] + list(orders)]
         shown = " / ".join(f"{t['us']:.2f};{t['span_us']:.2f}" for t in truth if t)
-        bare_cell = (f" {alone_bare['us'] - alone['us']:+10.2f}" if alone_bare else
-                     f" {'-':>10s}") if bare else ""
-        print(f"{op:12s} {alone['us']:10.2f}{bare_cell}" + "".join(f" {c:>11s}" for c in cells) +
+        other_cells = "".join(f" {o['us'] - alone['us']:+12.2f}" if o else f" {'-':>12s}"
+                              for o in other.values())
+        print(f"{op:12s} {alone['us']:12.2f}{other_cells}" + "".join(f" {c:>11s}" for c in cells) +
               f" {worst:8.2f} {limit(alone['us']):6.2f}  {shown}")
-    if bare:
-        print(f"(alone-bare: minus {ref}; the orders' largest deviation from alone-bare: "
-              f"{worst_bare * 100:.2f} %)")
+    for k in others:
+        print(f"({k}: minus {ref}; the orders' largest deviation from {k}: "
+              f"{worst_other[k] * 100:.2f} %)")
     worst_sum, missed_sum = sum_deviations(rows, names, orders, ref)
     print(f"the per-kernel sum (median_cupti_sum_ns) in the three orders: largest deviation "
           f"{worst_sum * 100:.2f} %; max(1 %, 0.25 us) of the sum: "
@@ -143,7 +148,7 @@ def summarize(rows: List[dict], names: List[str], orders: Dict[str, List[str]],
 
     def both_readers(op: str):
         """(run, kerntime's row, the reader's row) of every run where both measured `op`."""
-        for run in [ref] + (["alone-bare"] if bare else []) + list(orders):
+        for run in [ref] + others + list(orders):
             k, t = figure("kerntime", run, op), figure("torch.profiler", run, op)
             if k and t:
                 yield run, k, t
@@ -163,7 +168,7 @@ def summarize(rows: List[dict], names: List[str], orders: Dict[str, List[str]],
     for r in rows:
         if r["reader"] == "kerntime":
             b = r.get("nvml_before", {})
-            print(f"  {r['run']:7s} {r['op']:12s} {r['us']:9.2f} us  n={r['samples']:4d} "
+            print(f"  {r['run']:12s} {r['op']:12s} {r['us']:9.2f} us  n={r['samples']:4d} "
                   f"wall={r['wall_s']:.2f}s  engine {r['sm_clock'] or 0:.0f} MHz "
                   f"first {[round(c) for c in r['sm_clock_first']]} last "
                   f"{[round(c) for c in r['sm_clock_last']]}  NVML {b.get('sm_mhz')}/"

@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: Apache-2.0
 # bench/python/order.py and order_report.py without a GPU: repetitions collapse to medians, the
-# target is judged against "alone" (the orders' allocations) when it was run, and --summarize
-# says met or missed.
+# target is judged against "alone-called" (the orders' allocations and warm-up calls) when it was
+# run, else "alone", else "alone-bare", and --summarize says met or missed.
 import contextlib
 import importlib.util
 import io
@@ -10,6 +10,7 @@ import json
 import os
 import sys
 import tempfile
+import types
 import unittest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -116,7 +117,7 @@ class Summary(unittest.TestCase):
         rows = [r for r in self.rows([(0.1, 0.1, 0.1)] * 3)
                 if not (r["op"] == "triton" and r["run"] in ("alone", "alone-bare"))]
         code, text = summarize(rows, "conv,triton")
-        self.assertIn("triton                -  not measured alone: left out of the verdict", text)
+        self.assertIn("triton                  -  not measured alone: left out of the verdict", text)
         self.assertEqual(code, 0, text)
 
     def test_a_shift_in_most_repetitions_misses_it(self):
@@ -134,6 +135,92 @@ class Summary(unittest.TestCase):
         self.assertIn("reference: alone-bare", text)
         self.assertIn("missed by conv", text)
         self.assertEqual(code, 1)
+
+    def test_the_warmed_alone_is_the_reference_and_the_others_are_shown_against_it(self):
+        # alone-called at 80.9: the orders (80.8) are -0.1 from it; from alone (80.4) +0.4, from
+        # alone-bare (79.9) +0.9, which would miss; the verdict follows alone-called.
+        rows = self.rows([(0.4, 0.4, 0.4)] * 3)
+        rows += [kerntime_row("alone-called", op, us, rep, 5.6 if op == "conv" else 0.0)
+                 for rep in range(3) for op, us in (("conv", 80.9), ("triton", 39.2))]
+        code, text = summarize(rows, "conv,triton")
+        self.assertEqual(code, 0, text)
+        self.assertIn("reference: alone-called", text)
+        self.assertIn("(alone: minus alone-called; the orders' largest deviation from alone: "
+                      "0.50 %)", text)
+        self.assertIn("(alone-bare: minus alone-called; the orders' largest deviation from "
+                      "alone-bare: 1.13 %)", text)
+        self.assertIn("largest deviation from alone-called in the three orders: 0.13 %", text)
+
+
+class Preparation(unittest.TestCase):
+    """alone-called and every order's process make and call the same operations in one order
+    before they measure (where memory lies moves the convolution by about 1 %)."""
+
+    def prepare(self, names, make, warm):
+        made, called = [], []
+
+        def fake_make_ops(wanted):
+            made.extend(wanted)
+            return {n: (lambda n=n: called.append(n)) for n in wanted}
+
+        def fake_pass(ops, measured_names, pause, warm_names=None):
+            return [dict(op=n) for n in order.measured(ops, measured_names, pause, warm_names)]
+
+        fake_torch = types.ModuleType("torch")
+        fake_torch.cuda = types.SimpleNamespace(synchronize=lambda: None)
+        args = types.SimpleNamespace(ops=",".join(names), make=",".join(make),
+                                     warm=",".join(warm or []), reader="kerntime", pause=0.0)
+        saved = (order.make_ops, order.kerntime_pass, order._define_triton,
+                 sys.modules.get("torch"))
+        order.make_ops, order.kerntime_pass = fake_make_ops, fake_pass
+        order._define_triton = lambda: None
+        sys.modules["torch"] = fake_torch
+        try:
+            with contextlib.redirect_stdout(io.StringIO()) as out:
+                order.child(args)
+        finally:
+            order.make_ops, order.kerntime_pass, order._define_triton = saved[:3]
+            if saved[3] is None:
+                del sys.modules["torch"]
+            else:
+                sys.modules["torch"] = saved[3]
+        measured = [json.loads(line)["op"] for line in out.getvalue().splitlines()]
+        return made, called, measured
+
+    def test_alone_called_and_an_order_prepare_alike_and_differ_in_what_they_measure(self):
+        every = order.ORDERS["order1"] + ["gemm2"]
+        alone = self.prepare(["conv"], every, every)
+        in_order = self.prepare(order.ORDERS["order3"], every, every)
+        self.assertEqual(alone[0], every)           # made: the same, in the same order
+        self.assertEqual(in_order[0], every)
+        self.assertEqual(alone[1], every)           # called once before any measurement
+        self.assertEqual(in_order[1][:len(every)], every)
+        self.assertEqual(alone[2], ["conv"])
+        self.assertEqual(in_order[2], order.ORDERS["order3"])
+        # ... and then only the measured operations are called again, each once per sample
+        # (here the fake pass measures nothing): nothing else ran.
+        self.assertEqual(in_order[1][len(every):], [])
+
+    def test_alone_allocated_makes_its_own_first_and_calls_only_it(self):
+        every = order.ORDERS["order1"] + ["gemm2"]
+        made, called, measured = self.prepare(["conv"], every, None)
+        self.assertEqual(made[0], "conv")
+        self.assertEqual(sorted(made), sorted(every))
+        self.assertEqual(called, ["conv"])
+        self.assertEqual(measured, ["conv"])
+
+
+class AloneKinds(unittest.TestCase):
+    def test_names_map_to_runs_in_the_order_given_without_repeats(self):
+        self.assertEqual(order.alone_kinds("called"), ["alone-called"])
+        self.assertEqual(order.alone_kinds("bare,called,bare"), ["alone-bare", "alone-called"])
+        self.assertEqual(order.alone_kinds("allocated"), ["alone"])
+
+    def test_an_unknown_or_empty_kind_is_refused_with_the_choices(self):
+        for bad in ("both", "", "called,warm"):
+            with self.assertRaises(order.argparse.ArgumentTypeError) as caught:
+                order.alone_kinds(bad)
+            self.assertIn("called, allocated, bare", str(caught.exception))
 
 
 if __name__ == "__main__":
