@@ -17,7 +17,42 @@
 # is); paced: the steps with a busy wait of DELAY_US before every PyTorch operation (a host
 # that launches slower, as under a profiler). The measured steps sit between
 # cudaProfilerStart and Stop, for kerntime run --capture-range=cudaProfilerApi.
-import contextlib, json, statistics, sys, time
+# KERNTIME_STEP_PROBE=1 times a few host operations that involve no CUDA (an interpreter loop,
+# page faults, system calls, a memory scan) before torch is imported, when no tool has started
+# (they start with CUDA), and again after the steps; both go into the JSON as "probe" and
+# "probe_after". The cost rounds keep them to tell a process's host level (docs/run.md).
+import contextlib, json, os, statistics, sys, time
+
+
+def host_probe():
+    """The fastest of five runs of each host operation, ms."""
+    def best(fn):
+        times = []
+        for _ in range(5):
+            t = time.perf_counter()
+            fn()
+            times.append(time.perf_counter() - t)
+        return round(min(times) * 1e3, 4)
+
+    def loop():
+        x = 0
+        for i in range(100_000):
+            x += i
+
+    def faults():  # 8,192 fresh pages, one byte each
+        b = bytearray(32 << 20)
+        b[::4096] = b"\1" * (len(b) // 4096)
+
+    def syscalls():
+        for _ in range(20_000):
+            os.getppid()
+
+    scanned = b"\2" * (64 << 20)  # written pages, not the shared zero page
+    return {"loop_ms": best(loop), "faults_ms": best(faults), "syscalls_ms": best(syscalls),
+            "scan_ms": best(lambda: scanned.find(b"\1"))}
+
+
+probe = host_probe() if os.environ.get("KERNTIME_STEP_PROBE") else None
 import torch
 mode, size, steps = sys.argv[1], sys.argv[2], int(sys.argv[3])
 whole = None
@@ -106,7 +141,10 @@ def run():
         torch.cuda.profiler.stop()
     return wall
 def steps_ms():
-    return {"step_ms_median": statistics.median(step_s) * 1e3, "step_ms_max": max(step_s) * 1e3}
+    out = {"step_ms_median": statistics.median(step_s) * 1e3, "step_ms_max": max(step_s) * 1e3}
+    if probe is not None:
+        out.update(probe=probe, probe_after=host_probe())
+    return out
 if whole is not None:
     wall = run()
     torch.cuda.synchronize()

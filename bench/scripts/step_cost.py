@@ -17,7 +17,9 @@
 # Each round is also appended to OUT_DIR/rounds.jsonl; --summarize judges the rounds of one or
 # more such files pooled (calls cut by a time limit). KERNTIME_STEP_COST_SIZE=block1 takes the
 # smaller step where the host is too slow for block's 5 ms. KERNTIME_STEP_COST_VARIANT=NAME runs
-# every arm's process as process_levels.py's variant NAME does (default pinned).
+# every arm's process as process_levels.py's variant NAME does (default pinned). Every process's
+# JSON line (with the host probe of torch_step.py under KERNTIME_STEP_PROBE=1) is appended to
+# OUT_DIR/processes.jsonl with its arm and round.
 import json
 import math
 import os
@@ -190,7 +192,10 @@ def main(argv):
                 print(f"step_cost: {arm}, round {i + 1}: exit {done.returncode}, no result: "
                       f"{done.stderr.strip()[-600:]}", file=sys.stderr)
                 return 1
-            samples[arm].append(json.loads(lines[-1])["step_ms_median"])
+            row = json.loads(lines[-1])
+            samples[arm].append(row["step_ms_median"])
+            with open(os.path.join(out, "processes.jsonl"), "a") as kept:
+                kept.write(json.dumps(dict(row, arm=arm, round=i + 1)) + "\n")
         # Each round as it ends: a run cut short by a time limit still leaves its figures.
         with open(os.path.join(out, "rounds.jsonl"), "a") as saved:
             saved.write(json.dumps({arm: samples[arm][-1] for arm in arms}) + "\n")

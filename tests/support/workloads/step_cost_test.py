@@ -2,6 +2,7 @@
 # SPDX-License-Identifier: Apache-2.0
 # bench/scripts/step_cost.py without a GPU: the verdict on the cost target, and the whole script with a
 # fake Python (standing for torch_step.py under each tool) and a fake `kerntime run`.
+import ast
 import contextlib
 import importlib.util
 import io
@@ -10,6 +11,7 @@ import os
 import stat
 import sys
 import tempfile
+import time
 import unittest
 from unittest import mock
 
@@ -96,6 +98,25 @@ def run_script(d, python_text, rounds, **env):
     return status, out.getvalue()
 
 
+class HostProbe(unittest.TestCase):
+    """torch_step.py's host probe (KERNTIME_STEP_PROBE=1), taken out of the script without
+    torch: four operations, each its fastest of five runs in ms."""
+
+    def test_each_operation_is_timed(self):
+        path = os.path.join(ROOT, "bench", "run", "torch_step.py")
+        with open(path) as f:
+            tree = ast.parse(f.read())
+        (probe,) = [n for n in tree.body if isinstance(n, ast.FunctionDef) and
+                    n.name == "host_probe"]
+        scope = {"os": os, "time": time}
+        exec(compile(ast.Module(body=[probe], type_ignores=[]), path, "exec"), scope)
+        figures = scope["host_probe"]()
+        self.assertEqual(sorted(figures), ["faults_ms", "loop_ms", "scan_ms", "syscalls_ms"])
+        for name, ms in figures.items():
+            self.assertGreater(ms, 0.0, name)
+            self.assertLess(ms, 1000.0, name)
+
+
 class WholeScript(unittest.TestCase):
     def test_four_arms_each_round_and_the_verdict(self):
         with tempfile.TemporaryDirectory() as d:
@@ -127,6 +148,15 @@ class WholeScript(unittest.TestCase):
             self.assertIn("(median of 18 rounds", pooled.getvalue())
             self.assertTrue(pooled.getvalue().rstrip().endswith(
                 "kerntime run cost +8.6% vs reader +4.0%: target not met"), pooled.getvalue())
+            # Every process's own line is kept with its arm and round (the host probe rides in it).
+            with open(os.path.join(d, "out", "processes.jsonl")) as f:
+                kept = [json.loads(line) for line in f]
+            self.assertEqual(len(kept), 36)
+            self.assertEqual({(r["arm"], r["round"]) for r in kept},
+                             {(a, i) for a in ("bare", "reader", "run", "profiler")
+                              for i in range(1, 10)})
+            self.assertEqual([r["step_ms_median"] for r in kept if r["round"] == 1 and
+                              r["arm"] == "run"], [3.8])
 
     def test_a_variant_reaches_every_arms_process(self):
         with tempfile.TemporaryDirectory() as d:
