@@ -13,7 +13,7 @@ CUPTI headline, defaults):
               calls each once, in one fixed order (order 1's, then gemm2), so that all these
               processes hold the same tensors and temporaries in the same places and differ
               only in what they measured (the target's reference; where memory lies moves the
-              convolution by about 1 %, docs/benchmarks.md);
+              convolution by about 1 %, docs/order-history.md);
   alone       every operation made (the measured one first), only the measured one called;
   alone-bare  only the measured operation made and called: where memory lies, not what ran
               (--alone takes any of called, allocated, bare, comma-separated; called by

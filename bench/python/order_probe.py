@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: Apache-2.0
-"""Where does a multi-activity operation's order deviation come from? (issue 28, docs/benchmarks.md)
+"""Where does a multi-activity operation's order deviation come from? (docs/order-history.md)
 
     python3 bench/python/order_probe.py --all REPEATS OUT.jsonl [VARIANT,...]
 

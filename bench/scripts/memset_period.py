@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: Apache-2.0
-"""A memset then a kernel, measured 12 times per process, in four modes (docs/benchmarks.md, "Order").
+"""A memset then a kernel, measured 12 times per process, in four modes (docs/order-history.md).
 
     python3 bench/scripts/memset_period.py PROGRAM [INJECTION] [MODE,...]
 
