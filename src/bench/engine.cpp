@@ -1,5 +1,4 @@
 // SPDX-License-Identifier: Apache-2.0
-#include <cstdlib>
 #include <memory>
 #include <vector>
 
@@ -10,6 +9,7 @@
 #include "bench/calibration.hpp"
 #include "bench/cuda_source.hpp"
 #include "bench/device_resources.hpp"
+#include "bench/engine_diagnostics.hpp"
 #include "bench/fixed_cost.hpp"
 #include "bench/fixed_cost_helper.hpp"
 #include "bench/sampler.hpp"
@@ -150,27 +150,16 @@ Measurement Engine::measure(const Launcher& launcher, const MeasureOptions& opti
   settings.setup = &options.setup;
   settings.blocking_kernel = options.blocking_kernel;
   settings.run_once = options.run_once;
-  // KERNTIME_ENGINE_PIPELINE=quiet: a diagnostic (bench/python/order_probe.py), not an option;
-  // on the H200 it changed nothing that was measured (docs/benchmarks.md, "Order").
-  if (const char* pipeline = std::getenv("KERNTIME_ENGINE_PIPELINE")) {
-    settings.quiet_host = std::string{pipeline} == "quiet";
-  }
-  // KERNTIME_L2_FLUSH=kernel|constant|after-block: diagnostics too; the flush as the engine's
-  // own kernel's stores, the driver's memset of one byte value every sample, or the flush after
-  // the blocking kernel (right before the timed work, as torch.profiler's protocol in
-  // bench/python/order.py has it).
-  if (const char* flush = std::getenv("KERNTIME_L2_FLUSH")) {
-    using Flush = bench::CudaSourceSettings::Flush;
-    const std::string value{flush};
-    settings.flush = value == "kernel"        ? Flush::kernel
-                     : value == "constant"    ? Flush::constant
-                     : value == "after-block" ? Flush::after_block
-                                              : Flush::memset;
-  }
+  // The diagnostic switches (KERNTIME_ENGINE_PIPELINE, KERNTIME_L2_FLUSH) change the protocol;
+  // a measurement under one says so in its warnings.
+  const bench::EngineDiagnostics diagnostics = bench::engine_diagnostics_from_environment();
+  settings.quiet_host = diagnostics.quiet_host;
+  settings.flush = diagnostics.flush;
   try {
     bench::CudaSampleSource source{resources, launcher, settings};
     Measurement m =
         bench::run_measurement(source, options, device, peak_bandwidth_gb_per_s(resources.info()));
+    m.warnings.insert(m.warnings.end(), diagnostics.warnings.begin(), diagnostics.warnings.end());
     // A Tracer that was handed in but records nothing is said, never silently replaced.
     if (options.tracer != nullptr && tracer == nullptr) {
       m.warnings.push_back("the headline is the event time: the Tracer given is not recording (" +

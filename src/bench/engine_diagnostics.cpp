@@ -1,0 +1,65 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "bench/engine_diagnostics.hpp"
+
+#include <cstdlib>
+
+#include <kerntime/error.hpp>
+
+namespace kerntime::bench {
+
+namespace {
+
+std::string said(const char* variable, const std::string& value, const char* what) {
+  return std::string{"diagnostic "} + variable + "=" + value + " is set: " + what +
+         "; this is not a default measurement (unset the variable to measure as usual)";
+}
+
+}  // namespace
+
+EngineDiagnostics parse_engine_diagnostics(const char* pipeline, const char* flush) {
+  using Flush = CudaSourceSettings::Flush;
+  EngineDiagnostics out;
+  if (pipeline != nullptr && *pipeline != '\0') {
+    const std::string value{pipeline};
+    if (value != "quiet" && value != "overlap") {
+      throw Error("KERNTIME_ENGINE_PIPELINE=" + value +
+                  " is not a value it takes: quiet (a diagnostic) or overlap (the default); "
+                  "unset it to measure as usual");
+    }
+    out.quiet_host = value == "quiet";
+    if (out.quiet_host) {
+      out.warnings.push_back(said("KERNTIME_ENGINE_PIPELINE", value,
+                                  "each sample is queued, held, before the one before it is "
+                                  "released, so that the host writes nothing while a sample runs"));
+    }
+  }
+  if (flush != nullptr && *flush != '\0') {
+    const std::string value{flush};
+    if (value == "kernel") {
+      out.flush = Flush::kernel;
+      out.warnings.push_back(
+          said("KERNTIME_L2_FLUSH", value, "the L2 is flushed by a store kernel of the engine's"));
+    } else if (value == "constant") {
+      out.flush = Flush::constant;
+      out.warnings.push_back(
+          said("KERNTIME_L2_FLUSH", value, "the L2 flush writes one byte value every sample"));
+    } else if (value == "after-block") {
+      out.flush = Flush::after_block;
+      out.warnings.push_back(said("KERNTIME_L2_FLUSH", value,
+                                  "the L2 is flushed after the blocking kernel, right before the "
+                                  "timed work"));
+    } else if (value != "memset") {
+      throw Error("KERNTIME_L2_FLUSH=" + value +
+                  " is not a value it takes: memset (the default), or the diagnostics kernel, "
+                  "constant and after-block; unset it to measure as usual");
+    }
+  }
+  return out;
+}
+
+EngineDiagnostics engine_diagnostics_from_environment() {
+  return parse_engine_diagnostics(std::getenv("KERNTIME_ENGINE_PIPELINE"),
+                                  std::getenv("KERNTIME_L2_FLUSH"));
+}
+
+}  // namespace kerntime::bench
