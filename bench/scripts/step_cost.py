@@ -14,12 +14,17 @@
 #
 #   python3 bench/scripts/step_cost.py KERNTIME READER OUT_DIR [ROUNDS] [STEPS]
 #   python3 bench/scripts/step_cost.py --summarize OUT_DIR/rounds.jsonl [MORE.jsonl ...]
+#   python3 bench/scripts/step_cost.py --levels OUT_DIR/processes.jsonl [MORE.jsonl ...]
 # Each round is also appended to OUT_DIR/rounds.jsonl; --summarize judges the rounds of one or
 # more such files pooled (calls cut by a time limit). KERNTIME_STEP_COST_SIZE=block1 takes the
 # smaller step where the host is too slow for block's 5 ms. KERNTIME_STEP_COST_VARIANT=NAME runs
 # every arm's process as process_levels.py's variant NAME does (default pinned). Every process's
 # JSON line (with the host probe of torch_step.py under KERNTIME_STEP_PROBE=1) is appended to
-# OUT_DIR/processes.jsonl with its arm and round.
+# OUT_DIR/processes.jsonl with its arm and round. --levels sets each process's step time (over its
+# arm's median) beside its host probe: the rank correlation of each probe figure with it, and, as
+# a secondary figure beside the verdict, the verdict on the rounds whose bare, reader and run
+# processes the start probe calls alike (no figure over SLOW_HOST times its median over all
+# processes; the rule fixed before any probe ran on the GPU).
 import json
 import math
 import os
@@ -114,6 +119,89 @@ def arm_lines(samples):
             " ".join(f"{v:.3f}" for v in s) for arm, s in samples.items()]
 
 
+SLOW_HOST = 1.25
+PROBES = ("loop_ms", "faults_ms", "syscalls_ms", "scan_ms")
+
+
+def ranks(values):
+    """1-based ranks, ties sharing their mean rank."""
+    order = sorted(range(len(values)), key=lambda i: values[i])
+    out = [0.0] * len(values)
+    i = 0
+    while i < len(order):
+        j = i
+        while j + 1 < len(order) and values[order[j + 1]] == values[order[i]]:
+            j += 1
+        for k in range(i, j + 1):
+            out[order[k]] = (i + j) / 2 + 1
+        i = j + 1
+    return out
+
+
+def spearman(xs, ys):
+    """Spearman's rank correlation of two equally long lists; 0 where either is constant."""
+    rx, ry = ranks(xs), ranks(ys)
+    mx, my = statistics.mean(rx), statistics.mean(ry)
+    sxy = sum((a - mx) * (b - my) for a, b in zip(rx, ry))
+    sxx = sum((a - mx) ** 2 for a in rx)
+    syy = sum((b - my) ** 2 for b in ry)
+    return sxy / math.sqrt(sxx * syy) if sxx and syy else 0.0
+
+
+def levels(paths):
+    """Each process's step time beside its host probe (processes.jsonl of runs under
+    KERNTIME_STEP_PROBE=1), and the verdict on the rounds the probe calls alike."""
+    rows = []
+    for path in paths:
+        with open(path) as f:
+            rows += [dict(json.loads(line), file=path) for line in f if line.startswith("{")]
+    rows = [r for r in rows if r.get("probe")]
+    if not rows:
+        print("step_cost --levels: no process with a host probe (run with KERNTIME_STEP_PROBE=1)",
+              file=sys.stderr)
+        return 2
+    arm_median = {a: statistics.median(r["step_ms_median"] for r in rows if r["arm"] == a)
+                  for a in {r["arm"] for r in rows}}
+    for r in rows:
+        r["relative"] = r["step_ms_median"] / arm_median[r["arm"]]
+    medians = {p: statistics.median(r["probe"][p] for r in rows) for p in PROBES}
+    for r in rows:
+        r["slow_host"] = [p for p in PROBES if r["probe"][p] > SLOW_HOST * medians[p]]
+    print(f"{len(rows)} processes; step time over its arm's median beside the host probe, ms "
+          f"(start / after the steps):")
+    for r in sorted(rows, key=lambda r: -r["relative"]):
+        print(f"  {r['arm']:9s} round {r['round']:2d}  {r['step_ms_median']:6.3f} ms  "
+              f"x{r['relative']:.3f}  " +
+              "  ".join(f"{p[:-3]} {r['probe'][p]:.2f}/{r.get('probe_after', {}).get(p, 0):.2f}"
+                        for p in PROBES) +
+              (f"  slow host: {', '.join(r['slow_host'])}" if r["slow_host"] else ""))
+    print("rank correlation with the step time over its arm's median (Spearman):")
+    relative = [r["relative"] for r in rows]
+    for p in PROBES:
+        after = [r.get("probe_after", {}).get(p) for r in rows]
+        line = f"  {p:12s} start {spearman([r['probe'][p] for r in rows], relative):+.2f}"
+        if all(a is not None for a in after):
+            line += f"  after the steps {spearman(after, relative):+.2f}"
+        print(line)
+    by_round = {}
+    for r in rows:
+        by_round.setdefault((r["file"], r["round"]), {})[r["arm"]] = r
+    alike = [arms for arms in by_round.values()
+             if all(a in arms and not arms[a]["slow_host"] for a in ("bare", "reader", "run"))]
+    print(f"rounds whose bare, reader and run processes the start probe calls alike (no figure "
+          f"over {SLOW_HOST} times its median): {len(alike)} of {len(by_round)} (a secondary "
+          f"figure; the target's verdict is --summarize's, on every round)")
+    if len(alike) >= 9:
+        samples = {a: [arms[a]["step_ms_median"] for arms in alike]
+                   for a in ("bare", "reader", "run", "profiler")
+                   if all(a in arms for arms in alike)}
+        for line in verdict(samples):
+            print("  " + line)
+    else:
+        print("  fewer than 9: no verdict on them")
+    return 0
+
+
 def summarize(paths):
     """The verdict on the rounds saved in `paths` (each OUT_DIR/rounds.jsonl), pooled: rounds of
     several calls, each cut by a time limit, judged as one run."""
@@ -134,6 +222,8 @@ def summarize(paths):
 def main(argv):
     if argv[:1] == ["--summarize"] and len(argv) > 1:
         return summarize(argv[1:])
+    if argv[:1] == ["--levels"] and len(argv) > 1:
+        return levels(argv[1:])
     if len(argv) < 3:
         print(__doc__ or "usage: step_cost.py KERNTIME READER OUT_DIR [ROUNDS] [STEPS]",
               file=sys.stderr)

@@ -117,6 +117,53 @@ class HostProbe(unittest.TestCase):
             self.assertLess(ms, 1000.0, name)
 
 
+class Levels(unittest.TestCase):
+    def test_rank_correlation(self):
+        self.assertAlmostEqual(sc.spearman([1, 2, 3, 4], [10, 20, 30, 45]), 1.0)
+        self.assertAlmostEqual(sc.spearman([1, 2, 3, 4], [4, 3, 2, 1]), -1.0)
+        self.assertEqual(sc.ranks([5, 1, 5, 3]), [3.5, 1.0, 3.5, 2.0])
+        self.assertEqual(sc.spearman([1, 1, 1], [1, 2, 3]), 0.0)
+
+    def test_processes_beside_their_probe_and_the_rounds_it_calls_alike(self):
+        # Ten rounds; in round 4 the run process's host is slow (its page faults take 2x) and
+        # its step too; the other rounds' margin is +2 % of bare.
+        rows = []
+        for i in range(1, 11):
+            slow = i == 4
+            for arm, ms in (("bare", 3.0), ("reader", 3.1), ("run", 3.16 + (2.0 if slow else 0)),
+                            ("profiler", 4.0)):
+                probe = {"loop_ms": 2.5, "faults_ms": 28.0 if slow and arm == "run" else 14.0,
+                         "syscalls_ms": 2.3, "scan_ms": 6.0}
+                rows.append(dict(arm=arm, round=i, step_ms_median=ms + 0.001 * i, probe=probe,
+                                 probe_after=probe))
+        with tempfile.TemporaryDirectory() as d:
+            path = os.path.join(d, "processes.jsonl")
+            with open(path, "w") as f:
+                f.writelines(json.dumps(r) + "\n" for r in rows)
+            out = io.StringIO()
+            with contextlib.redirect_stdout(out):
+                self.assertEqual(sc.main(["--levels", path]), 0)
+        text = out.getvalue()
+        self.assertIn("40 processes", text)
+        first = text.splitlines()[1]
+        self.assertTrue(first.startswith("  run       round  4   5.164 ms  x1.631"), first)
+        self.assertIn("slow host: faults_ms", first)
+        self.assertIn("rounds whose bare, reader and run processes the start probe calls alike "
+                      "(no figure over 1.25 times its median): 9 of 10", text)
+        self.assertIn("  (run - reader) / bare: +2.00 %", text)
+        self.assertIn("target met", text)
+
+    def test_without_a_probe_it_says_how_to_get_one(self):
+        with tempfile.TemporaryDirectory() as d:
+            path = os.path.join(d, "processes.jsonl")
+            with open(path, "w") as f:
+                f.write(json.dumps(dict(arm="bare", round=1, step_ms_median=3.0)) + "\n")
+            err = io.StringIO()
+            with contextlib.redirect_stderr(err):
+                self.assertEqual(sc.main(["--levels", path]), 2)
+        self.assertIn("KERNTIME_STEP_PROBE=1", err.getvalue())
+
+
 class WholeScript(unittest.TestCase):
     def test_four_arms_each_round_and_the_verdict(self):
         with tempfile.TemporaryDirectory() as d:
