@@ -37,6 +37,7 @@
 #include "cupti/cupti_api.hpp"
 #include "cupti/other_client.hpp"
 #include "inject/cost_phases.hpp"
+#include "inject/cost_switches.hpp"
 #include "inject/end_hooks.hpp"
 #include "inject/end_of_process.hpp"
 #include "inject/fault_report.hpp"
@@ -399,7 +400,7 @@ Injection* injection() {
   return g_injection;
 }
 
-bool scopes_off = false;  // KERNTIME_RUN_RECORD_OFF=scopes (apply_cost_diagnostic)
+bool scopes_off = false;  // KERNTIME_RUN_RECORD_OFF=scopes (cost_switches.hpp)
 
 std::uint64_t sink_range_id(const char* domain, const char* name) {
   return g_injection->recorder->range_id(domain, name);
@@ -434,31 +435,6 @@ void sink_capture(bool open, std::uint64_t now) {
   } else {
     g_injection->recorder->windows().close(now);
   }
-}
-
-// Whether the comma-separated list in environment variable `variable` names `part`.
-bool listed(const char* variable, const char* part) {
-  const char* list = std::getenv(variable);
-  if (list == nullptr) return false;
-  return (std::string{","} + list + ",").find(std::string{","} + part + ",") != std::string::npos;
-}
-
-// KERNTIME_RUN_RECORD_OFF=api,scopes,copies switches record kinds off, so that the cost
-// breakdown of docs/run.md can tell what each kind costs the program; a diagnostic, not an
-// option: a report without API records cannot tie kernels to threads.
-void apply_cost_diagnostic(kerntime::TracerOptions& options) {
-  const auto off = [](const char* kind) { return listed("KERNTIME_RUN_RECORD_OFF", kind); };
-  if (off("api")) options.runtime_api = options.driver_api = false;
-  if (off("scopes")) options.scopes = false;
-  if (off("copies")) options.memcpy = options.memset = false;
-  scopes_off = !options.scopes;
-}
-
-// KERNTIME_RUN_AS_BEFORE=tags,api: CUPTI's external correlation ids for the NVTX ranges, and
-// API records all along, as kerntime run did before the cost target's changes; a diagnostic
-// for the breakdown of docs/run.md, not an option.
-bool as_before(const char* part) {
-  return listed("KERNTIME_RUN_AS_BEFORE", part);
 }
 
 // CUPTI writes a record for every API call while RUNTIME and DRIVER are on; a PyTorch operator
@@ -533,7 +509,9 @@ extern "C" __attribute__((visibility("default"))) int InitializeInjection(void) 
   if (in->session || in->api == nullptr) return 1;
   kerntime::TracerOptions options;
   options.synchronization = false;  // not summarized; every record costs the program time
-  apply_cost_diagnostic(options);
+  const CostSwitches switches = cost_switches_from_environment();
+  apply_record_off(switches, options);
+  scopes_off = !options.scopes;
   in->sink = std::make_unique<RecorderSink>(*in->recorder);
   in->session = std::make_unique<kerntime::cupti::ActivitySession>(
       *in->api, options, &kerntime::cuda::synchronize_active_devices);
@@ -575,11 +553,11 @@ extern "C" __attribute__((visibility("default"))) int InitializeInjection(void) 
     }
     if (!in->settings.all_api_calls) mute_calls_that_enqueue_nothing(*in->api);
     // --all-api-calls keeps CUPTI's tags too: every call then carries its ranges in the timeline.
-    if (in->watching_launch_sites && !in->settings.all_api_calls && !as_before("tags")) {
+    if (in->watching_launch_sites && !in->settings.all_api_calls && !switches.tags_as_before) {
       in->recorder->tag_from_launches(&in->launch_ranges);
       tags_from_launches.store(true);
     }
-    in->api_records_for_timeline_only = !in->settings.all_api_calls && !as_before("api") &&
+    in->api_records_for_timeline_only = !in->settings.all_api_calls && !switches.api_as_before &&
                                         options.runtime_api && options.driver_api;
   }
   start_worker(*in);

@@ -1,0 +1,34 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+
+#include <kerntime/tracer.hpp>
+
+namespace kerntime::inject {
+
+/// The diagnostics that switch parts of `kerntime run` off, or back to how they were before the
+/// cost target's changes, so that docs/run.md's cost breakdown can tell what each part costs the
+/// program (bench/scripts/step_cost.py's breakdown arms). Diagnostics, not options: a report
+/// without API records cannot tie kernels to threads.
+struct CostSwitches {
+  // KERNTIME_RUN_RECORD_OFF=api,scopes,copies
+  bool api_off = false;     ///< no runtime or driver API records
+  bool scopes_off = false;  ///< no NVTX ranges
+  bool copies_off = false;  ///< no copy or memset records
+  // KERNTIME_RUN_AS_BEFORE=tags,api
+  bool tags_as_before = false;  ///< CUPTI's external correlation ids for the NVTX ranges
+  bool api_as_before = false;   ///< API records all along, not only for the timeline's start
+};
+
+/// Whether the comma-separated `list` (nullptr: none) names `part`.
+bool listed(const char* list, const char* part);
+
+/// The switches from the two variables' values (nullptr: unset). Unknown parts are ignored.
+CostSwitches parse_cost_switches(const char* record_off, const char* as_before);
+
+/// parse_cost_switches on KERNTIME_RUN_RECORD_OFF and KERNTIME_RUN_AS_BEFORE.
+CostSwitches cost_switches_from_environment();
+
+/// `options` with the record kinds that `switches` turns off turned off.
+void apply_record_off(const CostSwitches& switches, TracerOptions& options);
+
+}  // namespace kerntime::inject

@@ -1,0 +1,66 @@
+// SPDX-License-Identifier: Apache-2.0
+// kerntime run's cost switches (KERNTIME_RUN_RECORD_OFF, KERNTIME_RUN_AS_BEFORE) without a GPU:
+// which parts each list names, and what they turn off in the tracer's options.
+#include "inject/cost_switches.hpp"
+
+#include <gtest/gtest.h>
+
+namespace kerntime::inject {
+namespace {
+
+TEST(CostSwitches, AListNamesWholePartsOnly) {
+  EXPECT_TRUE(listed("api", "api"));
+  EXPECT_TRUE(listed("scopes,api", "api"));
+  EXPECT_TRUE(listed("api,copies", "copies"));
+  EXPECT_FALSE(listed("apis", "api"));
+  EXPECT_FALSE(listed("copies-api", "api"));
+  EXPECT_FALSE(listed("", "api"));
+  EXPECT_FALSE(listed(nullptr, "api"));
+}
+
+TEST(CostSwitches, UnsetTurnsNothingOff) {
+  const CostSwitches s = parse_cost_switches(nullptr, nullptr);
+  TracerOptions options;
+  const TracerOptions before = options;
+  apply_record_off(s, options);
+  EXPECT_EQ(options.runtime_api, before.runtime_api);
+  EXPECT_EQ(options.driver_api, before.driver_api);
+  EXPECT_EQ(options.memcpy, before.memcpy);
+  EXPECT_EQ(options.memset, before.memset);
+  EXPECT_EQ(options.scopes, before.scopes);
+  EXPECT_FALSE(s.tags_as_before);
+  EXPECT_FALSE(s.api_as_before);
+}
+
+TEST(CostSwitches, EachPartTurnsOffItsRecordsAndNoOther) {
+  TracerOptions api;
+  apply_record_off(parse_cost_switches("api", nullptr), api);
+  EXPECT_FALSE(api.runtime_api);
+  EXPECT_FALSE(api.driver_api);
+  EXPECT_TRUE(api.memcpy);
+  EXPECT_TRUE(api.scopes);
+
+  TracerOptions copies;
+  apply_record_off(parse_cost_switches("copies", nullptr), copies);
+  EXPECT_FALSE(copies.memcpy);
+  EXPECT_FALSE(copies.memset);
+  EXPECT_TRUE(copies.runtime_api);
+  EXPECT_TRUE(copies.scopes);
+
+  TracerOptions all;
+  apply_record_off(parse_cost_switches("api,scopes,copies", nullptr), all);
+  EXPECT_FALSE(all.runtime_api || all.driver_api || all.memcpy || all.memset || all.scopes);
+}
+
+TEST(CostSwitches, AsBeforeNamesTagsAndApiApart) {
+  const CostSwitches tags = parse_cost_switches(nullptr, "tags");
+  EXPECT_TRUE(tags.tags_as_before);
+  EXPECT_FALSE(tags.api_as_before);
+  const CostSwitches both = parse_cost_switches(nullptr, "tags,api");
+  EXPECT_TRUE(both.tags_as_before);
+  EXPECT_TRUE(both.api_as_before);
+  EXPECT_FALSE(both.scopes_off);
+}
+
+}  // namespace
+}  // namespace kerntime::inject
