@@ -109,6 +109,10 @@ void CudaSampleSource::flush_l2(std::uint64_t seq) {
     cuda::check_cuda(
         launch_flush_kernel(res_.flush_buffer(), res_.flush_bytes(), value, res_.stream()),
         "launching the L2 flush kernel");
+  } else if (settings_.flush == Flush::read) {
+    cuda::check_cuda(
+        launch_flush_read_kernel(res_.flush_buffer(), res_.flush_bytes(), res_.stream()),
+        "launching the L2 flush kernel (loads)");
   } else {
     cuda::check_cuda(cudaMemsetAsync(res_.flush_buffer(), value, res_.flush_bytes(), res_.stream()),
                      "cudaMemsetAsync (L2 flush)");

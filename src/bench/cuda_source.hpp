@@ -38,6 +38,7 @@ struct CudaSourceSettings {
     kernel,       ///< a store kernel of the engine's instead of the memset
     constant,     ///< the memset of one byte value every sample
     after_block,  ///< the memset after the blocking kernel, right before the timed work
+    read,         ///< a kernel's loads of the buffer: the L2 left holding clean lines
   };
   Flush flush = Flush::memset;
 };

@@ -48,10 +48,14 @@ EngineDiagnostics parse_engine_diagnostics(const char* pipeline, const char* flu
       out.warnings.push_back(said("KERNTIME_L2_FLUSH", value,
                                   "the L2 is flushed after the blocking kernel, right before the "
                                   "timed work"));
+    } else if (value == "read") {
+      out.flush = Flush::read;
+      out.warnings.push_back(said("KERNTIME_L2_FLUSH", value,
+                                  "the L2 is flushed by a kernel's loads, leaving clean lines"));
     } else if (value != "memset") {
       throw Error("KERNTIME_L2_FLUSH=" + value +
                   " is not a value it takes: memset (the default), or the diagnostics kernel, "
-                  "constant and after-block; unset it to measure as usual");
+                  "constant, after-block and read; unset it to measure as usual");
     }
   }
   return out;

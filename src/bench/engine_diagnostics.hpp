@@ -11,7 +11,7 @@ namespace kerntime::bench {
 /// The engine's diagnostic switches: not options, but probes of its protocol
 /// (bench/python/order_probe.py, docs/order-history.md), read from the environment.
 ///   KERNTIME_ENGINE_PIPELINE=quiet   the next sample is queued, held, before this one is released
-///   KERNTIME_L2_FLUSH=kernel|constant|after-block|memset   how the L2 is flushed
+///   KERNTIME_L2_FLUSH=kernel|constant|after-block|read|memset   how the L2 is flushed
 /// A measurement taken under one is not a default measurement, so each switch that is set adds a
 /// warning to it, and an unknown value is an error rather than a silent default.
 struct EngineDiagnostics {

@@ -58,8 +58,13 @@ cudaError_t launch_floor_kernel(cudaStream_t stream);
 
 /// Enqueues a kernel that writes `value` to every byte of `buffer` (`bytes`, a multiple of 16):
 /// the L2 flush as a kernel's stores instead of the driver's memset
-/// (KERNTIME_L2_FLUSH=kernel, a diagnostic: docs/benchmarks.md, "Order").
+/// (KERNTIME_L2_FLUSH=kernel, a diagnostic: docs/order-history.md).
 cudaError_t launch_flush_kernel(void* buffer, std::size_t bytes, std::uint8_t value,
                                 cudaStream_t stream);
+
+/// Enqueues a kernel that loads every word of `buffer` and stores nothing: the L2 flush that
+/// leaves the cache holding clean lines, where a memset's leaves dirty ones that the timed work
+/// must write back as it evicts them (KERNTIME_L2_FLUSH=read, a diagnostic).
+cudaError_t launch_flush_read_kernel(void* buffer, std::size_t bytes, cudaStream_t stream);
 
 }  // namespace kerntime::bench

@@ -39,6 +39,7 @@ TEST(EngineDiagnostics, EachSwitchSelectsItsProtocolAndIsNamedInAWarning) {
       {"kernel", Flush::kernel, "a store kernel"},
       {"constant", Flush::constant, "one byte value every sample"},
       {"after-block", Flush::after_block, "after the blocking kernel"},
+      {"read", Flush::read, "a kernel's loads"},
   };
   for (const auto& c : cases) {
     const EngineDiagnostics d = parse_engine_diagnostics(nullptr, c.value);
