@@ -101,6 +101,27 @@ def describe(m):
                 sums=[round(x / 1e3, 2) for x in sums][:60])
 
 
+def events_us(m):
+    """The median event time of a measurement's valid samples, us: it holds the gaps inside the
+    operation, where the CUPTI headline of a one-part call would not."""
+    return statistics.median(s.event_ns for s in m.samples if s.valid) / 1e3
+
+
+def events_only_sequence(variant, fn, pause_s, **options):
+    """`fn` called once, then measured 12 times on events only, `pause_s` apart: one JSON line
+    per measurement with its median event time."""
+    import torch
+    import kerntime
+
+    fn()
+    torch.cuda.synchronize()
+    for i in range(12):
+        time.sleep(pause_s)
+        m = kerntime.measure(fn, name=variant, cupti=False, **options)
+        print(json.dumps(dict(variant=variant, what=f"#{i + 1}", n=len(m.headline_ns),
+                              events_us=events_us(m))), flush=True)
+
+
 def reader(fn, x_desc, profiled=None):
     """torch.profiler on the memset and the kernel of each call, order.py's cold protocol."""
     work = [c for c in (profiled or order.ProfiledCalls())(fn, 100) if len(c) == 2]
@@ -204,7 +225,6 @@ def python_memset_sequence():
     (Triton), events only, 12 measurements; then the reduction's 12 in the same process."""
     import cupy
     import torch
-    import kerntime
     from _common import spin
 
     target = torch.zeros(128, device="cuda")
@@ -216,15 +236,7 @@ def python_memset_sequence():
 
     x = torch.randn(64 << 20, device="cuda")
     for name, fn in (("memset+spin", memset_then_spin), ("reduction", lambda x=x: x.sum())):
-        fn()
-        torch.cuda.synchronize()
-        for i in range(12):
-            time.sleep(0.15)
-            m = kerntime.measure(fn, name=name, cupti=False)
-            print(json.dumps(dict(variant=name, what=f"#{i + 1}", n=len(m.headline_ns),
-                                  events_us=statistics.median(
-                                      s.event_ns for s in m.samples if s.valid) / 1e3)),
-                  flush=True)
+        events_only_sequence(name, fn, 0.15)
 
 
 REDUCTION_VARIANTS = {
@@ -241,7 +253,6 @@ def reduction_variants():
     the defaults again last. The period restarts with each variant if it counts measurements of
     one callable."""
     import torch
-    import kerntime
 
     x = torch.randn(64 << 20, device="cuda")
     out = torch.empty((), device="cuda")
@@ -250,15 +261,7 @@ def reduction_variants():
             fn = lambda x=x, out=out: torch.sum(x, 0, out=out)  # noqa: E731
         else:
             fn = lambda x=x: x.sum()  # noqa: E731
-        fn()
-        torch.cuda.synchronize()
-        for i in range(12):
-            time.sleep(0.05)
-            m = kerntime.measure(fn, name=variant, cupti=False, **options)
-            print(json.dumps(dict(variant=variant, what=f"#{i + 1}", n=len(m.headline_ns),
-                                  events_us=statistics.median(
-                                      s.event_ns for s in m.samples if s.valid) / 1e3)),
-                  flush=True)
+        events_only_sequence(variant, fn, 0.05, **options)
 
 
 SEQUENCES = ("tracer-kept", "tracer-restarted", "events-only")
@@ -275,7 +278,7 @@ def sequence(kind):
     for i in range(12):
         m = kerntime.measure(fn, name="reduction", cupti=kind != "events-only")
         r = dict(variant=kind, what=f"#{i + 1}", **describe(m))
-        r["events_us"] = statistics.median(s.event_ns for s in m.samples if s.valid) / 1e3
+        r["events_us"] = events_us(m)
         print(json.dumps(r), flush=True)
         if kind == "tracer-restarted":
             kerntime.release_tracer()
@@ -324,8 +327,7 @@ def pointer_sequence():
         seen.clear()
         m = kerntime.measure(fn, name="reduction", cupti=False)
         stats = torch.cuda.memory_stats()
-        events = statistics.median(s.event_ns for s in m.samples if s.valid) / 1e3
-        print(json.dumps(dict(variant="pointers", what=f"#{i + 1}", events_us=events,
+        print(json.dumps(dict(variant="pointers", what=f"#{i + 1}", events_us=events_us(m),
                               n=len(m.headline_ns), calls=len(seen),
                               outputs=sorted({hex(p) for p in seen}),
                               segments=stats.get("segment.all.current"),
@@ -352,8 +354,8 @@ def channels_child():
             time.sleep(0.15)
             m = kerntime.measure(fn, name=name, cupti=False)
             torch.cuda.synchronize()
-            print(json.dumps(dict(op=name, what=f"#{i + 1}", events_us=statistics.median(
-                s.event_ns for s in m.samples if s.valid) / 1e3, n=len(m.headline_ns))), flush=True)
+            print(json.dumps(dict(op=name, what=f"#{i + 1}", events_us=events_us(m),
+                                  n=len(m.headline_ns))), flush=True)
         time.sleep(0.15)
 
 
@@ -407,6 +409,13 @@ def channel_summary(group, small_memset=1 << 20):
                 flush_channels=sorted(flush_channels))
 
 
+def measurement_channels(records_path, measurements):
+    """channel_summary of each of the last `measurements` groups of the reader's records: the
+    earlier groups are the operations' first calls before any measurement."""
+    groups = [g for g in channel_groups(channel_records(records_path)) if len(g) > 20]
+    return [channel_summary(g) for g in groups[-measurements:]] if measurements else []
+
+
 def channels(injection, out_path):
     with tempfile.TemporaryDirectory() as tmp:
         records = os.path.join(tmp, "channels.txt")
@@ -418,18 +427,16 @@ def channels(injection, out_path):
             print("channels failed:", done.stderr[-1500:])
             return 1
         measured = [json.loads(t) for t in done.stdout.splitlines() if t.startswith("{")]
-        groups = channel_groups(channel_records(records))
-    # The first group is the operations' first calls before any measurement.
-    groups = [g for g in groups if len(g) > 20]
+        summaries = measurement_channels(records, len(measured))
     with open(out_path, "w") as out:
-        for m, g in zip(measured, groups[-len(measured):]):
-            r = dict(m, **channel_summary(g))
+        for m, summary in zip(measured, summaries):
+            r = dict(m, **summary)
             out.write(json.dumps(r) + "\n")
             print(f"{r['op']:10s} {r['what']:4s} events {r['events_us']:8.2f} n={r['n']:3d} "
                   f"gap {r['gap_us'] or 0:5.2f} ({r['pairs']} pairs) memset ch {r['memset_channels']} "
                   f"kernel ch {r['kernel_channels']} flush ch {r['flush_channels']}", flush=True)
-    if len(groups) < len(measured):
-        print(f"channels: {len(groups)} record groups for {len(measured)} measurements")
+    if len(summaries) < len(measured):
+        print(f"channels: {len(summaries)} record groups for {len(measured)} measurements")
     return 0
 
 

@@ -51,10 +51,8 @@ def run_mode(program, mode, injection):
             raise RuntimeError(f"{mode}: exit {done.returncode}: {done.stderr.strip()[-400:]}")
         rows = [json.loads(t) for t in done.stdout.splitlines() if t.startswith("{")]
         if injection and os.path.exists(records):
-            probe = _order_probe()
-            groups = [g for g in probe.channel_groups(probe.channel_records(records)) if len(g) > 20]
-            for row, group in zip(rows, groups[-len(rows):]):
-                row.update(probe.channel_summary(group))
+            for row, summary in zip(rows, _order_probe().measurement_channels(records, len(rows))):
+                row.update(summary)
     return rows
 
 
