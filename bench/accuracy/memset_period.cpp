@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // memset_period MODE [MEASUREMENTS]: does a memset followed by a kernel run slower on every fourth
-// measurement of a process without PyTorch? (docs/benchmarks.md, "Order"). In Python, a sum
+// measurement of a process without PyTorch? (docs/order-history.md). In Python, a sum
 // (a 4-byte memset, then the reduce kernel) measured 12 times in a row ran its memset-to-kernel
 // gap 0.9 us slower on the 3rd, 7th and 11th measurement, with CUPTI and without, on one hardware
 // channel. This measures the same shape, a small cudaMemsetAsync then a 70 us spin, events only,

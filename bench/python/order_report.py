@@ -24,7 +24,7 @@ def sum_deviations(rows: List[dict], names: List[str], orders: Dict[str, List[st
                    ref: str) -> tuple:
     """kerntime's per-kernel sums in the three orders against `ref`'s: the largest deviation as
     a fraction, and the operations beyond max(1 %, 0.25 us) of their sum. A sum stays where the
-    gaps between kernels move with memory placement (docs/benchmarks.md, "Order")."""
+    gaps between kernels move with memory placement (docs/order-history.md)."""
     worst, missed = 0.0, []
     for op in names:
         alone = next((r for r in rows if r["reader"] == "kerntime" and r["run"] == ref and

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// Which hardware channel ran each memset and kernel (docs/benchmarks.md, "Order"): a CUPTI
+// Which hardware channel ran each memset and kernel (docs/order-history.md): a CUPTI
 // injection library, apart from kerntime, that records memsets and kernels with their stream,
 // channel and times, and writes one line per record to KERNTIME_CHANNEL_READER_OUT:
 //

@@ -2,8 +2,6 @@
 #include "bench/calibration.hpp"
 
 #include <algorithm>
-#include <cstdlib>
-#include <string>
 #include <vector>
 
 #include <kerntime/error.hpp>
@@ -11,6 +9,7 @@
 #include <kerntime/tracer.hpp>
 
 #include "bench/cuda_source.hpp"
+#include "bench/engine_diagnostics.hpp"
 #include "cuda/cuda_check.hpp"
 
 namespace kerntime::bench {
@@ -38,10 +37,7 @@ Calibration calibrate(DeviceResources& resources, Tracer* tracer) {
   // measurements of a 10 us kernel missed max(2 %, 0.25 us), none with a quiet host
   // (docs/benchmarks.md, "Events only"). KERNTIME_CALIBRATION_PIPELINE=overlap, a diagnostic
   // (bench/scripts/floor_after_tracer.py), queues them as before.
-  settings.quiet_host = true;
-  if (const char* pipeline = std::getenv("KERNTIME_CALIBRATION_PIPELINE")) {
-    settings.quiet_host = std::string{pipeline} != "overlap";
-  }
+  settings.quiet_host = calibration_quiet_host_from_environment();
   std::vector<double> events;
   std::vector<double> spans;
   {

@@ -14,24 +14,30 @@ std::string said(const char* variable, const std::string& value, const char* wha
          "; this is not a default measurement (unset the variable to measure as usual)";
 }
 
+// Whether `value` of pipeline variable `variable` asks for a quiet host; unset or empty: the
+// default, `quiet_by_default`.
+bool quiet_pipeline(const char* variable, const char* value, bool quiet_by_default) {
+  if (value == nullptr || *value == '\0') return quiet_by_default;
+  const std::string text{value};
+  if (text != "quiet" && text != "overlap") {
+    throw Error(std::string{variable} + "=" + text +
+                " is not a value it takes: quiet or overlap (" +
+                (quiet_by_default ? "quiet" : "overlap") +
+                " is the default); unset it to measure as usual");
+  }
+  return text == "quiet";
+}
+
 }  // namespace
 
 EngineDiagnostics parse_engine_diagnostics(const char* pipeline, const char* flush) {
   using Flush = CudaSourceSettings::Flush;
   EngineDiagnostics out;
-  if (pipeline != nullptr && *pipeline != '\0') {
-    const std::string value{pipeline};
-    if (value != "quiet" && value != "overlap") {
-      throw Error("KERNTIME_ENGINE_PIPELINE=" + value +
-                  " is not a value it takes: quiet (a diagnostic) or overlap (the default); "
-                  "unset it to measure as usual");
-    }
-    out.quiet_host = value == "quiet";
-    if (out.quiet_host) {
-      out.warnings.push_back(said("KERNTIME_ENGINE_PIPELINE", value,
-                                  "each sample is queued, held, before the one before it is "
-                                  "released, so that the host writes nothing while a sample runs"));
-    }
+  out.quiet_host = quiet_pipeline("KERNTIME_ENGINE_PIPELINE", pipeline, false);
+  if (out.quiet_host) {
+    out.warnings.push_back(said("KERNTIME_ENGINE_PIPELINE", pipeline,
+                                "each sample is queued, held, before the one before it is "
+                                "released, so that the host writes nothing while a sample runs"));
   }
   if (flush != nullptr && *flush != '\0') {
     const std::string value{flush};
@@ -59,6 +65,14 @@ EngineDiagnostics parse_engine_diagnostics(const char* pipeline, const char* flu
     }
   }
   return out;
+}
+
+bool parse_calibration_quiet_host(const char* pipeline) {
+  return quiet_pipeline("KERNTIME_CALIBRATION_PIPELINE", pipeline, true);
+}
+
+bool calibration_quiet_host_from_environment() {
+  return parse_calibration_quiet_host(std::getenv("KERNTIME_CALIBRATION_PIPELINE"));
 }
 
 EngineDiagnostics engine_diagnostics_from_environment() {

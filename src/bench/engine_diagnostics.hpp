@@ -11,6 +11,7 @@ namespace kerntime::bench {
 /// The engine's diagnostic switches: not options, but probes of its protocol
 /// (bench/python/order_probe.py, docs/order-history.md), read from the environment.
 ///   KERNTIME_ENGINE_PIPELINE=quiet   the next sample is queued, held, before this one is released
+///   KERNTIME_CALIBRATION_PIPELINE=overlap   the calibration's samples queued as a measurement's
 ///   KERNTIME_L2_FLUSH=kernel|constant|after-block|read|memset   how the L2 is flushed
 /// A measurement taken under one is not a default measurement, so each switch that is set adds a
 /// warning to it, and an unknown value is an error rather than a silent default.
@@ -26,5 +27,13 @@ EngineDiagnostics parse_engine_diagnostics(const char* pipeline, const char* flu
 
 /// parse_engine_diagnostics on KERNTIME_ENGINE_PIPELINE and KERNTIME_L2_FLUSH.
 EngineDiagnostics engine_diagnostics_from_environment();
+
+/// The calibration's pipeline: quiet (the default, calibration.cpp says why) unless
+/// `pipeline`, KERNTIME_CALIBRATION_PIPELINE's value (nullptr: unset), is "overlap", a
+/// diagnostic (bench/scripts/floor_after_tracer.py). Throws kerntime::Error for another value.
+bool parse_calibration_quiet_host(const char* pipeline);
+
+/// parse_calibration_quiet_host on KERNTIME_CALIBRATION_PIPELINE.
+bool calibration_quiet_host_from_environment();
 
 }  // namespace kerntime::bench

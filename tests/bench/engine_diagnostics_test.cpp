@@ -74,5 +74,20 @@ TEST(EngineDiagnostics, AMisspeltValueIsAnErrorThatNamesTheValuesItTakes) {
   }
 }
 
+TEST(EngineDiagnostics, TheCalibrationIsQuietUnlessAskedToOverlap) {
+  EXPECT_TRUE(parse_calibration_quiet_host(nullptr));
+  EXPECT_TRUE(parse_calibration_quiet_host(""));
+  EXPECT_TRUE(parse_calibration_quiet_host("quiet"));
+  EXPECT_FALSE(parse_calibration_quiet_host("overlap"));
+  try {
+    parse_calibration_quiet_host("overlapped");
+    FAIL() << "a misspelt KERNTIME_CALIBRATION_PIPELINE was taken as the default";
+  } catch (const Error& e) {
+    const std::string what = e.what();
+    EXPECT_NE(what.find("KERNTIME_CALIBRATION_PIPELINE=overlapped"), std::string::npos) << what;
+    EXPECT_NE(what.find("quiet is the default"), std::string::npos) << what;
+  }
+}
+
 }  // namespace
 }  // namespace kerntime::bench
