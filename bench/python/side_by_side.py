@@ -1,10 +1,12 @@
 # SPDX-License-Identifier: Apache-2.0
 """Side by side, on the same kernels launched from Python: each timing method's median and wall time.
 
-    python bench/python/side_by_side.py [--repeat N]
+    python bench/python/side_by_side.py [--rounds N]
 
 Kernels: a %globaltimer spin of 2, 10 and 100 us (Triton), a bandwidth-bound copy of 256 MiB
-(Triton) and a torch.matmul (4096^2, bf16). Methods, each on its own and in this order:
+(Triton) and a torch.matmul (4096^2, bf16). Methods, each on its own; every configuration runs all
+of them back to back, in rounds (3 by default) whose block order alternates, and each figure is the
+median over the rounds:
   CUPTI            kerntime.Tracer over 200 plain calls (L2 flushed between them), each call's
                    GPU span from its first kernel's start to its last kernel's end
   torch.profiler   the reference: the same protocol read by torch.profiler, a reader that is not
@@ -67,8 +69,11 @@ METHODS = {
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--repeat", type=int, default=1, help="runs of every method (median shown)")
+    parser.add_argument("--rounds", type=int, default=3,
+                        help="rounds, each running every method once per configuration (median shown)")
     args = parser.parse_args()
+    if args.rounds < 1:
+        parser.error("--rounds must be at least 1")
     kerntime.require_gpu()
     configurations = {
         "spin 2 us": spin(2_000),
@@ -84,30 +89,47 @@ def main() -> int:
     torch.cuda.synchronize()
     kerntime.measure(configurations["spin 2 us"], fixed_samples=20, cupti=False)
 
-    # The CUPTI references first: their kerntime.Tracer would stop the process's own Tracer,
-    # and restarting it inside a timed method would charge that method ~15 ms.
-    times = {}
-    walls = {}
-    notes = []
+    # Every method of one configuration runs within seconds of the others, in rounds, because a
+    # GEMM's clock drifts with the GPU's power state over a run (a session-14 run had the matmul's
+    # torch.profiler reference, measured minutes after the Tracer's, 5.6 % slower at the software
+    # power cap). The rounds alternate the order of the three blocks so that no method always runs
+    # after another's heat. Each block sets up CUPTI for itself, untimed: the Tracer reference
+    # needs the process's Tracer stopped (its kerntime.Tracer would stop it, and restarting it
+    # inside a timed method would charge that method ~15 ms); the kerntime methods need it
+    # running; torch.profiler needs CUPTI free, and the methods beside it run without kerntime's
+    # CUPTI in the process, which costs every launch host time.
+    samples = {}
+    notes = {}
 
-    def run_methods(methods):
+    def run_methods(label, fn, methods):
+        for method in methods:
+            samples.setdefault((label, method), []).append(timed(lambda: METHODS[method](fn)))
+            if method in ("kerntime.measure", "kerntime.do_bench"):
+                m = kerntime.last_measurement()
+                if m.headline_timer != "cupti-kernel" or m.warnings:
+                    notes.setdefault((label, method), []).append(f"{m.headline_timer}; {'; '.join(m.warnings)}")
+
+    def tracer_reference(label, fn):
+        kerntime.release_tracer()
+        run_methods(label, fn, ["CUPTI"])
+
+    def engine(label, fn):
+        kerntime.measure(configurations["spin 2 us"], fixed_samples=20)  # the process's Tracer
+        run_methods(label, fn, ["kerntime.measure", "kerntime.do_bench"])
+
+    def without_kerntime_cupti(label, fn):
+        kerntime.release_tracer()
+        run_methods(label, fn, ["torch.profiler", "triton do_bench", "torch Timer", "torch events"])
+
+    for round_index in range(args.rounds):
+        blocks = [tracer_reference, engine, without_kerntime_cupti]
+        if round_index % 2:
+            blocks.reverse()
         for label, fn in configurations.items():
-            for method in methods:
-                results = [timed(lambda: METHODS[method](fn)) for _ in range(args.repeat)]
-                times[label, method] = statistics.median(r[0] for r in results)
-                walls[label, method] = statistics.median(r[1] for r in results)
-                if method in ("kerntime.measure", "kerntime.do_bench"):
-                    m = kerntime.last_measurement()
-                    if m.headline_timer != "cupti-kernel" or m.warnings:
-                        notes.append(f"{label}, {method}: {m.headline_timer}; {'; '.join(m.warnings)}")
-
-    run_methods(["CUPTI"])
-    kerntime.measure(configurations["spin 2 us"], fixed_samples=20)  # the process's Tracer, untimed
-    run_methods(["kerntime.measure", "kerntime.do_bench"])
-    # The others without kerntime's CUPTI in the process: it costs every launch host time, and
-    # torch.profiler needs CUPTI for itself.
-    kerntime.release_tracer()
-    run_methods(["torch.profiler", "triton do_bench", "torch Timer", "torch events"])
+            for block in blocks:
+                block(label, fn)
+    times = {key: statistics.median(r[0] for r in results) for key, results in samples.items()}
+    walls = {key: statistics.median(r[1] for r in results) for key, results in samples.items()}
 
     print(machine())
     names = list(METHODS)
@@ -136,8 +158,9 @@ def main() -> int:
             if walls[label, method] > walls[label, "triton do_bench"]:
                 failures.append(f"{label}: {method} took {walls[label, method]:.3f} s, triton.testing.do_bench "
                                 f"{walls[label, 'triton do_bench']:.3f} s")
-    for note in notes:
-        print("note:", note)
+    for (label, method), texts in notes.items():
+        # One line per method and configuration: the first round's note, and in how many rounds.
+        print(f"note: {label}, {method}, in {len(texts)} of {args.rounds} rounds: {texts[0]}")
     print("\nchecks: measure and do_bench within max(2 %, 0.25 us) of torch.profiler and of kerntime's Tracer, "
           "wall time <= triton do_bench's:",
           "PASS" if not failures else "FAIL")
