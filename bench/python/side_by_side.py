@@ -10,22 +10,29 @@ median over the rounds:
   CUPTI            kerntime.Tracer over 200 plain calls (L2 flushed between them), each call's
                    GPU span from its first kernel's start to its last kernel's end
   torch.profiler   the reference: the same protocol read by torch.profiler, a reader that is not
-                   kerntime (run after the kerntime methods, with kerntime's CUPTI released)
+                   kerntime, in a child process of its own for each configuration and round (once
+                   it has profiled, PyTorch's profiler keeps CUPTI for the rest of its process, so
+                   no kerntime Tracer could follow it there)
   kerntime.measure cold, CUPTI headline (the engine)
   kerntime.do_bench  triton.testing.do_bench's signature on the engine, return_mode="median"
   triton do_bench  triton.testing.do_bench(fn, return_mode="median")
   torch Timer      torch.utils.benchmark.Timer(...).blocked_autorange().median
   torch events     a torch.cuda.Event pair around each of 100 calls, median
 Times are medians in us; "wall" is the wall time each method took for the configuration (the
-kerntime methods with the process's CUPTI Tracer running, the others without it). The
+kerntime methods with the process's CUPTI Tracer running, the others without it; torch.profiler's
+includes its start in a fresh process, about 3 s, and the check leaves it alone). The
 checks are the issue's: measure and do_bench within max(2 %, 0.25 us) of torch.profiler (and, shown
-beside it, of kerntime's own Tracer), and their wall time no more than triton.testing.do_bench's. Runs in well under two minutes on an H200.
+beside it, of kerntime's own Tracer), and their wall time no more than triton.testing.do_bench's.
+Runs in about two minutes on an H200.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
+import os
 import statistics
+import subprocess
 import sys
 
 import torch
@@ -58,7 +65,6 @@ def matmul(n=4096):
 
 METHODS = {
     "CUPTI": lambda fn: median(cupti_reference(fn)) / 1e3,
-    "torch.profiler": lambda fn: median(profiler_reference(fn)) / 1e3,
     "kerntime.measure": lambda fn: kerntime.measure(fn).median_ns / 1e3,
     "kerntime.do_bench": lambda fn: kerntime.do_bench(fn, return_mode="median") * 1e3,
     "triton do_bench": lambda fn: triton.testing.do_bench(fn, return_mode="median") * 1e3,
@@ -67,21 +73,50 @@ METHODS = {
 }
 
 
+# Each configuration's maker: a child process makes only the one it reads.
+CONFIGURATIONS = {
+    "spin 2 us": lambda: spin(2_000),
+    "spin 10 us": lambda: spin(10_000),
+    "spin 100 us": lambda: spin(100_000),
+    "copy 256 MiB": lambda: copy(256 << 20),
+    "matmul 4096 bf16": matmul,
+}
+
+
+def profiler_child(label: str) -> int:
+    """The torch.profiler reference of one configuration, as one JSON line: its median (us) and
+    the wall time of its 200 calls (s)."""
+    fn = CONFIGURATIONS[label]()
+    result, wall = timed(lambda: median(profiler_reference(fn)) / 1e3)
+    print(json.dumps({"label": label, "median_us": result, "wall_s": wall}))
+    return 0
+
+
+def profiler_in_child(label: str):
+    """(median us, wall s) of torch.profiler's reference of `label`, read in a fresh process."""
+    child = subprocess.run([sys.executable, os.path.abspath(__file__), "--profiler-child", label],
+                           capture_output=True, text=True, timeout=120)
+    lines = [line for line in child.stdout.splitlines() if line.startswith("{")]
+    if child.returncode != 0 or not lines:
+        raise SystemExit(f"the torch.profiler reference of {label} failed (exit {child.returncode}): "
+                         f"{child.stderr.strip()[-400:]}")
+    row = json.loads(lines[-1])
+    return row["median_us"], row["wall_s"]
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=3,
                         help="rounds, each running every method once per configuration (median shown)")
+    parser.add_argument("--profiler-child", metavar="CONFIGURATION", choices=list(CONFIGURATIONS),
+                        help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.rounds < 1:
         parser.error("--rounds must be at least 1")
     kerntime.require_gpu()
-    configurations = {
-        "spin 2 us": spin(2_000),
-        "spin 10 us": spin(10_000),
-        "spin 100 us": spin(100_000),
-        "copy 256 MiB": copy(256 << 20),
-        "matmul 4096 bf16": matmul(),
-    }
+    if args.profiler_child:
+        return profiler_child(args.profiler_child)
+    configurations = {label: make() for label, make in CONFIGURATIONS.items()}
     # Compile, load and calibrate everything once, untimed: JIT, cuBLAS handles, the engine's
     # launch floor.
     for fn in configurations.values():
@@ -90,14 +125,14 @@ def main() -> int:
     kerntime.measure(configurations["spin 2 us"], fixed_samples=20, cupti=False)
 
     # Every method of one configuration runs within seconds of the others, in rounds, because a
-    # GEMM's clock drifts with the GPU's power state over a run (a session-14 run had the matmul's
-    # torch.profiler reference, measured minutes after the Tracer's, 5.6 % slower at the software
-    # power cap). The rounds alternate the order of the three blocks so that no method always runs
-    # after another's heat. Each block sets up CUPTI for itself, untimed: the Tracer reference
-    # needs the process's Tracer stopped (its kerntime.Tracer would stop it, and restarting it
-    # inside a timed method would charge that method ~15 ms); the kerntime methods need it
-    # running; torch.profiler needs CUPTI free, and the methods beside it run without kerntime's
-    # CUPTI in the process, which costs every launch host time.
+    # GEMM's clock drifts with the GPU's power state over a run: on 2026-12-04 the matmul's
+    # torch.profiler reference, read minutes after the Tracer's, was 5.6 % slower at the
+    # software power cap. The rounds reverse the order of the four blocks every other time so
+    # that no method always runs after another's heat. Each block sets CUPTI up for itself,
+    # untimed: the Tracer reference needs the process's Tracer stopped (its kerntime.Tracer would
+    # stop it, and restarting it inside a timed method would charge that method ~15 ms); the
+    # kerntime methods need it running; the other in-process methods run without kerntime's
+    # CUPTI, which costs every launch host time; torch.profiler runs in a child process.
     samples = {}
     notes = {}
 
@@ -119,10 +154,13 @@ def main() -> int:
 
     def without_kerntime_cupti(label, fn):
         kerntime.release_tracer()
-        run_methods(label, fn, ["torch.profiler", "triton do_bench", "torch Timer", "torch events"])
+        run_methods(label, fn, ["triton do_bench", "torch Timer", "torch events"])
+
+    def torch_profiler(label, fn):
+        samples.setdefault((label, "torch.profiler"), []).append(profiler_in_child(label))
 
     for round_index in range(args.rounds):
-        blocks = [tracer_reference, engine, without_kerntime_cupti]
+        blocks = [tracer_reference, engine, without_kerntime_cupti, torch_profiler]
         if round_index % 2:
             blocks.reverse()
         for label, fn in configurations.items():
@@ -132,7 +170,7 @@ def main() -> int:
     walls = {key: statistics.median(r[1] for r in results) for key, results in samples.items()}
 
     print(machine())
-    names = list(METHODS)
+    names = ["CUPTI", "torch.profiler"] + [name for name in METHODS if name != "CUPTI"]
     print("\nMedian per call (us); in brackets the difference from torch.profiler")
     print(f"{'configuration':18s}" + "".join(f"{n:>22s}" for n in names))
     for label in configurations:
