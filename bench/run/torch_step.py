@@ -21,6 +21,10 @@
 # page faults, system calls, a memory scan) before torch is imported, when no tool has started
 # (they start with CUDA), and again after the steps; both go into the JSON as "probe" and
 # "probe_after". The cost rounds keep them to tell a process's host level (docs/run.md).
+# KERNTIME_STEP_TICKS=N times a fixed interpreter loop after every N measured steps, outside the
+# steps' times, and puts each block's median step time beside it in the JSON as "blocks": the
+# host's speed while the steps ran, for step_cost.py --ticks (the probe above showed the host's
+# speed changing within a process, so a figure taken once cannot stand for the whole run).
 import contextlib, json, os, statistics, sys, time
 
 
@@ -52,7 +56,20 @@ def host_probe():
             "scan_ms": best(lambda: scanned.find(b"\1"))}
 
 
+def host_tick():
+    """The median of three runs of a 10,000-step interpreter loop, ms: no CUDA, no allocation."""
+    times = []
+    for _ in range(3):
+        t = time.perf_counter()
+        x = 0
+        for i in range(10_000):
+            x += i
+        times.append(time.perf_counter() - t)
+    return round(statistics.median(times) * 1e3, 4)
+
+
 probe = host_probe() if os.environ.get("KERNTIME_STEP_PROBE") else None
+tick_every = int(os.environ.get("KERNTIME_STEP_TICKS", "0"))
 import torch
 mode, size, steps = sys.argv[1], sys.argv[2], int(sys.argv[3])
 whole = None
@@ -124,6 +141,7 @@ if mode == "paced":
             return func(*args, **(kwargs or {}))
     pacing = Paced()
 step_s = []
+blocks = []  # [median step ms of the block, host tick ms after it]
 def run():
     window = (torch.autograd.profiler.record_function("measured") if whole is not None
               else contextlib.nullcontext())
@@ -132,10 +150,12 @@ def run():
         clock = time.perf_counter
         t0 = clock()
         with pacing if pacing is not None else contextlib.nullcontext():
-            for _ in range(steps):
+            for i in range(steps):
                 t = clock()
                 work()
                 step_s.append(clock() - t)
+                if tick_every and (i + 1) % tick_every == 0:
+                    blocks.append([statistics.median(step_s[-tick_every:]) * 1e3, host_tick()])
         torch.cuda.synchronize()
         wall = clock() - t0
         torch.cuda.profiler.stop()
@@ -144,6 +164,8 @@ def steps_ms():
     out = {"step_ms_median": statistics.median(step_s) * 1e3, "step_ms_max": max(step_s) * 1e3}
     if probe is not None:
         out.update(probe=probe, probe_after=host_probe())
+    if tick_every:
+        out.update(blocks=blocks)
     return out
 if whole is not None:
     wall = run()

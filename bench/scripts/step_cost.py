@@ -15,6 +15,7 @@
 #   python3 bench/scripts/step_cost.py KERNTIME READER OUT_DIR [ROUNDS] [STEPS]
 #   python3 bench/scripts/step_cost.py --summarize OUT_DIR/rounds.jsonl [MORE.jsonl ...]
 #   python3 bench/scripts/step_cost.py --levels OUT_DIR/processes.jsonl [MORE.jsonl ...]
+#   python3 bench/scripts/step_cost.py --ticks OUT_DIR/processes.jsonl [MORE.jsonl ...]
 # Each round is also appended to OUT_DIR/rounds.jsonl; --summarize judges the rounds of one or
 # more such files pooled (calls cut by a time limit). KERNTIME_STEP_COST_SIZE=block1 takes the
 # smaller step where the host is too slow for block's 5 ms. KERNTIME_STEP_COST_VARIANT=NAME runs
@@ -24,7 +25,10 @@
 # arm's median) beside its host probe: the rank correlation of each probe figure with it, and, as
 # a secondary figure beside the verdict, the verdict on the rounds whose bare, reader and run
 # processes the start probe calls alike (no figure over SLOW_HOST times its median over all
-# processes; the rule fixed before any probe ran on the GPU).
+# processes; the rule fixed before any probe ran on the GPU). --ticks reads the host's speed
+# taken while the steps ran (KERNTIME_STEP_TICKS=N, host_ticks.py): how much slower each tool's
+# process runs plain interpreter work than the bare one of its round (a diagnostic of what the
+# tool's threads take from the program's CPUs, never a correction of the step times).
 import json
 import math
 import os
@@ -37,6 +41,7 @@ sys.path.insert(0, os.path.join(ROOT, "tests", "support", "reference_reader"))
 import read_reference  # noqa: E402
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import host_ticks  # noqa: E402
 import process_levels  # noqa: E402
 
 BOUND = 0.03
@@ -202,6 +207,45 @@ def levels(paths):
     return 0
 
 
+def ticks(paths):
+    """How much slower each tool's process ran plain interpreter work than the bare process of
+    its round, and how closely step times follow the host's speed within a process."""
+    rows = []
+    for path in paths:
+        with open(path) as f:
+            rows += [dict(json.loads(line), file=path) for line in f if line.startswith("{")]
+    rows = [r for r in rows if r.get("blocks")]
+    if not rows:
+        print("step_cost --ticks: no process with host ticks (run with KERNTIME_STEP_TICKS=10)",
+              file=sys.stderr)
+        return 2
+    arms = [a for a in ("bare", "reader", "run", "profiler") if any(r["arm"] == a for r in rows)]
+    print(f"{len(rows)} processes; per arm: the median tick (a 10,000-step interpreter loop timed "
+          f"between blocks of steps), ms, and the spread of step times between processes "
+          f"(interquartile range over median):")
+    for arm in arms:
+        mine = [r for r in rows if r["arm"] == arm]
+        ticks_ms = [host_ticks.median_tick(r["blocks"]) for r in mine]
+        print(f"  {arm:9s} {len(mine):3d} processes  tick {statistics.median(ticks_ms):.3f} ms "
+              f"({min(ticks_ms):.3f} to {max(ticks_ms):.3f})  step spread "
+              f"{host_ticks.spread([r['step_ms_median'] for r in mine]) * 100:.1f} %")
+    within = [spearman([step for step, _ in r["blocks"]], [tick for _, tick in r["blocks"]])
+              for r in rows if len(r["blocks"]) >= 3]
+    if within:
+        print(f"rank correlation of a block's step time with its tick, within a process "
+              f"(Spearman, median over {len(within)} processes): {statistics.median(within):+.2f}")
+    for arm in [a for a in arms if a != "bare"]:
+        rounds = host_ticks.rounds_of(rows, ("bare", arm))
+        if not rounds:
+            continue
+        ratio = [host_ticks.median_tick(r[arm]["blocks"]) /
+                 host_ticks.median_tick(r["bare"]["blocks"]) for r in rounds]
+        m, low, high = median_interval(ratio)
+        print(f"the tick under {arm} over the same round's bare tick: x{m:.3f} (median of "
+              f"{len(rounds)} rounds, interval [x{low:.3f}, x{high:.3f}])")
+    return 0
+
+
 def summarize(paths):
     """The verdict on the rounds saved in `paths` (each OUT_DIR/rounds.jsonl), pooled: rounds of
     several calls, each cut by a time limit, judged as one run."""
@@ -224,6 +268,8 @@ def main(argv):
         return summarize(argv[1:])
     if argv[:1] == ["--levels"] and len(argv) > 1:
         return levels(argv[1:])
+    if argv[:1] == ["--ticks"] and len(argv) > 1:
+        return ticks(argv[1:])
     if len(argv) < 3:
         print(__doc__ or "usage: step_cost.py KERNTIME READER OUT_DIR [ROUNDS] [STEPS]",
               file=sys.stderr)

@@ -8,7 +8,9 @@ import importlib.util
 import io
 import json
 import os
+import random
 import stat
+import statistics
 import sys
 import tempfile
 import time
@@ -115,6 +117,77 @@ class HostProbe(unittest.TestCase):
         for name, ms in figures.items():
             self.assertGreater(ms, 0.0, name)
             self.assertLess(ms, 1000.0, name)
+
+
+class HostTick(unittest.TestCase):
+    """torch_step.py's host tick (KERNTIME_STEP_TICKS=N), taken out of the script without torch."""
+
+    def test_the_loop_is_timed_in_ms(self):
+        path = os.path.join(ROOT, "bench", "run", "torch_step.py")
+        with open(path) as f:
+            tree = ast.parse(f.read())
+        (tick,) = [n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name == "host_tick"]
+        scope = {"statistics": statistics, "time": time}
+        exec(compile(ast.Module(body=[tick], type_ignores=[]), path, "exec"), scope)
+        ms = scope["host_tick"]()
+        self.assertGreater(ms, 0.0)
+        self.assertLess(ms, 1000.0)
+
+
+def ticked_rows(rounds=9, seed=7):
+    """Processes of four arms in `rounds` rounds; each block's host runs at 1x or 1.7x (as on the
+    device; the same blocks slow in every arm of a round), and the step and the tick follow it;
+    under the reader and kerntime run the tick is also 1.5x, a tool's thread taking the
+    program's CPU."""
+    rng = random.Random(seed)
+    step = {"bare": 3.0, "reader": 3.09, "run": 3.15, "profiler": 5.0}
+    tool = {"bare": 1.0, "reader": 1.5, "run": 1.5, "profiler": 1.0}
+    rows = []
+    for i in range(1, rounds + 1):
+        host = [rng.choice((1.0, 1.7)) for _ in range(20)]
+        for arm in step:
+            blocks = [[step[arm] * slow, 0.3 * slow * tool[arm]] for slow in host]
+            raw = statistics.median(s for s, _ in blocks)
+            rows.append(dict(arm=arm, round=i, step_ms_median=raw, blocks=blocks))
+    return rows
+
+
+class Ticks(unittest.TestCase):
+    def test_the_spread_and_median_tick(self):
+        self.assertAlmostEqual(sc.host_ticks.median_tick([[6.0, 0.6], [3.0, 0.3], [3.3, 0.4]]), 0.4)
+        self.assertAlmostEqual(sc.host_ticks.spread([1.0, 1.0, 1.0, 1.0]), 0.0)
+        self.assertAlmostEqual(sc.host_ticks.spread([1.0, 2.0, 3.0, 4.0, 5.0]), 2.0 / 3.0)
+
+    def test_only_rounds_with_every_arm_asked_for(self):
+        rows = [dict(arm=a, round=r) for r in (1, 2) for a in ("bare", "reader", "run")]
+        rows = [p for p in rows if not (p["round"] == 1 and p["arm"] == "run")]
+        rounds = sc.host_ticks.rounds_of(rows, ("bare", "reader", "run"))
+        self.assertEqual([sorted(r) for r in rounds], [["bare", "reader", "run"]])
+        self.assertEqual(rounds[0]["bare"]["round"], 2)
+
+    def run_ticks(self, rows):
+        with tempfile.TemporaryDirectory() as d:
+            path = os.path.join(d, "processes.jsonl")
+            with open(path, "w") as f:
+                f.writelines(json.dumps(r) + "\n" for r in rows)
+            out = io.StringIO()
+            with contextlib.redirect_stdout(out):
+                status = sc.main(["--ticks", path])
+        return status, out.getvalue()
+
+    def test_a_tool_that_slows_the_host_shows_in_its_tick(self):
+        status, text = self.run_ticks(ticked_rows())
+        self.assertEqual(status, 0, text)
+        self.assertIn("36 processes", text)
+        self.assertIn("the tick under reader over the same round's bare tick: x1.500", text)
+        self.assertIn("the tick under run over the same round's bare tick: x1.500", text)
+        self.assertIn("the tick under profiler over the same round's bare tick: x1.000", text)
+        # Step and tick move together from block to block in every process.
+        self.assertIn("within a process (Spearman, median over 36 processes): +1.00", text)
+
+    def test_without_ticks_it_says_how_to_get_them(self):
+        status, _ = self.run_ticks([dict(arm="bare", round=1, step_ms_median=3.0)])
+        self.assertEqual(status, 2)
 
 
 class Levels(unittest.TestCase):
