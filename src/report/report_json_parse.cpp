@@ -19,7 +19,8 @@
 #include <kerntime/version.hpp>
 
 #include "io/out_of_memory.hpp"
-#include "report/cuda_version.hpp"
+#include "report/entry_fields_json_parse.hpp"
+#include "report/environment_json_parse.hpp"
 #include "report/json_position.hpp"
 #include "report/json_reader.hpp"
 #include "report/json_text_errors.hpp"
@@ -69,7 +70,9 @@ class Reader : public report::JsonReader {
     if (const Json* created = member(root, "created")) {
       report.environment.created_utc = string(*created, "created");
     }
-    if (const Json* env = member(root, "environment")) environment(*env, report.environment);
+    if (const Json* env = member(root, "environment")) {
+      report::read_environment(*this, *env, report.environment);
+    }
     if (const Json* warnings = member(root, "warnings")) {
       array(*warnings, "warnings");
       for (std::size_t i = 0; i < warnings->size(); ++i) {
@@ -140,70 +143,6 @@ class Reader : public report::JsonReader {
                        io::json_string(expected));
   }
 
-  // "driver_version": "13.0" is for people, "driver_version_raw": 13000 for programs; either
-  // may be given, and when both are they must agree.
-  int cuda_version(const Json& env, const std::string& key) const {
-    const std::string raw_key = key + "_raw";
-    int version = 0;
-    const Json* raw = member(env, raw_key.c_str());
-    if (raw != nullptr) version = int_value(*raw, "environment." + raw_key, 0);
-    if (const Json* text = member(env, key.c_str())) {
-      const std::string path = "environment." + key;
-      const std::string value = string(*text, path);
-      const auto parsed = report::parse_cuda_version(value);
-      if (!parsed)
-        fail(path, "expected a CUDA version like \"13.0\", got " + io::json_string(value));
-      if (raw == nullptr) return *parsed;
-      if (*parsed != version - version % 10) {
-        fail(path,
-             io::json_string(value) + " disagrees with " + raw_key + " " + std::to_string(version));
-      }
-    }
-    return version;
-  }
-
-  void environment(const Json& env, Environment& out) const {
-    object(env, "environment");
-    if (const Json* host = member(env, "host")) out.host_name = string(*host, "environment.host");
-    out.driver_version = cuda_version(env, "driver_version");
-    out.runtime_version = cuda_version(env, "runtime_version");
-    if (const Json* devices = member(env, "devices")) {
-      array(*devices, "environment.devices");
-      for (std::size_t i = 0; i < devices->size(); ++i) {
-        out.devices.push_back(device((*devices)[i], index_path("environment.devices", i)));
-      }
-    }
-  }
-
-  DeviceInfo device(const Json& value, const std::string& path) const {
-    object(value, path);
-    DeviceInfo d;
-    const auto text = [&](const char* key, std::string& field) {
-      if (const Json* v = member(value, key)) field = string(*v, path + "." + key);
-    };
-    const auto number = [&](const char* key, int& field, int low) {
-      if (const Json* v = member(value, key)) field = int_value(*v, path + "." + key, low);
-    };
-    const auto bytes = [&](const char* key, std::size_t& field) {
-      if (const Json* v = member(value, key)) field = byte_count(*v, path + "." + key);
-    };
-    number("index", d.index, -1);
-    text("name", d.name);
-    number("compute_capability_major", d.compute_capability_major, 0);
-    number("compute_capability_minor", d.compute_capability_minor, 0);
-    number("multiprocessor_count", d.multiprocessor_count, 0);
-    bytes("total_memory_bytes", d.total_memory_bytes);
-    bytes("l2_cache_bytes", d.l2_cache_bytes);
-    number("sm_clock_khz", d.sm_clock_khz, 0);
-    number("memory_clock_khz", d.memory_clock_khz, 0);
-    number("memory_bus_width_bits", d.memory_bus_width_bits, 0);
-    if (const Json* v = member(value, "ecc_enabled")) {
-      d.ecc_enabled = boolean(*v, path + ".ecc_enabled");
-    }
-    text("pci_bus_id", d.pci_bus_id);
-    return d;
-  }
-
   Entry entry(const Json& value, const std::string& path, SampleList& samples_read) const {
     object(value, path);
     Entry e;
@@ -232,7 +171,9 @@ class Reader : public report::JsonReader {
     // The array itself is empty by now: its values went to `samples_read` as they were read.
     if (!samples_read.error.empty()) throw Error(samples_read.error);
     e.samples = std::move(samples_read.samples);
-    if (const Json* runs = member(value, "runs")) run_sizes(*runs, path + ".runs", e);
+    if (const Json* runs = member(value, "runs")) {
+      report::read_run_sizes(*this, *runs, path + ".runs", e);
+    }
     // Statistics in the file are never trusted: a hand-edited median must not win a comparison.
     if (!e.samples.empty()) {
       try {
@@ -246,88 +187,12 @@ class Reader : public report::JsonReader {
           report::read_measurement_info(*this, *measurement, path + ".measurement", e.statistics));
     }
     if (const Json* summary = member(value, "summary_only")) {
-      e.summary_only = summary_only(*summary, path + ".summary_only");
+      e.summary_only = report::read_summary_only(*this, *summary, path + ".summary_only");
     }
     if (const Json* columns = member(value, "columns")) {
-      sample_columns(*columns, path + ".columns", e);
+      report::read_sample_columns(*this, *columns, path + ".columns", e);
     }
     return e;
-  }
-
-  // "columns": [{"name", "values": [one number per sample]}], figures a tool recorded beside
-  // each sample (report-format.md).
-  void sample_columns(const Json& columns, const std::string& path, Entry& e) const {
-    array(columns, path);
-    for (std::size_t c = 0; c < columns.size(); ++c) {
-      const std::string column_path = index_path(path, c);
-      const Json& value = columns[c];
-      object(value, column_path);
-      SampleColumn column;
-      const Json* name = member(value, "name");
-      if (name == nullptr) fail(column_path + ".name", "missing; every column has a name");
-      column.name = string(*name, column_path + ".name");
-      if (column.name.empty()) fail(column_path + ".name", "empty; every column needs a name");
-      const Json* values = member(value, "values");
-      if (values == nullptr) fail(column_path + ".values", "missing; one number per sample");
-      array(*values, column_path + ".values");
-      if (values->size() != e.samples.size()) {
-        fail(column_path + ".values", "holds " + std::to_string(values->size()) + " values for " +
-                                          std::to_string(e.samples.size()) +
-                                          " samples; a column has one value per sample");
-      }
-      for (std::size_t i = 0; i < values->size(); ++i) {
-        const Json& v = (*values)[i];
-        if (!v.is_number() || !std::isfinite(v.get<double>())) {
-          fail(index_path(column_path + ".values", i),
-               "expected a finite number, got " + describe(v));
-        }
-        column.values.push_back(v.get<double>());
-      }
-      for (const SampleColumn& other : e.sample_columns) {
-        if (other.name == column.name) {
-          fail(column_path + ".name", "the column " + io::json_string(column.name) + " again");
-        }
-      }
-      e.sample_columns.push_back(std::move(column));
-    }
-  }
-
-  // What another tool wrote in place of the samples (report-format.md, "summary_only").
-  SummaryOnly summary_only(const Json& value, const std::string& path) const {
-    object(value, path);
-    SummaryOnly summary;
-    const Json* count = member(value, "count");
-    if (count == nullptr) fail(path + ".count", "missing; the tool's sample count");
-    summary.count = uint64_value(*count, path + ".count");
-    const Json* mean = member(value, "mean");
-    if (mean == nullptr) fail(path + ".mean", "missing; the mean of the tool's samples");
-    summary.mean = duration(*mean, path + ".mean");
-    if (const Json* noise = member(value, "relative_stdev")) {
-      summary.relative_stdev = duration(*noise, path + ".relative_stdev");
-    }
-    return summary;
-  }
-
-  // "runs": [n1, n2, ...]: the sample count of each run (process), which together partition
-  // "samples". Absent: one run.
-  void run_sizes(const Json& runs, const std::string& path, Entry& e) const {
-    if (!runs.is_array()) {
-      fail(path, "expected an array of sample counts, one per run, got " + describe(runs));
-    }
-    std::size_t total = 0;
-    for (std::size_t i = 0; i < runs.size(); ++i) {
-      const std::string run_path = index_path(path, i);
-      const std::size_t size = byte_count(runs[i], run_path);
-      if (size == 0) fail(run_path, "a run with no samples; every run needs at least one");
-      total += size;
-      e.run_sizes.push_back(size);
-    }
-    if (runs.empty()) fail(path, "empty; leave \"runs\" out for one run");
-    if (total != e.samples.size()) {
-      fail(path, "the runs hold " + std::to_string(total) + " samples, but \"samples\" has " +
-                     std::to_string(e.samples.size()));
-    }
-    if (e.run_sizes.size() == 1) e.run_sizes.clear();  // one run, as without "runs"
   }
 
   StatisticsOptions statistics_;
