@@ -14,7 +14,7 @@ process's step time follows its host's speed from block to block.
 from __future__ import annotations
 
 import statistics
-from typing import Dict, List, Sequence
+from typing import Sequence
 
 
 def median_tick(blocks: Sequence[Sequence[float]]) -> float:
@@ -29,11 +29,3 @@ def spread(values: Sequence[float]) -> float:
     low, _, high = statistics.quantiles(values, n=4, method="inclusive")
     return (high - low) / statistics.median(values)
 
-
-def rounds_of(processes: Sequence[dict], arms: Sequence[str]) -> List[Dict[str, dict]]:
-    """The rounds (grouped by file and round number) that have a process of every arm in
-    `arms`, in order; each maps an arm to its process."""
-    by_round: Dict[tuple, Dict[str, dict]] = {}
-    for p in processes:
-        by_round.setdefault((p.get("file", ""), p["round"]), {})[p["arm"]] = p
-    return [by_round[key] for key in sorted(by_round) if all(a in by_round[key] for a in arms)]

@@ -153,14 +153,28 @@ def spearman(xs, ys):
     return sxy / math.sqrt(sxx * syy) if sxx and syy else 0.0
 
 
-def levels(paths):
-    """Each process's step time beside its host probe (processes.jsonl of runs under
-    KERNTIME_STEP_PROBE=1), and the verdict on the rounds the probe calls alike."""
+def load_processes(paths, needed):
+    """The processes.jsonl lines of `paths` that hold the field `needed`, each with its file."""
     rows = []
     for path in paths:
         with open(path) as f:
             rows += [dict(json.loads(line), file=path) for line in f if line.startswith("{")]
-    rows = [r for r in rows if r.get("probe")]
+    return [r for r in rows if r.get(needed)]
+
+
+def rounds_of(processes, arms):
+    """The rounds (grouped by file and round number) that have a process of every arm in
+    `arms`, in order; each maps an arm to its process."""
+    by_round = {}
+    for p in processes:
+        by_round.setdefault((p.get("file", ""), p["round"]), {})[p["arm"]] = p
+    return [by_round[key] for key in sorted(by_round) if all(a in by_round[key] for a in arms)]
+
+
+def levels(paths):
+    """Each process's step time beside its host probe (processes.jsonl of runs under
+    KERNTIME_STEP_PROBE=1), and the verdict on the rounds the probe calls alike."""
+    rows = load_processes(paths, "probe")
     if not rows:
         print("step_cost --levels: no process with a host probe (run with KERNTIME_STEP_PROBE=1)",
               file=sys.stderr)
@@ -188,13 +202,11 @@ def levels(paths):
         if all(a is not None for a in after):
             line += f"  after the steps {spearman(after, relative):+.2f}"
         print(line)
-    by_round = {}
-    for r in rows:
-        by_round.setdefault((r["file"], r["round"]), {})[r["arm"]] = r
-    alike = [arms for arms in by_round.values()
+    every_round = rounds_of(rows, ())
+    alike = [arms for arms in every_round
              if all(a in arms and not arms[a]["slow_host"] for a in ("bare", "reader", "run"))]
     print(f"rounds whose bare, reader and run processes the start probe calls alike (no figure "
-          f"over {SLOW_HOST} times its median): {len(alike)} of {len(by_round)} (a secondary "
+          f"over {SLOW_HOST} times its median): {len(alike)} of {len(every_round)} (a secondary "
           f"figure; the target's verdict is --summarize's, on every round)")
     if len(alike) >= 9:
         samples = {a: [arms[a]["step_ms_median"] for arms in alike]
@@ -210,11 +222,7 @@ def levels(paths):
 def ticks(paths):
     """How much slower each tool's process ran plain interpreter work than the bare process of
     its round, and how closely step times follow the host's speed within a process."""
-    rows = []
-    for path in paths:
-        with open(path) as f:
-            rows += [dict(json.loads(line), file=path) for line in f if line.startswith("{")]
-    rows = [r for r in rows if r.get("blocks")]
+    rows = load_processes(paths, "blocks")
     if not rows:
         print("step_cost --ticks: no process with host ticks (run with KERNTIME_STEP_TICKS=10)",
               file=sys.stderr)
@@ -235,7 +243,7 @@ def ticks(paths):
         print(f"rank correlation of a block's step time with its tick, within a process "
               f"(Spearman, median over {len(within)} processes): {statistics.median(within):+.2f}")
     for arm in [a for a in arms if a != "bare"]:
-        rounds = host_ticks.rounds_of(rows, ("bare", arm))
+        rounds = rounds_of(rows, ("bare", arm))
         if not rounds:
             continue
         ratio = [host_ticks.median_tick(r[arm]["blocks"]) /

@@ -119,6 +119,19 @@ class HostProbe(unittest.TestCase):
             self.assertLess(ms, 1000.0, name)
 
 
+def read_processes(mode, rows):
+    """step_cost.py's main in `mode` (--levels or --ticks) on `rows` written as a
+    processes.jsonl: (exit status, standard output, standard error)."""
+    with tempfile.TemporaryDirectory() as d:
+        path = os.path.join(d, "processes.jsonl")
+        with open(path, "w") as f:
+            f.writelines(json.dumps(r) + "\n" for r in rows)
+        out, err = io.StringIO(), io.StringIO()
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            status = sc.main([mode, path])
+    return status, out.getvalue(), err.getvalue()
+
+
 class HostTick(unittest.TestCase):
     """torch_step.py's host tick (KERNTIME_STEP_TICKS=N), taken out of the script without torch."""
 
@@ -161,22 +174,12 @@ class Ticks(unittest.TestCase):
     def test_only_rounds_with_every_arm_asked_for(self):
         rows = [dict(arm=a, round=r) for r in (1, 2) for a in ("bare", "reader", "run")]
         rows = [p for p in rows if not (p["round"] == 1 and p["arm"] == "run")]
-        rounds = sc.host_ticks.rounds_of(rows, ("bare", "reader", "run"))
+        rounds = sc.rounds_of(rows, ("bare", "reader", "run"))
         self.assertEqual([sorted(r) for r in rounds], [["bare", "reader", "run"]])
         self.assertEqual(rounds[0]["bare"]["round"], 2)
 
-    def run_ticks(self, rows):
-        with tempfile.TemporaryDirectory() as d:
-            path = os.path.join(d, "processes.jsonl")
-            with open(path, "w") as f:
-                f.writelines(json.dumps(r) + "\n" for r in rows)
-            out = io.StringIO()
-            with contextlib.redirect_stdout(out):
-                status = sc.main(["--ticks", path])
-        return status, out.getvalue()
-
     def test_a_tool_that_slows_the_host_shows_in_its_tick(self):
-        status, text = self.run_ticks(ticked_rows())
+        status, text, _ = read_processes("--ticks", ticked_rows())
         self.assertEqual(status, 0, text)
         self.assertIn("36 processes", text)
         self.assertIn("the tick under reader over the same round's bare tick: x1.500", text)
@@ -186,8 +189,9 @@ class Ticks(unittest.TestCase):
         self.assertIn("within a process (Spearman, median over 36 processes): +1.00", text)
 
     def test_without_ticks_it_says_how_to_get_them(self):
-        status, _ = self.run_ticks([dict(arm="bare", round=1, step_ms_median=3.0)])
+        status, _, err = read_processes("--ticks", [dict(arm="bare", round=1, step_ms_median=3.0)])
         self.assertEqual(status, 2)
+        self.assertIn("KERNTIME_STEP_TICKS=10", err)
 
 
 class Levels(unittest.TestCase):
@@ -209,14 +213,8 @@ class Levels(unittest.TestCase):
                          "syscalls_ms": 2.3, "scan_ms": 6.0}
                 rows.append(dict(arm=arm, round=i, step_ms_median=ms + 0.001 * i, probe=probe,
                                  probe_after=probe))
-        with tempfile.TemporaryDirectory() as d:
-            path = os.path.join(d, "processes.jsonl")
-            with open(path, "w") as f:
-                f.writelines(json.dumps(r) + "\n" for r in rows)
-            out = io.StringIO()
-            with contextlib.redirect_stdout(out):
-                self.assertEqual(sc.main(["--levels", path]), 0)
-        text = out.getvalue()
+        status, text, _ = read_processes("--levels", rows)
+        self.assertEqual(status, 0, text)
         self.assertIn("40 processes", text)
         first = text.splitlines()[1]
         self.assertTrue(first.startswith("  run       round  4   5.164 ms  x1.631"), first)
@@ -227,14 +225,9 @@ class Levels(unittest.TestCase):
         self.assertIn("target met", text)
 
     def test_without_a_probe_it_says_how_to_get_one(self):
-        with tempfile.TemporaryDirectory() as d:
-            path = os.path.join(d, "processes.jsonl")
-            with open(path, "w") as f:
-                f.write(json.dumps(dict(arm="bare", round=1, step_ms_median=3.0)) + "\n")
-            err = io.StringIO()
-            with contextlib.redirect_stderr(err):
-                self.assertEqual(sc.main(["--levels", path]), 2)
-        self.assertIn("KERNTIME_STEP_PROBE=1", err.getvalue())
+        status, _, err = read_processes("--levels", [dict(arm="bare", round=1, step_ms_median=3.0)])
+        self.assertEqual(status, 2)
+        self.assertIn("KERNTIME_STEP_PROBE=1", err)
 
 
 class WholeScript(unittest.TestCase):
