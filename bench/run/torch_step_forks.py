@@ -1,0 +1,142 @@
+# SPDX-License-Identifier: Apache-2.0
+"""The cost rounds' processes forked from one Python that imported torch once (docs/run.md).
+
+    torch_step_forks.py READER OUT_DIR ROUNDS STEPS SIZE
+
+Run under `kerntime run` (bench/scripts/step_cost_forked.py does). Each round forks one fresh
+process per arm, in an order rotated each round; each starts CUDA itself, so each arm's tool
+starts with it, as in a process of its own. Only the import of Python and torch (about 3 s of the
+10 s a process of step_cost.py takes) is shared, so that many more rounds fit in the same time.
+
+- run: the environment `kerntime run` gave this program, unchanged (its CUDA and NVTX
+  injections and settings); its reports are merged by `kerntime run` when this program ends.
+- reader: the reference reader as the CUDA injection, no NVTX injection, no flush at a
+  synchronize (as in step_cost.py); its records go to OUT_DIR/cost-reader-ROUND.PID.tsv.
+- bare and profiler: no CUDA or NVTX injection; profiler runs the steps under torch.profiler.
+
+Every arm keeps what `kerntime run` preloads (its library interposes only the process's ends).
+A child ends by exit(), so every tool's exit handler runs (the reader's flush among them).
+Each child's JSON line goes to OUT_DIR/processes.jsonl with its arm and round, and each round to
+OUT_DIR/rounds.jsonl, in step_cost.py's formats (step_cost.py --summarize, --levels, --ticks).
+KERNTIME_STEP_SCRIPT names another step script and KERNTIME_STEP_IMPORTS the modules imported
+before the forks (default: torch), for tests without a GPU.
+"""
+
+import ctypes
+import importlib
+import json
+import os
+import runpy
+import select
+import signal
+import sys
+import time
+import traceback
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ARMS = ("bare", "reader", "run", "profiler")
+INJECTIONS = ("CUDA_INJECTION64_PATH", "NVTX_INJECTION64_PATH")
+CHILD_TIMEOUT_S = 300.0
+
+
+def arm_environment(arm, reader, out, round_index):
+    """The environment changes of `arm`: {name: value, or None to unset}."""
+    if arm == "run":
+        return {}
+    change = {name: None for name in INJECTIONS}
+    if arm == "reader":
+        change.update(CUDA_INJECTION64_PATH=reader, KERNTIME_REFERENCE_FLUSH_AT_SYNC="0",
+                      KERNTIME_REFERENCE_OUT=os.path.join(out, f"cost-reader-{round_index}"))
+    return change
+
+
+def child(script, arm, size, steps, change, write_fd):
+    """In the forked process: the step script as __main__, its standard output to the pipe."""
+    code = 1
+    try:
+        for name, value in change.items():
+            if value is None:
+                os.environ.pop(name, None)
+            else:
+                os.environ[name] = value
+        os.dup2(write_fd, 1)
+        mode = "profiler-time" if arm == "profiler" else "plain"
+        sys.argv = [script, mode, size, str(steps)]
+        runpy.run_path(script, run_name="__main__")
+        code = 0
+    except SystemExit as done:
+        code = done.code if isinstance(done.code, int) else (0 if done.code is None else 1)
+    except BaseException:  # noqa: B902 - anything the step raised ends this child, said
+        traceback.print_exc()
+    finally:
+        sys.stdout.flush()
+        sys.stderr.flush()
+        # exit(), not os._exit: the tools' exit handlers (the reader's flush, kerntime's final
+        # report) run as at a program's normal end; Python's own finalization is the parent's.
+        ctypes.CDLL(None).exit(code)
+
+
+def run_child(script, arm, size, steps, change):
+    """(exit status, standard output) of one forked child."""
+    read_fd, write_fd = os.pipe()
+    sys.stdout.flush()
+    sys.stderr.flush()
+    pid = os.fork()
+    if pid == 0:
+        os.close(read_fd)
+        child(script, arm, size, steps, change, write_fd)
+    os.close(write_fd)
+    chunks, deadline = [], time.monotonic() + CHILD_TIMEOUT_S
+    while True:
+        left = deadline - time.monotonic()
+        ready, _, _ = select.select([read_fd], [], [], max(left, 0))
+        if not ready:
+            os.kill(pid, signal.SIGKILL)
+            chunks.append(f"\n(killed after {CHILD_TIMEOUT_S:.0f} s)".encode())
+            break
+        chunk = os.read(read_fd, 65536)
+        if not chunk:
+            break
+        chunks.append(chunk)
+    os.close(read_fd)
+    _, status = os.waitpid(pid, 0)
+    return os.waitstatus_to_exitcode(status), b"".join(chunks).decode(errors="replace")
+
+
+def main(argv):
+    if len(argv) != 5:
+        print(__doc__, file=sys.stderr)
+        return 2
+    reader, out, rounds, steps, size = argv[0], argv[1], int(argv[2]), int(argv[3]), argv[4]
+    if not os.environ.get("CUDA_INJECTION64_PATH"):
+        print("torch_step_forks: CUDA_INJECTION64_PATH is not set: run this under kerntime run",
+              file=sys.stderr)
+        return 2
+    script = os.environ.get("KERNTIME_STEP_SCRIPT", os.path.join(HERE, "torch_step.py"))
+    # Imported once here, never started: CUDA starts in each child, with its arm's tool.
+    for module in os.environ.get("KERNTIME_STEP_IMPORTS", "torch").split(","):
+        if module:
+            importlib.import_module(module)
+    os.makedirs(out, exist_ok=True)
+    for i in range(rounds):
+        row = {}
+        for arm in ARMS[i % len(ARMS):] + ARMS[:i % len(ARMS)]:
+            status, text = run_child(script, arm, size, steps, arm_environment(arm, reader, out, i))
+            lines = [line for line in text.splitlines() if line.startswith("{")]
+            if status != 0 or not lines:
+                print(f"torch_step_forks: {arm}, round {i + 1}: exit {status}, no result: "
+                      f"{text.strip()[-600:]}", file=sys.stderr)
+                return 1
+            result = json.loads(lines[-1])
+            row[arm] = result["step_ms_median"]
+            with open(os.path.join(out, "processes.jsonl"), "a") as kept:
+                kept.write(json.dumps(dict(result, arm=arm, round=i + 1)) + "\n")
+        with open(os.path.join(out, "rounds.jsonl"), "a") as saved:
+            saved.write(json.dumps({arm: row[arm] for arm in ARMS}) + "\n")
+        print(f"round {i + 1}: " + ", ".join(f"{arm} {row[arm]:.3f} ms" for arm in ARMS),
+              flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,113 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
+# The cost target of `kerntime run` (docs/run.md), judged as step_cost.py judges it, on rounds
+# whose processes are forked from one Python that imported torch once
+# (bench/run/torch_step_forks.py), itself run under `kerntime run`. Each process still starts
+# CUDA, and with it its arm's tool, on its own; sharing the import cuts a process from about 10 s
+# to about 3, so that several times more rounds fit in a device call and the interval narrows.
+#
+#   python3 bench/scripts/step_cost_forked.py KERNTIME READER OUT_DIR [ROUNDS] [STEPS]
+#
+# Every process is pinned to the same CPUs (KERNTIME_MEASURE_CPUS, default the last four);
+# KERNTIME_STEP_COST_SIZE picks the step (default block1 here: the step the target defines on the
+# H200's host, docs/run.md). The rounds go to OUT_DIR/rounds.jsonl and processes.jsonl, as
+# step_cost.py writes them, so that --summarize, --levels and --ticks read them too. The last
+# lines check that `kerntime run` recorded as many kernels in its processes as the reader did in
+# its own, from kerntime's merged report OUT_DIR/cost-run.json.
+import json
+import os
+import statistics
+import subprocess
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+sys.path.insert(0, HERE)
+sys.path.insert(0, os.path.join(ROOT, "tests", "support", "reference_reader"))
+import read_reference  # noqa: E402
+import step_cost  # noqa: E402
+
+
+def kernels_recorded(report_path):
+    """The kernels in kerntime's merged report, or None without a readable report."""
+    try:
+        with open(report_path) as f:
+            report = json.load(f)
+    except (OSError, ValueError):
+        return None
+    trace = report.get("trace") or {}
+    counted = (trace.get("counts") or {}).get("kernels")
+    if counted is None:
+        counted = sum(int(r["instances"]) for r in trace.get("kernel_summary") or [])
+    return int(counted)
+
+
+def count_check(report_path, out, rounds, steps):
+    """(lines that set kerntime's kernel count beside the reader's over all rounds, whether the
+    two are equal, the reader's kernels a step)."""
+    reference = read_reference.merge(
+        k for i in range(rounds)
+        for k in read_reference.load(os.path.join(out, f"cost-reader-{i}")).values())
+    per_step = reference.count() / (rounds * (steps + step_cost.WARMUP_STEPS))
+    lines = [f"the reader: {reference.count()} kernels in its {rounds} processes"]
+    counted = kernels_recorded(report_path)
+    if counted is None:
+        lines.append(f"kerntime run: no report at {report_path}: its kernel count is not checked")
+        return lines, False, per_step
+    same = counted == reference.count()
+    lines.append(f"kerntime run: {counted} kernels in its {rounds} processes: " +
+                 ("the same count" if same else "NOT the reader's count"))
+    return lines, same, per_step
+
+
+def main(argv):
+    if len(argv) < 3:
+        print("usage: step_cost_forked.py KERNTIME READER OUT_DIR [ROUNDS] [STEPS]",
+              file=sys.stderr)
+        return 2
+    kerntime, reader, out = argv[0], os.path.abspath(argv[1]), os.path.abspath(argv[2])
+    rounds = int(argv[3]) if len(argv) > 3 else 30
+    steps = int(argv[4]) if len(argv) > 4 else 200
+    size = os.environ.get("KERNTIME_STEP_COST_SIZE", "block1")
+    available = sorted(os.sched_getaffinity(0))
+    cpus = os.environ.get("KERNTIME_MEASURE_CPUS",
+                          ",".join(map(str, available[-4:])) if len(available) >= 8 else "")
+    pin = ["taskset", "-c", cpus] if cpus else []
+    os.makedirs(out, exist_ok=True)
+    report = os.path.join(out, "cost-run.json")
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("CUDA_INJECTION64_PATH", "NVTX_INJECTION64_PATH", "KERNTIME_REFERENCE_OUT")}
+    server = [os.environ.get("PYTHON", "python3"),
+              os.path.join(ROOT, "bench", "run", "torch_step_forks.py"),
+              reader, out, str(rounds), str(steps), size]
+    done = subprocess.run(pin + [kerntime, "run", "-o", report, "--"] + server, env=env,
+                          capture_output=True, text=True, errors="replace")
+    sys.stdout.write(done.stdout)
+    sys.stderr.write(done.stderr)
+    saved = []
+    if os.path.exists(os.path.join(out, "rounds.jsonl")):
+        with open(os.path.join(out, "rounds.jsonl")) as f:
+            saved = [json.loads(line) for line in f if line.startswith("{")]
+    if done.returncode != 0 or len(saved) < rounds:
+        print(f"step_cost_forked: kerntime run ended with {done.returncode} after {len(saved)} "
+              f"of {rounds} rounds", file=sys.stderr)
+        if not saved:
+            return 1
+    samples = {arm: [r[arm] for r in saved] for arm in ("bare", "reader", "run", "profiler")}
+    print(f"torch_step.py {size}, {steps} steps a process, {len(saved)} rounds of processes "
+          f"forked from one Python, CPUs {cpus or 'not pinned'}; median step time per process, ms:")
+    for line in step_cost.arm_lines(samples):
+        print(line)
+    lines, same, per_step = count_check(report, out, len(saved), steps)
+    bare = statistics.median(samples["bare"])
+    print("\n".join(lines))
+    print(f"the step: about {per_step:.0f} kernels, {bare:.3f} ms bare: " +
+          ("a launch-bound step as the target defines it" if per_step >= 100 and bare <= 5 else
+           "NOT the step the target defines (at least 100 kernels, at most 5 ms)"))
+    for line in step_cost.verdict(samples):
+        print(line)
+    return 0 if same and done.returncode == 0 else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
