@@ -18,7 +18,8 @@ Every arm keeps what `kerntime run` preloads (its library interposes only the pr
 A child ends by exit(), so every tool's exit handler runs (the reader's flush among them).
 Each child's JSON line goes to OUT_DIR/processes.jsonl with its arm and round, and each round to
 OUT_DIR/rounds.jsonl, in step_cost.py's formats (step_cost.py --summarize, --levels, --ticks).
-KERNTIME_STEP_SCRIPT names another step script and KERNTIME_STEP_IMPORTS the modules imported
+KERNTIME_STEP_COST_SECONDS=S starts no round that would end past S seconds (the longest round
+so far tells). KERNTIME_STEP_SCRIPT names another step script and KERNTIME_STEP_IMPORTS the modules imported
 before the forks (default: torch), for tests without a GPU.
 """
 
@@ -118,7 +119,16 @@ def main(argv):
         if module:
             importlib.import_module(module)
     os.makedirs(out, exist_ok=True)
+    # A time limit for the rounds (a device call's): no round starts that the longest so far
+    # says would end past it, so the program ends in time for kerntime run to merge its reports.
+    budget_s = float(os.environ.get("KERNTIME_STEP_COST_SECONDS", "inf"))
+    began, longest = time.monotonic(), 0.0
     for i in range(rounds):
+        if time.monotonic() - began + longest > budget_s:
+            print(f"torch_step_forks: {i} of {rounds} rounds within KERNTIME_STEP_COST_SECONDS="
+                  f"{budget_s:g}", flush=True)
+            break
+        round_began = time.monotonic()
         row = {}
         for arm in ARMS[i % len(ARMS):] + ARMS[:i % len(ARMS)]:
             status, text = run_child(script, arm, size, steps, arm_environment(arm, reader, out, i))
@@ -135,6 +145,7 @@ def main(argv):
             saved.write(json.dumps({arm: row[arm] for arm in ARMS}) + "\n")
         print(f"round {i + 1}: " + ", ".join(f"{arm} {row[arm]:.3f} ms" for arm in ARMS),
               flush=True)
+        longest = max(longest, time.monotonic() - round_began)
     return 0
 
 

@@ -148,6 +148,19 @@ class Rounds(unittest.TestCase):
         self.assertIn("(run - reader) / bare: +4.57 %", text)
         self.assertTrue(text.rstrip().endswith("target not met"), text)
 
+    def test_a_time_limit_ends_the_rounds_in_time_and_judges_those_done(self):
+        # A round of four forks takes far more than 10 ms: the first starts, no second does.
+        with tempfile.TemporaryDirectory() as d:
+            status, text, err = run_forked(d, 9, KERNTIME_STEP_COST_SECONDS="0.01")
+            with open(os.path.join(d, "out", "rounds.jsonl")) as f:
+                self.assertEqual(len(f.readlines()), 1)
+        self.assertEqual(status, 0, text + err)
+        self.assertIn("torch_step_forks: 1 of 9 rounds within KERNTIME_STEP_COST_SECONDS=0.01",
+                      text)
+        self.assertIn("1 rounds of processes forked from one Python", text)
+        self.assertIn(f"kerntime run: {15 * KERNELS_PER_STEP} kernels in its 1 processes: "
+                      "the same count", text)
+
     def test_kernels_kerntime_lost_fail_the_run(self):
         with tempfile.TemporaryDirectory() as d:
             status, text, _ = run_forked(d, 2, FAKE_DROP="3")
