@@ -1,95 +1,29 @@
 // SPDX-License-Identifier: Apache-2.0
-// `kerntime run`'s recorder on synthetic records: exact counts in bounded memory, the capture
-// windows, the kernel filter, NVTX ranges, and the merge of per-process reports.
+// `kerntime run`'s recorder on synthetic records: exact counts in bounded memory, warnings,
+// the kernel filter and capture windows, names kept across module unloads, the timeline's
+// room, its golden report and its version. Its NVTX ranges: run_recorder_ranges_test.cpp.
 #include "inject/run_recorder.hpp"
 
 #include <algorithm>
 #include <atomic>
 #include <cstdio>
 #include <map>
-#include <random>
 #include <string>
 
 #include <gtest/gtest.h>
 
-#include <kerntime/error.hpp>
 #include <kerntime/report_json.hpp>
-#include <kerntime/report_transforms.hpp>
 
-#include "inject/capture_windows.hpp"
-#include "inject/kernel_aggregate.hpp"
-#include "inject/run_settings.hpp"
 #include "recorded_run.hpp"
+#include "recorder_records.hpp"
 #include "support/golden.hpp"
 
 namespace kerntime::inject {
 namespace {
 
-trace::RawKernel kernel(const char* name, std::uint64_t start, std::uint64_t duration,
-                        std::uint32_t correlation = 0) {
-  trace::RawKernel k;
-  k.name = name;
-  k.start_ns = start;
-  k.end_ns = start + duration;
-  k.correlation_id = correlation;
-  k.grid = {1, 1, 1};
-  k.block = {32, 1, 1};
-  return k;
-}
-
-RunSettings settings() {
-  RunSettings s;
-  s.output_directory = "/tmp";
-  return s;
-}
-
-const KernelSummary* row(const Report& report, const std::string& name) {
-  for (const KernelSummary& r : report.trace->kernel_summary) {
-    if (r.name == name) return &r;
-  }
-  return nullptr;
-}
-
-TEST(DurationAggregate, ExactTotalsAndAUniformSampleOfBoundedSize) {
-  DurationAggregate aggregate(1000);
-  std::mt19937_64 random(7);
-  std::lognormal_distribution<double> duration(8.0, 0.5);
-  double total = 0.0, low = 1e300, high = 0.0;
-  std::vector<double> all;
-  for (int i = 0; i < 200'000; ++i) {
-    const double d = std::round(duration(random));
-    aggregate.add(d);
-    all.push_back(d);
-    total += d;
-    low = std::min(low, d);
-    high = std::max(high, d);
-  }
-  EXPECT_EQ(aggregate.count(), 200'000u);
-  EXPECT_DOUBLE_EQ(aggregate.total_ns(), total);
-  EXPECT_EQ(aggregate.min_ns(), low);
-  EXPECT_EQ(aggregate.max_ns(), high);
-  EXPECT_EQ(aggregate.kept().size(), 1000u);
-  // The median of all 200,000 from the sketch: within its 0.5 % relative accuracy.
-  std::sort(all.begin(), all.end());
-  const double exact_median = quantile_sorted(all, 0.5);
-  EXPECT_NEAR(aggregate.median_ns(), exact_median, exact_median * 0.005);
-  EXPECT_FALSE(aggregate.complete());
-  // A uniform sample of a log-normal: its median is near exp(8) = 2981 ns.
-  std::vector<double> kept = aggregate.kept();
-  std::sort(kept.begin(), kept.end());
-  EXPECT_NEAR(quantile_sorted(kept, 0.5), 2981.0, 2981.0 * 0.05);
-  EXPECT_NEAR(aggregate.stddev_ns(), 2981.0 * std::sqrt((std::exp(0.25) - 1) * std::exp(0.25)),
-              120.0);
-}
-
-TEST(DurationAggregate, KeepsEveryDurationBelowItsCapacity) {
-  DurationAggregate aggregate(10);
-  for (int i = 1; i <= 10; ++i)
-    aggregate.add(i);
-  EXPECT_TRUE(aggregate.complete());
-  EXPECT_EQ(aggregate.kept(), (std::vector<double>{1, 2, 3, 4, 5, 6, 7, 8, 9, 10}));
-  EXPECT_DOUBLE_EQ(aggregate.mean_ns(), 5.5);
-}
+using recorder_test::kernel;
+using recorder_test::row;
+using recorder_test::settings;
 
 TEST(RunRecorder, CountsEveryKernelExactlyAndKeepsSamplesAndRecordsBounded) {
   RunSettings s = settings();
@@ -203,218 +137,6 @@ TEST(RunRecorder, KernelFilterAndCaptureWindowsDecideWhatCounts) {
   EXPECT_EQ(report.trace->counts.kernels, 2u);
 }
 
-TEST(RunRecorder, NvtxRangesAreEntriesAndTagTheirKernels) {
-  RunRecorder recorder(settings());
-  const std::uint64_t step = recorder.range_id("", "step");
-  EXPECT_EQ(recorder.range_id("", "step"), step);
-  const std::uint64_t other = recorder.range_id("mydomain", "step");
-  EXPECT_NE(other, step);
-  recorder.add_range(step, 100, 600);
-  recorder.add_range(step, 1000, 1300);
-  recorder.add_range(other, 100, 200);
-  trace::RecordBatch records;
-  records.scope_tags.push_back({41, recorder.range_path(0, step)});
-  records.kernels.push_back(kernel("k", 200, 50, 41));
-  records.kernels.push_back(kernel("k", 300, 50, 42));
-  recorder.append(std::move(records));
-  const Report report = recorder.report();
-  const Entry* range = report.find("nvtx:step");
-  ASSERT_NE(range, nullptr);
-  EXPECT_EQ(range->samples, (std::vector<double>{500, 300}));
-  EXPECT_EQ(range->timer, "nvtx-range");
-  ASSERT_NE(report.find("nvtx:mydomain:step"), nullptr);
-  ASSERT_EQ(report.trace->kernels.size(), 2u);
-  EXPECT_EQ(report.trace->kernels[0].scope_name, "nvtx:step");
-  EXPECT_EQ(report.trace->kernels[1].scope_name, "");
-}
-
-const RangeSummary* range_row(const Report& report, const std::string& name) {
-  for (const RangeSummary& r : report.trace->range_summary) {
-    if (r.name == name) return &r;
-  }
-  return nullptr;
-}
-
-// "step" inside "outer", "step" inside "step" (recursion), "step" alone, and a kernel in no
-// range: every range counts a kernel launched inside it once, the innermost owns it.
-TEST(RunRecorder, NestedRangesCountTheirKernelsOnceEachAndTheInnermostOwnsThem) {
-  RunRecorder recorder(settings());
-  const std::uint64_t outer = recorder.range_id("", "outer");
-  const std::uint64_t step = recorder.range_id("", "step");
-  const std::uint64_t load = recorder.range_id("io", "load");
-  recorder.range_id("", "never");  // named, never closed, no kernel: no row
-  const std::uint64_t in_outer = recorder.range_path(0, outer);
-  const std::uint64_t step_in_outer = recorder.range_path(in_outer, step);
-  EXPECT_EQ(recorder.range_path(in_outer, step), step_in_outer);
-  const std::uint64_t step_in_step = recorder.range_path(step_in_outer, step);
-  const std::uint64_t step_alone = recorder.range_path(0, step);
-  EXPECT_NE(step_alone, step_in_outer);
-  EXPECT_EQ(recorder.range_path(0, 99), 0u);  // no such range
-  recorder.add_range(outer, 0, 10'000);
-  recorder.add_range(step, 100, 600);
-  recorder.add_range(step, 700, 1'000);
-  recorder.add_range(load, 2'000, 2'400);
-
-  trace::RecordBatch records;
-  records.scope_tags = {{1, step_in_outer}, {2, in_outer}, {3, step_in_step}, {4, step_alone}};
-  records.kernels.push_back(kernel("k", 200, 10, 1));
-  records.kernels.push_back(kernel("k", 300, 20, 2));
-  records.kernels.push_back(kernel("k", 400, 40, 3));
-  records.kernels.push_back(kernel("k", 500, 80, 4));
-  records.kernels.push_back(kernel("k", 600, 160, 5));
-  recorder.append(std::move(records));
-  const Report report = recorder.report();
-
-  ASSERT_EQ(report.trace->range_summary.size(), 3u);
-  EXPECT_EQ(report.trace->range_summary[0].name, "outer");  // order of first opening
-  const RangeSummary* o = range_row(report, "outer");
-  EXPECT_EQ(o->instances, 1u);
-  EXPECT_EQ(o->total_ns, 10'000u);
-  EXPECT_EQ(o->kernels, 3u);
-  EXPECT_EQ(o->kernel_time_ns, 70u);
-  EXPECT_EQ(o->self_kernels, 1u);
-  EXPECT_EQ(o->self_kernel_time_ns, 20u);
-  const RangeSummary* s = range_row(report, "step");
-  EXPECT_EQ(s->instances, 2u);
-  EXPECT_EQ(s->total_ns, 800u);
-  EXPECT_DOUBLE_EQ(s->median_ns, 400.0);
-  EXPECT_EQ(s->kernels, 3u);  // the recursive one once
-  EXPECT_EQ(s->kernel_time_ns, 130u);
-  EXPECT_EQ(s->self_kernels, 3u);
-  EXPECT_EQ(s->self_kernel_time_ns, 130u);
-  const RangeSummary* l = range_row(report, "load");
-  EXPECT_EQ(l->domain, "io");
-  EXPECT_EQ(l->kernels, 0u);
-  // The timeline's kernels carry their innermost range.
-  ASSERT_EQ(report.trace->kernels.size(), 5u);
-  EXPECT_EQ(report.trace->kernels[0].scope_name, "nvtx:step");
-  EXPECT_EQ(report.trace->kernels[1].scope_name, "nvtx:outer");
-  EXPECT_EQ(report.trace->kernels[4].scope_name, "");
-  // It reads back.
-  const Report again = parse_report(to_json(report), "recorded");
-  ASSERT_EQ(again.trace->range_summary.size(), 3u);
-  EXPECT_EQ(again.trace->range_summary[1].kernel_time_ns, 130u);
-}
-
-// CUPTI delivers its buffers in no order: a kernel can come before the tag of its launch, and a
-// graph launch's kernels on both sides of it.
-TEST(RunRecorder, AKernelThatArrivesBeforeItsTagStillCountsForItsRanges) {
-  RunRecorder recorder(settings());
-  const std::uint64_t step = recorder.range_path(0, recorder.range_id("", "step"));
-  recorder.add_range(1, 0, 5'000);
-  trace::RecordBatch kernels_first;
-  kernels_first.kernels.push_back(kernel("k", 100, 10, 1));
-  trace::RawKernel node = kernel("node", 200, 20, 2);
-  node.graph_id = 7;
-  kernels_first.kernels.push_back(node);
-  kernels_first.kernels.push_back(kernel("outside", 300, 40, 3));  // never tagged
-  recorder.append(std::move(kernels_first));
-  trace::RecordBatch tags;
-  tags.scope_tags = {{1, step}, {2, step}};
-  recorder.append(std::move(tags));
-  trace::RecordBatch later;
-  node.start_ns = 400;
-  node.end_ns = 480;
-  later.kernels.push_back(node);  // the same graph launch's next kernel
-  recorder.append(std::move(later));
-  const Report report = recorder.report();
-  ASSERT_EQ(report.trace->range_summary.size(), 1u);
-  EXPECT_EQ(report.trace->range_summary[0].kernels, 3u);
-  EXPECT_EQ(report.trace->range_summary[0].kernel_time_ns, 110u);
-  EXPECT_EQ(report.trace->range_summary[0].self_kernels, 3u);
-}
-
-// kerntime run's default: the launch callback notes each launch's ranges, and no external
-// correlation record comes. Every kernel, a graph launch's too, counts for the ranges its launch
-// was made in, and the timeline's kernels carry them.
-TEST(RunRecorder, RangesNotedAtLaunchAttributeKernelsWithoutCuptiTags) {
-  RunRecorder recorder(settings());
-  LaunchRanges launches;
-  recorder.tag_from_launches(&launches);
-  const std::uint64_t outer = recorder.range_id("", "outer");
-  const std::uint64_t step = recorder.range_id("", "step");
-  const std::uint64_t in_outer = recorder.range_path(0, outer);
-  const std::uint64_t step_in_outer = recorder.range_path(in_outer, step);
-  recorder.add_range(outer, 0, 10'000);
-  recorder.add_range(step, 100, 900);
-  launches.note(1, step_in_outer);
-  launches.note(2, in_outer);
-  launches.note(3, 0);              // outside every range
-  launches.note(4, step_in_outer);  // a graph launch: two kernels
-  trace::RecordBatch records;
-  records.kernels.push_back(kernel("k", 200, 10, 1));
-  records.kernels.push_back(kernel("k", 300, 20, 2));
-  records.kernels.push_back(kernel("k", 400, 40, 3));
-  trace::RawKernel node = kernel("node", 500, 80, 4);
-  node.graph_id = 7;
-  records.kernels.push_back(node);
-  node.start_ns = 600;
-  node.end_ns = 760;
-  records.kernels.push_back(node);
-  recorder.append(std::move(records));
-  const Report report = recorder.report();
-  const RangeSummary* o = range_row(report, "outer");
-  ASSERT_NE(o, nullptr);
-  EXPECT_EQ(o->kernels, 4u);
-  EXPECT_EQ(o->kernel_time_ns, 10u + 20u + 80u + 160u);
-  EXPECT_EQ(o->self_kernels, 1u);
-  EXPECT_EQ(o->self_kernel_time_ns, 20u);
-  const RangeSummary* s = range_row(report, "step");
-  ASSERT_NE(s, nullptr);
-  EXPECT_EQ(s->kernels, 3u);
-  EXPECT_EQ(s->self_kernel_time_ns, 250u);
-  ASSERT_EQ(report.trace->kernels.size(), 5u);
-  EXPECT_EQ(report.trace->kernels[0].scope_name, "nvtx:step");
-  EXPECT_EQ(report.trace->kernels[1].scope_name, "nvtx:outer");
-  EXPECT_EQ(report.trace->kernels[2].scope_name, "");
-  EXPECT_EQ(report.trace->kernels[4].scope_name, "nvtx:step");
-  for (const std::string& warning : report.warnings)
-    EXPECT_EQ(warning.find("NVTX"), std::string::npos) << warning;
-
-  // A later buffer's kernels carry theirs too.
-  launches.note(9, step_in_outer);
-  trace::RecordBatch later;
-  later.kernels.push_back(kernel("k", 1'000, 10, 9));
-  recorder.append(std::move(later));
-  const Report again = recorder.report();
-  ASSERT_EQ(again.trace->kernels.size(), 6u);
-  EXPECT_EQ(again.trace->kernels[5].scope_name, "nvtx:step");
-}
-
-// A record that comes more than LaunchRanges::kSlots CUDA calls after its launch finds its slot
-// taken: it counts for no range, and the report says how many may have been lost.
-TEST(RunRecorder, AKernelWhoseNotedRangesWereOverwrittenIsCountedAndSaid) {
-  RunRecorder recorder(settings());
-  LaunchRanges launches;
-  recorder.tag_from_launches(&launches);
-  const std::uint64_t step = recorder.range_path(0, recorder.range_id("", "step"));
-  recorder.add_range(1, 0, 5'000);
-  launches.note(5, step);
-  EXPECT_EQ(launches.path_of(5), step);
-  EXPECT_FALSE(launches.forgotten(5));
-  const auto later = static_cast<std::uint32_t>(5 + LaunchRanges::kSlots);
-  launches.note(later, step);  // the same slot
-  EXPECT_EQ(launches.path_of(5), 0u);
-  EXPECT_TRUE(launches.forgotten(5));
-  // A slot that holds an earlier launch's ranges took nothing from a later one.
-  EXPECT_FALSE(launches.forgotten(static_cast<std::uint32_t>(later + LaunchRanges::kSlots)));
-  EXPECT_FALSE(launches.forgotten(6));  // an empty slot
-  trace::RecordBatch records;
-  records.kernels.push_back(kernel("k", 100, 10, 5));
-  records.kernels.push_back(kernel("k", 200, 10, later));
-  recorder.append(std::move(records));
-  const Report report = recorder.report();
-  const RangeSummary* s = range_row(report, "step");
-  ASSERT_NE(s, nullptr);
-  EXPECT_EQ(s->kernels, 1u);
-  const std::string said =
-      "up to 1 kernels reached kerntime more than 1048576 CUDA calls after "
-      "their launch: the NVTX ranges they ran under are unknown";
-  EXPECT_EQ(std::count_if(report.warnings.begin(), report.warnings.end(),
-                          [&](const std::string& w) { return w.find(said) == 0; }),
-            1);
-}
-
 // Once API records are switched off, the timeline's kernels past them have no launch record:
 // the report says why once, not as a record CUPTI lost.
 TEST(RunRecorder, ApiRecordsSwitchedOffAreSaidInsteadOfKernelsWithoutLaunchRecords) {
@@ -439,34 +161,6 @@ TEST(RunRecorder, ApiRecordsSwitchedOffAreSaidInsteadOfKernelsWithoutLaunchRecor
                        "timeline's later kernels have no launch arrow or thread (--all-api-calls "
                        "records every call)"),
             1);
-}
-
-TEST(RunRecorder, RangeNestingsPastTheCapCountForTheRangeAloneAndSaySo) {
-  RunRecorder recorder(settings());
-  const std::uint64_t deep = recorder.range_id("", "deep");
-  const std::uint64_t leaf = recorder.range_id("", "leaf");
-  std::uint64_t path = 0;
-  for (std::size_t i = 0; i < RunRecorder::kMaxRangePaths; ++i)
-    path = recorder.range_path(path, deep);
-  const std::uint64_t folded = recorder.range_path(path, leaf);
-  EXPECT_EQ(folded, RunRecorder::kMaxRangePaths + 1);  // the leaf alone, made past the cap
-  EXPECT_EQ(recorder.range_path(path, leaf), folded);
-  trace::RecordBatch records;
-  records.scope_tags = {{7, folded}};
-  records.kernels.push_back(kernel("k", 100, 30, 7));
-  recorder.append(std::move(records));
-  const Report report = recorder.report(false);
-  const RangeSummary* l = range_row(report, "leaf");
-  ASSERT_NE(l, nullptr);
-  EXPECT_EQ(l->self_kernels, 1u);
-  const RangeSummary* d = range_row(report, "deep");
-  EXPECT_EQ(d, nullptr);  // no instance closed, no kernel
-  EXPECT_NE(std::find_if(report.warnings.begin(), report.warnings.end(),
-                         [](const std::string& w) {
-                           return w.find("2 NVTX range openings came after 65536") !=
-                                  std::string::npos;
-                         }),
-            report.warnings.end());
 }
 
 TEST(RunRecorder, KnowsEachContextsDeviceFromItsKernels) {
@@ -579,19 +273,6 @@ TEST(RunRecorder, OnceTheTimelineIsFullOtherRecordsAreCountedAndTheBatchKeepsIts
   EXPECT_EQ(report.trace->kernel_summary.at(0).instances, 5u);
 }
 
-// A fault or an in-flight launch names the NVTX ranges open when it was launched.
-TEST(RunRecorder, NamesTheRangesOfAPathOutermostFirst) {
-  RunRecorder recorder(settings());
-  const std::uint64_t outer = recorder.range_id("", "outer");
-  const std::uint64_t load = recorder.range_id("io", "load");
-  const std::uint64_t in_outer = recorder.range_path(0, outer);
-  const std::uint64_t load_in_outer = recorder.range_path(in_outer, load);
-  EXPECT_EQ(recorder.range_path_text(0), "");
-  EXPECT_EQ(recorder.range_path_text(999), "");
-  EXPECT_EQ(recorder.range_path_text(in_outer), "range \"outer\"");
-  EXPECT_EQ(recorder.range_path_text(load_in_outer), "ranges \"outer\" > \"io:load\"");
-}
-
 // The golden file was written by the recorder before it took ranges through the threads'
 // queues, copied its figures for a report under a short lock, skipped decoding what its
 // timeline has no room for and trusted name pointers: those change what the report costs, not
@@ -642,142 +323,6 @@ TEST(RunRecorder, ItsVersionMovesWithWhatTheReportSaysAndOnlyThen) {
   EXPECT_FALSE(moved());
   (void)recorder.report(false);
   EXPECT_FALSE(moved());
-}
-
-TEST(CaptureWindows, NestedOpeningsKeepOneWindowAndBoundsClipIt) {
-  CaptureWindows windows(false);
-  EXPECT_FALSE(windows.contains(5));
-  windows.open(10);
-  windows.open(20);
-  windows.close(30);
-  EXPECT_TRUE(windows.contains(35));
-  windows.close(40);
-  EXPECT_FALSE(windows.contains(40));
-  EXPECT_TRUE(windows.contains(10));
-  windows.close(50);  // a stop without a start changes nothing
-  windows.bound(15, 38);
-  EXPECT_FALSE(windows.contains(12));
-  EXPECT_TRUE(windows.contains(15));
-  EXPECT_FALSE(windows.contains(38));
-  EXPECT_EQ(windows.opened(), 1u);
-}
-
-// The recorder tests a batch's kernels against the windows as they were when the batch came:
-// a snapshot answers as the windows did then, and follows them once refreshed.
-TEST(CaptureWindows, ASnapshotAnswersAsTheWindowsDidWhenItWasTaken) {
-  CaptureWindows windows(false);
-  windows.bound(5, std::nullopt);
-  CaptureWindows::Snapshot snapshot;
-  windows.refresh(snapshot);
-  EXPECT_FALSE(snapshot.contains(10));
-  windows.open(10);
-  EXPECT_FALSE(snapshot.contains(12));
-  windows.refresh(snapshot);
-  EXPECT_TRUE(snapshot.contains(12));
-  windows.close(20);
-  EXPECT_TRUE(snapshot.contains(25));  // still open as of the snapshot
-  windows.refresh(snapshot);
-  EXPECT_FALSE(snapshot.contains(25));
-  EXPECT_TRUE(snapshot.contains(15));
-  windows.bound(16, 100);
-  windows.refresh(snapshot);
-  EXPECT_FALSE(snapshot.contains(15));
-  for (const std::uint64_t t : {4, 10, 19, 20, 99})
-    EXPECT_EQ(snapshot.contains(t), windows.contains(t)) << t;
-}
-
-TEST(RunSettings, OnlyCallsThatEnqueueWorkKeepTheirApiRecords) {
-  for (const char* name :
-       {"cudaLaunchKernel_v7000", "cudaLaunchKernelExC_v11060", "cudaGraphLaunch_v10000",
-        "cuLaunchKernel", "cuLaunchKernelEx", "cuGraphLaunch", "cudaMemcpyAsync_v3020",
-        "cuMemcpyHtoDAsync_v2", "cudaMemsetAsync_v3020", "cuMemsetD32Async",
-        "cudaLaunchHostFunc_v10000"}) {
-    EXPECT_TRUE(enqueues_work(name)) << name;
-  }
-  for (const char* name :
-       {"cudaGetDevice_v3020", "cudaGetLastError_v3020", "cudaStreamIsCapturing_v10000",
-        "cudaEventRecord_v3020", "cudaStreamSynchronize_v3020", "cudaMalloc_v3020",
-        "cuCtxGetCurrent", "cuKernelGetName", ""}) {
-    EXPECT_FALSE(enqueues_work(name)) << name;
-  }
-}
-
-TEST(RunSettings, ReadsTheEnvironmentAndRefusesMalformedValues) {
-  std::map<std::string, std::string> env{{"KERNTIME_RUN_DIR", "/tmp/x"},
-                                         {"KERNTIME_RUN_CAPTURE", "nvtx:train"},
-                                         {"KERNTIME_RUN_DELAY_NS", "2000000000"},
-                                         {"KERNTIME_RUN_SAMPLES_PER_KERNEL", "5"}};
-  const auto lookup = [&](const char* name) -> const char* {
-    const auto it = env.find(name);
-    return it == env.end() ? nullptr : it->second.c_str();
-  };
-  const RunSettings s = read_run_settings(lookup);
-  EXPECT_EQ(s.output_directory, "/tmp/x");
-  EXPECT_EQ(s.capture, CaptureRange::nvtx_range);
-  EXPECT_EQ(s.capture_nvtx_name, "train");
-  EXPECT_EQ(s.delay_ns, 2'000'000'000u);
-  EXPECT_EQ(s.samples_per_kernel, 5u);
-  EXPECT_TRUE(s.last_launch);
-  env["KERNTIME_RUN_LAST_LAUNCH"] = "0";
-  EXPECT_FALSE(read_run_settings(lookup).last_launch);
-  env["KERNTIME_RUN_LAST_LAUNCH"] = "yes";
-  EXPECT_THROW(read_run_settings(lookup), Error);
-  env.erase("KERNTIME_RUN_LAST_LAUNCH");
-  EXPECT_FALSE(read_run_settings(lookup).all_api_calls);
-  env["KERNTIME_RUN_ALL_API_CALLS"] = "1";
-  EXPECT_TRUE(read_run_settings(lookup).all_api_calls);
-  env["KERNTIME_RUN_ALL_API_CALLS"] = "all";
-  EXPECT_THROW(read_run_settings(lookup), Error);
-  env.erase("KERNTIME_RUN_ALL_API_CALLS");
-  env["KERNTIME_RUN_SAMPLES_PER_KERNEL"] = "5x";
-  EXPECT_THROW(read_run_settings(lookup), Error);
-  env["KERNTIME_RUN_SAMPLES_PER_KERNEL"] = "5";
-  env["KERNTIME_RUN_CAPTURE"] = "sometimes";
-  EXPECT_THROW(read_run_settings(lookup), Error);
-  env.erase("KERNTIME_RUN_CAPTURE");
-  env["KERNTIME_RUN_KERNEL_FILTER"] = "([";
-  EXPECT_THROW(read_run_settings(lookup), Error);
-  env.clear();
-  try {
-    read_run_settings(lookup);
-    FAIL() << "no KERNTIME_RUN_DIR must be refused";
-  } catch (const Error& error) {
-    EXPECT_NE(std::string{error.what()}.find("kerntime run -- PROGRAM"), std::string::npos);
-  }
-}
-
-TEST(MergeProcessReports, EachProcessIsARunAndKernelSummariesCombineExactly) {
-  RunRecorder first(settings());
-  RunRecorder second(settings());
-  trace::RecordBatch a;
-  trace::RecordBatch b;
-  for (int i = 0; i < 10; ++i)
-    a.kernels.push_back(kernel("k", 1000 + i * 100, 10 + i));
-  for (int i = 0; i < 30; ++i)
-    b.kernels.push_back(kernel("k", 1000 + i * 100, 50 + i));
-  first.append(std::move(a));
-  second.append(std::move(b));
-  const Report merged = merge_process_reports({first.report(), second.report()}, {"p1", "p2"});
-  ASSERT_EQ(merged.entries.size(), 1u);
-  EXPECT_EQ(merged.entries[0].run_count(), 2u);
-  EXPECT_EQ(merged.entries[0].samples.size(), 40u);
-  const KernelSummary& k = merged.trace->kernel_summary.at(0);
-  EXPECT_EQ(k.instances, 40u);
-  EXPECT_EQ(k.total_ns, 145u + 1935u);
-  EXPECT_EQ(k.min_ns, 10u);
-  EXPECT_EQ(k.max_ns, 79u);
-  // Pooled standard deviation equals the one of all 40 durations.
-  std::vector<double> all;
-  for (int i = 0; i < 10; ++i)
-    all.push_back(10 + i);
-  for (int i = 0; i < 30; ++i)
-    all.push_back(50 + i);
-  const Statistics exact = compute_statistics(all);
-  ASSERT_TRUE(k.stddev_ns);
-  EXPECT_NEAR(*k.stddev_ns, *exact.stddev, 1e-9);
-  EXPECT_DOUBLE_EQ(k.median_ns, exact.median);
-  EXPECT_EQ(merged.trace->kernels.size(), 40u);
-  EXPECT_EQ(merged.trace->counts.kernels, 40u);
 }
 
 }  // namespace
