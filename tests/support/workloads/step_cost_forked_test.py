@@ -61,6 +61,9 @@ else:
     assert nvtx is None, nvtx
     step = 4.8 if mode == "profiler-time" else 3.5
 print(json.dumps({{"wall_s": 1.0, "step_ms_median": step, "step_ms_max": step, "size": size}}))
+sys.stdout.flush()
+if os.environ.get("FAKE_STEP_FAILS") == "at-exit" and mode == "profiler-time":
+    os.abort()  # after the result, as a crash in a destructor at the end would
 if mode == "profiler-time":
     sys.exit(0)  # as torch_step.py does in this mode
 """
@@ -160,6 +163,15 @@ class Rounds(unittest.TestCase):
         self.assertIn("1 rounds of processes forked from one Python", text)
         self.assertIn(f"kerntime run: {15 * KERNELS_PER_STEP} kernels in its 1 processes: "
                       "the same count", text)
+
+    def test_a_child_that_fails_after_its_result_is_said_and_its_result_kept(self):
+        with tempfile.TemporaryDirectory() as d:
+            status, text, err = run_forked(d, 2, FAKE_STEP_FAILS="at-exit")
+        self.assertEqual(status, 0, text + err)
+        self.assertIn("torch_step_forks: profiler, round 1: exit -6 after its result", err)
+        self.assertIn("torch_step_forks: profiler, round 2: exit -6 after its result", err)
+        self.assertIn("round 2: bare 3.500 ms, reader 3.640 ms, run 3.800 ms, profiler 4.800 ms",
+                      text)
 
     def test_kernels_kerntime_lost_fail_the_run(self):
         with tempfile.TemporaryDirectory() as d:
