@@ -13,6 +13,8 @@ starts with it, as in a process of its own. Only the import of Python and torch 
 - reader: the reference reader as the CUDA injection, no NVTX injection, no flush at a
   synchronize (as in step_cost.py); its records go to OUT_DIR/cost-reader-ROUND.PID.tsv.
 - bare and profiler: no CUDA or NVTX injection; profiler runs the steps under torch.profiler.
+- KERNTIME_STEP_COST_ARMS=run-no-api,run-kernels-only adds `kerntime run` with a part switched
+  off (BREAKDOWN), to tell where its cost goes.
 
 Every arm keeps what `kerntime run` preloads (its library interposes only the process's ends).
 A child ends by exit(), so every tool's exit handler runs (the reader's flush among them); one
@@ -38,6 +40,14 @@ import traceback
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ARMS = ("bare", "reader", "run", "profiler")
+# Breakdown arms (KERNTIME_STEP_COST_ARMS): `kerntime run`'s environment with one part switched
+# off, through the settings its options set (--no-last-launch, --checkpoint 0) and the
+# injection's KERNTIME_RUN_RECORD_OFF diagnostic, as step_cost.py's arms of the same names.
+BREAKDOWN = {
+    "run-no-api": {"KERNTIME_RUN_RECORD_OFF": "api"},
+    "run-kernels-only": {"KERNTIME_RUN_RECORD_OFF": "api,scopes,copies",
+                         "KERNTIME_RUN_LAST_LAUNCH": "0", "KERNTIME_RUN_CHECKPOINT_MS": "0"},
+}
 INJECTIONS = ("CUDA_INJECTION64_PATH", "NVTX_INJECTION64_PATH")
 CHILD_TIMEOUT_S = 300.0
 
@@ -46,6 +56,8 @@ def arm_environment(arm, reader, out, round_index):
     """The environment changes of `arm`: {name: value, or None to unset}."""
     if arm == "run":
         return {}
+    if arm in BREAKDOWN:
+        return dict(BREAKDOWN[arm])
     change = {name: None for name in INJECTIONS}
     if arm == "reader":
         change.update(CUDA_INJECTION64_PATH=reader, KERNTIME_REFERENCE_FLUSH_AT_SYNC="0",
@@ -120,6 +132,12 @@ def main(argv):
     for module in os.environ.get("KERNTIME_STEP_IMPORTS", "torch").split(","):
         if module:
             importlib.import_module(module)
+    arms = list(ARMS) + [a for a in os.environ.get("KERNTIME_STEP_COST_ARMS", "").split(",") if a]
+    unknown = [a for a in arms[len(ARMS):] if a not in BREAKDOWN]
+    if unknown:
+        print(f"torch_step_forks: unknown arm {unknown[0]} in KERNTIME_STEP_COST_ARMS; known: "
+              f"{', '.join(BREAKDOWN)}", file=sys.stderr)
+        return 2
     os.makedirs(out, exist_ok=True)
     # A time limit for the rounds (a device call's): no round starts that the longest so far
     # says would end past it, so the program ends in time for kerntime run to merge its reports.
@@ -132,7 +150,7 @@ def main(argv):
             break
         round_began = time.monotonic()
         row = {}
-        for arm in ARMS[i % len(ARMS):] + ARMS[:i % len(ARMS)]:
+        for arm in arms[i % len(arms):] + arms[:i % len(arms)]:
             status, text = run_child(script, arm, size, steps, arm_environment(arm, reader, out, i))
             lines = [line for line in text.splitlines() if line.startswith("{")]
             if not lines:
@@ -149,8 +167,8 @@ def main(argv):
             with open(os.path.join(out, "processes.jsonl"), "a") as kept:
                 kept.write(json.dumps(dict(result, arm=arm, round=i + 1)) + "\n")
         with open(os.path.join(out, "rounds.jsonl"), "a") as saved:
-            saved.write(json.dumps({arm: row[arm] for arm in ARMS}) + "\n")
-        print(f"round {i + 1}: " + ", ".join(f"{arm} {row[arm]:.3f} ms" for arm in ARMS),
+            saved.write(json.dumps({arm: row[arm] for arm in arms}) + "\n")
+        print(f"round {i + 1}: " + ", ".join(f"{arm} {row[arm]:.3f} ms" for arm in arms),
               flush=True)
         longest = max(longest, time.monotonic() - round_began)
     return 0

@@ -11,7 +11,8 @@
 # Every process is pinned to the same CPUs (KERNTIME_MEASURE_CPUS, default the last four);
 # KERNTIME_STEP_COST_SIZE picks the step (default block1 here: the step the target defines on the
 # H200's host, docs/run.md); KERNTIME_STEP_COST_SECONDS=S ends the rounds in time for a limit of S
-# seconds (torch_step_forks.py). The rounds go to OUT_DIR/rounds.jsonl and processes.jsonl, as
+# seconds, and KERNTIME_STEP_COST_ARMS=run-no-api,run-kernels-only adds breakdown arms
+# (torch_step_forks.py), each set beside the full `kerntime run`. The rounds go to OUT_DIR/rounds.jsonl and processes.jsonl, as
 # step_cost.py writes them, so that --summarize, --levels and --ticks read them too. The last
 # lines check that `kerntime run` recorded as many kernels in its processes as the reader did in
 # its own, from kerntime's merged report OUT_DIR/cost-run.json.
@@ -43,9 +44,10 @@ def kernels_recorded(report_path):
     return int(counted)
 
 
-def count_check(report_path, out, rounds, steps):
+def count_check(report_path, out, rounds, steps, run_arms=1):
     """(lines that set kerntime's kernel count beside the reader's over all rounds, whether the
-    two are equal, the reader's kernels a step)."""
+    two are equal, the reader's kernels a step). `run_arms` arms ran under kerntime's injection
+    (run and the breakdown arms), each the same program as the reader's."""
     reference = read_reference.merge(
         k for i in range(rounds)
         for k in read_reference.load(os.path.join(out, f"cost-reader-{i}")).values())
@@ -55,9 +57,10 @@ def count_check(report_path, out, rounds, steps):
     if counted is None:
         lines.append(f"kerntime run: no report at {report_path}: its kernel count is not checked")
         return lines, False, per_step
-    same = counted == reference.count()
-    lines.append(f"kerntime run: {counted} kernels in its {rounds} processes: " +
-                 ("the same count" if same else "NOT the reader's count"))
+    same = counted == run_arms * reference.count()
+    expected = "the reader's count" if run_arms == 1 else f"{run_arms} times the reader's count"
+    verdict = ("the same count" if run_arms == 1 else expected) if same else f"NOT {expected}"
+    lines.append(f"kerntime run: {counted} kernels in its {run_arms * rounds} processes: {verdict}")
     return lines, same, per_step
 
 
@@ -94,17 +97,24 @@ def main(argv):
               f"of {rounds} rounds", file=sys.stderr)
     if not saved:
         return 1
-    samples = {arm: [r[arm] for r in saved] for arm in ("bare", "reader", "run", "profiler")}
+    samples = {arm: [r[arm] for r in saved] for arm in saved[0]}
     print(f"torch_step.py {size}, {steps} steps a process, {len(saved)} rounds of processes "
           f"forked from one Python, CPUs {cpus or 'not pinned'}; median step time per process, ms:")
     for line in step_cost.arm_lines(samples):
         print(line)
-    lines, same, per_step = count_check(report, out, len(saved), steps)
+    run_arms = sum(1 for arm in samples if arm.startswith("run"))
+    lines, same, per_step = count_check(report, out, len(saved), steps, run_arms)
     bare = statistics.median(samples["bare"])
     print("\n".join(lines))
     print(f"the step: about {per_step:.0f} kernels, {bare:.3f} ms bare: " +
           ("a launch-bound step as the target defines it" if per_step >= 100 and bare <= 5 else
            "NOT the step the target defines (at least 100 kernels, at most 5 ms)"))
+    for arm in [a for a in samples if a not in ("bare", "reader", "run", "profiler")]:
+        # A breakdown arm beside the full recorder, in the target's unit (of the bare step).
+        m, low, high = step_cost.median_interval(
+            [(samples[arm][i] - samples["run"][i]) / samples["bare"][i] for i in range(len(saved))])
+        print(f"({arm} - run) / bare: {m * 100:+.2f} % (interval [{low * 100:+.2f}, "
+              f"{high * 100:+.2f}] %)")
     for line in step_cost.verdict(samples):
         print(line)
     return 0 if same and done.returncode == 0 else 1

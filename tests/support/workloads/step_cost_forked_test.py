@@ -45,7 +45,7 @@ if injection == "/fake/inject.so":
     assert nvtx == "/fake/nvtx.so", nvtx
     with open(os.environ["FAKE_RUN_COUNTS"], "a") as f:
         f.write(f"{{kernels}}\\n")
-    step = 3.8
+    step = 3.7 if os.environ.get("KERNTIME_RUN_RECORD_OFF") == "api" else 3.8
 elif injection:
     assert nvtx is None and os.environ["KERNTIME_REFERENCE_FLUSH_AT_SYNC"] == "0", nvtx
     # Through C's stdio, never flushed here, as a tool's buffer is: only a process that ends
@@ -172,6 +172,27 @@ class Rounds(unittest.TestCase):
         self.assertIn("torch_step_forks: profiler, round 2: exit -6 after its result", err)
         self.assertIn("round 2: bare 3.500 ms, reader 3.640 ms, run 3.800 ms, profiler 4.800 ms",
                       text)
+
+    def test_breakdown_arms_run_kerntime_with_a_part_off_and_are_set_beside_it(self):
+        with tempfile.TemporaryDirectory() as d:
+            status, text, err = run_forked(d, 9, KERNTIME_STEP_COST_ARMS="run-no-api")
+            with open(os.path.join(d, "out", "rounds.jsonl")) as f:
+                rounds = [json.loads(line) for line in f]
+        self.assertEqual(status, 0, text + err)
+        # The fake step reads the switch the arm sets: 0.1 ms less without API records.
+        self.assertEqual(rounds[0], {"bare": 3.5, "reader": 3.64, "run": 3.8, "profiler": 4.8,
+                                     "run-no-api": 3.7})
+        self.assertIn("(run-no-api - run) / bare: -2.86 %", text)
+        self.assertIn(f"kerntime run: {2 * 9 * 15 * KERNELS_PER_STEP} kernels in its 18 "
+                      "processes: 2 times the reader's count", text)
+        self.assertIn("(run - reader) / bare: +4.57 %", text)  # the verdict's arms only
+
+    def test_an_unknown_breakdown_arm_is_refused(self):
+        with tempfile.TemporaryDirectory() as d:
+            status, _, err = run_forked(d, 1, KERNTIME_STEP_COST_ARMS="run-no-gpu")
+        self.assertEqual(status, 1)
+        self.assertIn("unknown arm run-no-gpu in KERNTIME_STEP_COST_ARMS; known: run-no-api, "
+                      "run-kernels-only", err)
 
     def test_kernels_kerntime_lost_fail_the_run(self):
         with tempfile.TemporaryDirectory() as d:
