@@ -49,7 +49,7 @@ BREAKDOWN = {
                          "KERNTIME_RUN_LAST_LAUNCH": "0", "KERNTIME_RUN_CHECKPOINT_MS": "0"},
 }
 INJECTIONS = ("CUDA_INJECTION64_PATH", "NVTX_INJECTION64_PATH")
-CHILD_TIMEOUT_S = 300.0
+CHILD_TIMEOUT_S = 90.0  # a child takes about 3 s; its first, on a cold machine, more
 
 
 def arm_environment(arm, reader, out, round_index):
@@ -118,6 +118,54 @@ def run_child(script, arm, size, steps, change):
     return os.waitstatus_to_exitcode(status), b"".join(chunks).decode(errors="replace")
 
 
+def started_in_parent():
+    """What of a GPU tool this process has started already, or "": the children must each start
+    their own (an injection loaded here would be inherited with this process's pid)."""
+    try:
+        with open("/proc/self/maps") as f:
+            maps = f.read()
+    except OSError:
+        maps = ""
+    # Not libcupti: torch links it (for its profiler) without starting it.
+    for library in ("libkerntime_inject", "libkerntime_reference_reader"):
+        if library in maps:
+            return f"{library} is loaded"
+    torch = sys.modules.get("torch")
+    if torch is not None and torch.cuda.is_initialized():
+        return "torch started CUDA"
+    return ""
+
+
+def take_result(arm, i, status, text):
+    """The child's JSON result, or None when it printed none (said on standard error)."""
+    lines = [line for line in text.splitlines() if line.startswith("{")]
+    try:
+        result = json.loads(lines[-1]) if lines else None
+    except ValueError:  # cut short by a kill
+        result = None
+    if result is None or "step_ms_median" not in result:
+        print(f"torch_step_forks: {arm}, round {i + 1}: exit {status}, no result: "
+              f"{text.strip()[-600:]}", file=sys.stderr)
+        return None
+    if status != 0:
+        # The steps were timed; what failed came at the end (a tool's exit handler, a
+        # destructor), and the kernel counts after the rounds show what a tool lost.
+        print(f"torch_step_forks: {arm}, round {i + 1}: exit {status} after its result",
+              file=sys.stderr)
+    return result
+
+
+def arms_asked():
+    """The arms of every round: the four of the target, then KERNTIME_STEP_COST_ARMS's; raises
+    ValueError naming an unknown one."""
+    extra = [a for a in os.environ.get("KERNTIME_STEP_COST_ARMS", "").split(",") if a]
+    for arm in extra:
+        if arm not in BREAKDOWN:
+            raise ValueError(f"unknown arm {arm} in KERNTIME_STEP_COST_ARMS; known: "
+                             f"{', '.join(BREAKDOWN)}")
+    return list(ARMS) + extra
+
+
 def main(argv):
     if len(argv) != 5:
         print(__doc__, file=sys.stderr)
@@ -127,22 +175,33 @@ def main(argv):
         print("torch_step_forks: CUDA_INJECTION64_PATH is not set: run this under kerntime run",
               file=sys.stderr)
         return 2
+    try:
+        arms = arms_asked()
+    except ValueError as error:
+        print(f"torch_step_forks: {error}", file=sys.stderr)
+        return 2
+    if any(os.path.exists(os.path.join(out, f)) for f in ("rounds.jsonl", "processes.jsonl")):
+        print(f"torch_step_forks: {out} holds rounds already: give an empty folder", file=sys.stderr)
+        return 2
     script = os.environ.get("KERNTIME_STEP_SCRIPT", os.path.join(HERE, "torch_step.py"))
+    began = time.monotonic()
     # Imported once here, never started: CUDA starts in each child, with its arm's tool.
     for module in os.environ.get("KERNTIME_STEP_IMPORTS", "torch").split(","):
         if module:
             importlib.import_module(module)
-    arms = list(ARMS) + [a for a in os.environ.get("KERNTIME_STEP_COST_ARMS", "").split(",") if a]
-    unknown = [a for a in arms[len(ARMS):] if a not in BREAKDOWN]
-    if unknown:
-        print(f"torch_step_forks: unknown arm {unknown[0]} in KERNTIME_STEP_COST_ARMS; known: "
-              f"{', '.join(BREAKDOWN)}", file=sys.stderr)
-        return 2
+    started = started_in_parent()
+    if started:
+        print(f"torch_step_forks: before any fork, {started}: the children would inherit it",
+              file=sys.stderr)
+        return 1
+    threads = len(os.listdir("/proc/self/task")) if os.path.isdir("/proc/self/task") else 0
+    print(f"torch_step_forks: imports took {time.monotonic() - began:.1f} s; {threads} "
+          f"thread(s) at the forks", flush=True)
     os.makedirs(out, exist_ok=True)
     # A time limit for the rounds (a device call's): no round starts that the longest so far
     # says would end past it, so the program ends in time for kerntime run to merge its reports.
     budget_s = float(os.environ.get("KERNTIME_STEP_COST_SECONDS", "inf"))
-    began, longest = time.monotonic(), 0.0
+    longest, failed = 0.0, False
     for i in range(rounds):
         if time.monotonic() - began + longest > budget_s:
             print(f"torch_step_forks: {i} of {rounds} rounds within KERNTIME_STEP_COST_SECONDS="
@@ -152,26 +211,24 @@ def main(argv):
         row = {}
         for arm in arms[i % len(arms):] + arms[:i % len(arms)]:
             status, text = run_child(script, arm, size, steps, arm_environment(arm, reader, out, i))
-            lines = [line for line in text.splitlines() if line.startswith("{")]
-            if not lines:
-                print(f"torch_step_forks: {arm}, round {i + 1}: exit {status}, no result: "
-                      f"{text.strip()[-600:]}", file=sys.stderr)
-                return 1
-            if status != 0:
-                # The steps were timed; what failed came at the end (a tool's exit handler, a
-                # destructor), and the kernel counts after the rounds show what a tool lost.
-                print(f"torch_step_forks: {arm}, round {i + 1}: exit {status} after its result",
-                      file=sys.stderr)
-            result = json.loads(lines[-1])
+            result = take_result(arm, i, status, text)
+            if result is None:
+                failed = True
+                break
             row[arm] = result["step_ms_median"]
             with open(os.path.join(out, "processes.jsonl"), "a") as kept:
                 kept.write(json.dumps(dict(result, arm=arm, round=i + 1)) + "\n")
+        if failed:
+            # The rounds before stand; this one is left out of rounds.jsonl (its processes that
+            # ran are in processes.jsonl and, under kerntime, in its report).
+            print(f"torch_step_forks: round {i + 1} left out; {i} rounds done", flush=True)
+            break
         with open(os.path.join(out, "rounds.jsonl"), "a") as saved:
             saved.write(json.dumps({arm: row[arm] for arm in arms}) + "\n")
-        print(f"round {i + 1}: " + ", ".join(f"{arm} {row[arm]:.3f} ms" for arm in arms),
-              flush=True)
+        print(f"round {i + 1}: " + ", ".join(f"{arm} {row[arm]:.3f} ms" for arm in arms) +
+              f" ({time.monotonic() - began:.0f} s)", flush=True)
         longest = max(longest, time.monotonic() - round_began)
-    return 0
+    return 1 if failed else 0
 
 
 if __name__ == "__main__":

@@ -18,9 +18,11 @@
 # its own, from kerntime's merged report OUT_DIR/cost-run.json.
 import json
 import os
+import shutil
 import statistics
 import subprocess
 import sys
+import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
@@ -28,6 +30,9 @@ sys.path.insert(0, HERE)
 sys.path.insert(0, os.path.join(ROOT, "tests", "support", "reference_reader"))
 import read_reference  # noqa: E402
 import step_cost  # noqa: E402
+
+sys.path.insert(0, os.path.join(ROOT, "bench", "run"))
+import torch_step_forks  # noqa: E402  (its arms; it imports torch only when run)
 
 
 def kernels_recorded(report_path):
@@ -37,7 +42,9 @@ def kernels_recorded(report_path):
             report = json.load(f)
     except (OSError, ValueError):
         return None
-    trace = report.get("trace") or {}
+    trace = report.get("trace")
+    if not trace:
+        return None
     counted = (trace.get("counts") or {}).get("kernels")
     if counted is None:
         counted = sum(int(r["instances"]) for r in trace.get("kernel_summary") or [])
@@ -55,7 +62,8 @@ def count_check(report_path, out, rounds, steps, run_arms=1):
     lines = [f"the reader: {reference.count()} kernels in its {rounds} processes"]
     counted = kernels_recorded(report_path)
     if counted is None:
-        lines.append(f"kerntime run: no report at {report_path}: its kernel count is not checked")
+        lines.append(f"kerntime run: no report with a trace at {report_path}: its kernel count "
+                     "is not checked")
         return lines, False, per_step
     same = counted == run_arms * reference.count()
     expected = "the reader's count" if run_arms == 1 else f"{run_arms} times the reader's count"
@@ -76,36 +84,52 @@ def main(argv):
     available = sorted(os.sched_getaffinity(0))
     cpus = os.environ.get("KERNTIME_MEASURE_CPUS",
                           ",".join(map(str, available[-4:])) if len(available) >= 8 else "")
-    pin = ["taskset", "-c", cpus] if cpus else []
+    pin = ["taskset", "-c", cpus] if cpus and shutil.which("taskset") else []
+    try:
+        torch_step_forks.arms_asked()
+    except ValueError as error:
+        print(f"step_cost_forked: {error}", file=sys.stderr)
+        return 2
+    if os.path.exists(os.path.join(out, "rounds.jsonl")):
+        print(f"step_cost_forked: {out} holds rounds already: give an empty folder",
+              file=sys.stderr)
+        return 2
     os.makedirs(out, exist_ok=True)
     report = os.path.join(out, "cost-run.json")
     env = {k: v for k, v in os.environ.items()
            if k not in ("CUDA_INJECTION64_PATH", "NVTX_INJECTION64_PATH", "KERNTIME_REFERENCE_OUT")}
+    env["PYTHONUNBUFFERED"] = "1"
     server = [os.environ.get("PYTHON", "python3"),
               os.path.join(ROOT, "bench", "run", "torch_step_forks.py"),
               reader, out, str(rounds), str(steps), size]
-    done = subprocess.run(pin + [kerntime, "run", "-o", report, "--"] + server, env=env,
-                          capture_output=True, text=True, errors="replace")
-    sys.stdout.write(done.stdout)
-    sys.stderr.write(done.stderr)
+    began = time.monotonic()
+    # Each line as it comes (standard error with it): a call cut by its time limit keeps them.
+    with subprocess.Popen(pin + [kerntime, "run", "-o", report, "--"] + server, env=env,
+                          stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                          errors="replace") as done:
+        for line in done.stdout:
+            sys.stdout.write(line)
+            sys.stdout.flush()
+    print(f"step_cost_forked: kerntime run ended with {done.returncode} after "
+          f"{time.monotonic() - began:.0f} s", flush=True)
     saved = []
     if os.path.exists(os.path.join(out, "rounds.jsonl")):
         with open(os.path.join(out, "rounds.jsonl")) as f:
             saved = [json.loads(line) for line in f if line.startswith("{")]
-    if done.returncode != 0:
-        print(f"step_cost_forked: kerntime run ended with {done.returncode} after {len(saved)} "
-              f"of {rounds} rounds", file=sys.stderr)
     if not saved:
+        print("step_cost_forked: no round was done", file=sys.stderr)
         return 1
     samples = {arm: [r[arm] for r in saved] for arm in saved[0]}
     print(f"torch_step.py {size}, {steps} steps a process, {len(saved)} rounds of processes "
-          f"forked from one Python, CPUs {cpus or 'not pinned'}; median step time per process, ms:")
+          f"forked from one Python, CPUs {cpus if pin else 'not pinned'}; median step time per "
+          f"process, ms:")
     for line in step_cost.arm_lines(samples):
         print(line)
     run_arms = sum(1 for arm in samples if arm.startswith("run"))
+    checked = time.monotonic()
     lines, same, per_step = count_check(report, out, len(saved), steps, run_arms)
     bare = statistics.median(samples["bare"])
-    print("\n".join(lines))
+    print("\n".join(lines) + f" (read in {time.monotonic() - checked:.0f} s)")
     print(f"the step: about {per_step:.0f} kernels, {bare:.3f} ms bare: " +
           ("a launch-bound step as the target defines it" if per_step >= 100 and bare <= 5 else
            "NOT the step the target defines (at least 100 kernels, at most 5 ms)"))

@@ -125,6 +125,23 @@ class Environment(unittest.TestCase):
         self.assertIn("run this under kerntime run", err.getvalue())
 
 
+class Parent(unittest.TestCase):
+    def test_a_gpu_tool_started_before_the_forks_is_named(self):
+        self.assertEqual(forks.started_in_parent(), "")
+        started = mock.MagicMock()
+        started.cuda.is_initialized.return_value = True
+        with mock.patch.dict(sys.modules, {"torch": started}):
+            self.assertEqual(forks.started_in_parent(), "torch started CUDA")
+
+    def test_a_child_cut_short_gives_no_result(self):
+        err = io.StringIO()
+        with contextlib.redirect_stderr(err):
+            self.assertIsNone(forks.take_result("run", 0, -9, '{"step_ms_med'))
+            self.assertEqual(forks.take_result("bare", 1, 0, '{"step_ms_median": 3.0}'),
+                             {"step_ms_median": 3.0})
+        self.assertIn("torch_step_forks: run, round 1: exit -9, no result", err.getvalue())
+
+
 class Rounds(unittest.TestCase):
     def test_every_arm_in_every_round_and_the_verdict(self):
         with tempfile.TemporaryDirectory() as d:
@@ -168,8 +185,8 @@ class Rounds(unittest.TestCase):
         with tempfile.TemporaryDirectory() as d:
             status, text, err = run_forked(d, 2, FAKE_STEP_FAILS="at-exit")
         self.assertEqual(status, 0, text + err)
-        self.assertIn("torch_step_forks: profiler, round 1: exit -6 after its result", err)
-        self.assertIn("torch_step_forks: profiler, round 2: exit -6 after its result", err)
+        self.assertIn("torch_step_forks: profiler, round 1: exit -6 after its result", text)
+        self.assertIn("torch_step_forks: profiler, round 2: exit -6 after its result", text)
         self.assertIn("round 2: bare 3.500 ms, reader 3.640 ms, run 3.800 ms, profiler 4.800 ms",
                       text)
 
@@ -189,10 +206,26 @@ class Rounds(unittest.TestCase):
 
     def test_an_unknown_breakdown_arm_is_refused(self):
         with tempfile.TemporaryDirectory() as d:
-            status, _, err = run_forked(d, 1, KERNTIME_STEP_COST_ARMS="run-no-gpu")
-        self.assertEqual(status, 1)
-        self.assertIn("unknown arm run-no-gpu in KERNTIME_STEP_COST_ARMS; known: run-no-api, "
-                      "run-kernels-only", err)
+            status, text, err = run_forked(d, 1, KERNTIME_STEP_COST_ARMS="run-no-gpu")
+            self.assertFalse(os.path.exists(os.path.join(d, "out")))  # refused before it began
+        self.assertEqual(status, 2)
+        self.assertEqual(err, "step_cost_forked: unknown arm run-no-gpu in "
+                              "KERNTIME_STEP_COST_ARMS; known: run-no-api, run-kernels-only\n")
+
+    def test_a_folder_with_rounds_already_is_refused(self):
+        with tempfile.TemporaryDirectory() as d:
+            self.assertEqual(run_forked(d, 1)[0], 0)
+            status, _, err = run_forked(d, 1)
+        self.assertEqual(status, 2)
+        self.assertIn("holds rounds already: give an empty folder", err)
+
+    def test_the_kernel_count_of_a_report_without_a_trace_is_not_checked(self):
+        with tempfile.TemporaryDirectory() as d:
+            path = os.path.join(d, "r.json")
+            with open(path, "w") as f:
+                json.dump({"entries": []}, f)
+            self.assertIsNone(forked.kernels_recorded(path))
+            self.assertIsNone(forked.kernels_recorded(os.path.join(d, "absent.json")))
 
     def test_kernels_kerntime_lost_fail_the_run(self):
         with tempfile.TemporaryDirectory() as d:
@@ -206,9 +239,12 @@ class Rounds(unittest.TestCase):
             # Only the run arm fails: round 1 runs bare and the reader first, then run fails.
             status, text, err = run_forked(d, 3, FAKE_STEP_FAILS="run")
         self.assertEqual(status, 1)
-        self.assertIn("torch_step_forks: run, round 1: exit 1, no result", err)
-        self.assertIn("RuntimeError: the fake step failed", err)
-        self.assertIn("ended with 1 after 0 of 3 rounds", err)
+        # Everything kerntime run's program says comes on standard output, as it comes.
+        self.assertIn("torch_step_forks: run, round 1: exit 1, no result", text)
+        self.assertIn("RuntimeError: the fake step failed", text)
+        self.assertIn("torch_step_forks: round 1 left out; 0 rounds done", text)
+        self.assertIn("step_cost_forked: kerntime run ended with 1 after", text)
+        self.assertIn("step_cost_forked: no round was done", err)
 
 
 if __name__ == "__main__":
