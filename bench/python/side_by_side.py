@@ -166,6 +166,11 @@ def main() -> int:
         for label, fn in configurations.items():
             for block in blocks:
                 block(label, fn)
+        # As each round ends: a run cut short by a time limit still leaves its figures.
+        print(f"round {round_index + 1}: " + "; ".join(
+            f"{label} " + " ".join(f"{method} {samples[label, method][-1][0]:.3f}"
+                                   for method in ("torch.profiler", "CUPTI", "kerntime.measure"))
+            for label in configurations), flush=True)
     times = {key: statistics.median(r[0] for r in results) for key, results in samples.items()}
     walls = {key: statistics.median(r[1] for r in results) for key, results in samples.items()}
 
