@@ -13,8 +13,8 @@ starts with it, as in a process of its own. Only the import of Python and torch 
 - reader: the reference reader as the CUDA injection, no NVTX injection, no flush at a
   synchronize (as in step_cost.py); its records go to OUT_DIR/cost-reader-ROUND.PID.tsv.
 - bare and profiler: no CUDA or NVTX injection; profiler runs the steps under torch.profiler.
-- KERNTIME_STEP_COST_ARMS=run-no-api,run-kernels-only adds `kerntime run` with a part switched
-  off (BREAKDOWN), to tell where its cost goes.
+- KERNTIME_STEP_COST_ARMS=run-no-api,run-no-nvtx,run-kernels-only adds `kerntime run` with a
+  part switched off (BREAKDOWN), to tell where its cost goes.
 
 Every arm keeps what `kerntime run` preloads (its library interposes only the process's ends).
 A child ends by exit(), so every tool's exit handler runs (the reader's flush among them); one
@@ -45,6 +45,9 @@ ARMS = ("bare", "reader", "run", "profiler")
 # injection's KERNTIME_RUN_RECORD_OFF diagnostic, as step_cost.py's arms of the same names.
 BREAKDOWN = {
     "run-no-api": {"KERNTIME_RUN_RECORD_OFF": "api"},
+    # No NVTX injection at all: the program's NVTX calls (and cuBLAS's and cuDNN's own, which
+    # only call out when a tool is attached) stay no-ops, as under the reader.
+    "run-no-nvtx": {"NVTX_INJECTION64_PATH": None},
     "run-kernels-only": {"KERNTIME_RUN_RECORD_OFF": "api,scopes,copies",
                          "KERNTIME_RUN_LAST_LAUNCH": "0", "KERNTIME_RUN_CHECKPOINT_MS": "0"},
 }

@@ -42,10 +42,11 @@ if os.environ.get("FAKE_STEP_FAILS") == ("run" if injection == "/fake/inject.so"
     raise RuntimeError("the fake step failed")
 kernels = {per_step} * (steps + 5)
 if injection == "/fake/inject.so":
-    assert nvtx == "/fake/nvtx.so", nvtx
+    assert nvtx in ("/fake/nvtx.so", None), nvtx
     with open(os.environ["FAKE_RUN_COUNTS"], "a") as f:
         f.write(f"{{kernels}}\\n")
-    step = 3.7 if os.environ.get("KERNTIME_RUN_RECORD_OFF") == "api" else 3.8
+    step = round(3.8 - (0.1 if os.environ.get("KERNTIME_RUN_RECORD_OFF") == "api" else 0.0)
+                 - (0.035 if nvtx is None else 0.0), 6)
 elif injection:
     assert nvtx is None and os.environ["KERNTIME_REFERENCE_FLUSH_AT_SYNC"] == "0", nvtx
     # Through C's stdio, never flushed here, as a tool's buffer is: only a process that ends
@@ -109,6 +110,8 @@ def run_forked(d, rounds, **env):
 class Environment(unittest.TestCase):
     def test_each_arm_starts_only_its_own_tool(self):
         self.assertEqual(forks.arm_environment("run", "/r.so", "/o", 3), {})
+        self.assertEqual(forks.arm_environment("run-no-nvtx", "/r.so", "/o", 3),
+                         {"NVTX_INJECTION64_PATH": None})
         for arm in ("bare", "profiler"):
             self.assertEqual(forks.arm_environment(arm, "/r.so", "/o", 3),
                              {"CUDA_INJECTION64_PATH": None, "NVTX_INJECTION64_PATH": None})
@@ -192,16 +195,17 @@ class Rounds(unittest.TestCase):
 
     def test_breakdown_arms_run_kerntime_with_a_part_off_and_are_set_beside_it(self):
         with tempfile.TemporaryDirectory() as d:
-            status, text, err = run_forked(d, 9, KERNTIME_STEP_COST_ARMS="run-no-api")
+            status, text, err = run_forked(d, 9, KERNTIME_STEP_COST_ARMS="run-no-api,run-no-nvtx")
             with open(os.path.join(d, "out", "rounds.jsonl")) as f:
                 rounds = [json.loads(line) for line in f]
         self.assertEqual(status, 0, text + err)
         # The fake step reads the switch the arm sets: 0.1 ms less without API records.
         self.assertEqual(rounds[0], {"bare": 3.5, "reader": 3.64, "run": 3.8, "profiler": 4.8,
-                                     "run-no-api": 3.7})
+                                     "run-no-api": 3.7, "run-no-nvtx": 3.765})
         self.assertIn("(run-no-api - run) / bare: -2.86 %", text)
-        self.assertIn(f"kerntime run: {2 * 9 * 15 * KERNELS_PER_STEP} kernels in its 18 "
-                      "processes: 2 times the reader's count", text)
+        self.assertIn("(run-no-nvtx - run) / bare: -1.00 %", text)
+        self.assertIn(f"kerntime run: {3 * 9 * 15 * KERNELS_PER_STEP} kernels in its 27 "
+                      "processes: 3 times the reader's count", text)
         self.assertIn("(run - reader) / bare: +4.57 %", text)  # the verdict's arms only
 
     def test_an_unknown_breakdown_arm_is_refused(self):
@@ -210,7 +214,8 @@ class Rounds(unittest.TestCase):
             self.assertFalse(os.path.exists(os.path.join(d, "out")))  # refused before it began
         self.assertEqual(status, 2)
         self.assertEqual(err, "step_cost_forked: unknown arm run-no-gpu in "
-                              "KERNTIME_STEP_COST_ARMS; known: run-no-api, run-kernels-only\n")
+                              "KERNTIME_STEP_COST_ARMS; known: run-no-api, run-no-nvtx, "
+                              "run-kernels-only\n")
 
     def test_a_folder_with_rounds_already_is_refused(self):
         with tempfile.TemporaryDirectory() as d:
