@@ -83,6 +83,14 @@ def environment():
             f"ASLR {read('/proc/sys/kernel/randomize_va_space')}")
 
 
+def measure_cpus():
+    """The CPUs the cost measurements pin their processes to, as taskset takes them:
+    KERNTIME_MEASURE_CPUS, else the last four of a machine with at least eight, else none."""
+    available = sorted(os.sched_getaffinity(0))
+    return os.environ.get("KERNTIME_MEASURE_CPUS",
+                          ",".join(map(str, available[-4:])) if len(available) >= 8 else "")
+
+
 def wrap(variant, cpus):
     """(command prefix, extra environment) that run a process as `variant` does; its children
     inherit both (step_cost.py wraps `kerntime run` with them)."""
@@ -130,9 +138,7 @@ def main(argv):
         return 2
     python = os.environ.get("PYTHON", "python3")
     size = os.environ.get("KERNTIME_STEP_COST_SIZE", "block1")
-    available = sorted(os.sched_getaffinity(0))
-    cpus = os.environ.get("KERNTIME_MEASURE_CPUS",
-                          ",".join(map(str, available[-4:])) if len(available) >= 8 else "")
+    cpus = measure_cpus()
     os.makedirs(out, exist_ok=True)
     print(environment(), flush=True)
     saved = []

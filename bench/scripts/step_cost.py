@@ -286,9 +286,7 @@ def main(argv):
     rounds = int(argv[3]) if len(argv) > 3 else 9
     steps = argv[4] if len(argv) > 4 else "200"
     python = os.environ.get("PYTHON", "python3")
-    available = sorted(os.sched_getaffinity(0))
-    cpus = os.environ.get("KERNTIME_MEASURE_CPUS",
-                          ",".join(map(str, available[-4:])) if len(available) >= 8 else "")
+    cpus = process_levels.measure_cpus()
     variant = os.environ.get("KERNTIME_STEP_COST_VARIANT", "pinned")
     if variant not in process_levels.VARIANTS:
         print(f"step_cost: unknown KERNTIME_STEP_COST_VARIANT {variant}; known: "

@@ -18,7 +18,6 @@
 # its own, from kerntime's merged report OUT_DIR/cost-run.json.
 import json
 import os
-import shutil
 import statistics
 import subprocess
 import sys
@@ -29,6 +28,7 @@ ROOT = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, HERE)
 sys.path.insert(0, os.path.join(ROOT, "tests", "support", "reference_reader"))
 import read_reference  # noqa: E402
+import process_levels  # noqa: E402
 import step_cost  # noqa: E402
 
 sys.path.insert(0, os.path.join(ROOT, "bench", "run"))
@@ -81,10 +81,8 @@ def main(argv):
     rounds = int(argv[3]) if len(argv) > 3 else 30
     steps = int(argv[4]) if len(argv) > 4 else 200
     size = os.environ.get("KERNTIME_STEP_COST_SIZE", "block1")
-    available = sorted(os.sched_getaffinity(0))
-    cpus = os.environ.get("KERNTIME_MEASURE_CPUS",
-                          ",".join(map(str, available[-4:])) if len(available) >= 8 else "")
-    pin = ["taskset", "-c", cpus] if cpus and shutil.which("taskset") else []
+    cpus = process_levels.measure_cpus()
+    pin, _ = process_levels.wrap("pinned", cpus)
     try:
         torch_step_forks.arms_asked()
     except ValueError as error:
@@ -125,7 +123,7 @@ def main(argv):
           f"process, ms:")
     for line in step_cost.arm_lines(samples):
         print(line)
-    run_arms = sum(1 for arm in samples if arm.startswith("run"))
+    run_arms = 1 + sum(1 for arm in samples if arm in torch_step_forks.BREAKDOWN)
     checked = time.monotonic()
     lines, same, per_step = count_check(report, out, len(saved), steps, run_arms)
     bare = statistics.median(samples["bare"])

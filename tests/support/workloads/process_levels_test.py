@@ -11,6 +11,7 @@ import stat
 import sys
 import tempfile
 import unittest
+from unittest import mock
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(HERE)))
@@ -52,6 +53,18 @@ thp = os.environ.get("GLIBC_TUNABLES") == "glibc.malloc.hugetlb=1"
 step = 4.0 if thp else 4.0 + (n % 2) * 0.8
 print(json.dumps({{"wall_s": 1.0, "step_ms_median": step, "step_ms_max": step}}))
 """
+
+
+class MeasureCpus(unittest.TestCase):
+    def test_the_last_four_of_a_large_machine_unless_named(self):
+        with mock.patch.dict(os.environ, {"KERNTIME_MEASURE_CPUS": "2,3"}):
+            self.assertEqual(pl.measure_cpus(), "2,3")
+        env = {k: v for k, v in os.environ.items() if k != "KERNTIME_MEASURE_CPUS"}
+        with mock.patch.dict(os.environ, env, clear=True):
+            with mock.patch.object(pl.os, "sched_getaffinity", return_value=set(range(16))):
+                self.assertEqual(pl.measure_cpus(), "12,13,14,15")
+            with mock.patch.object(pl.os, "sched_getaffinity", return_value={0, 1}):
+                self.assertEqual(pl.measure_cpus(), "")  # too few to set four apart
 
 
 class WholeScript(unittest.TestCase):
