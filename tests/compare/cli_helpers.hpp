@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // What the command tests of `kerntime compare` and `kerntime report` share: the command run in
-// the test data directory, and small text and file helpers.
+// the test data directory, and small text and file helpers (line counts: text_counts.hpp).
 #pragma once
 
 #include <fstream>
@@ -10,10 +10,12 @@
 #include <gtest/gtest.h>
 
 #include "support/run_command.hpp"
+#include "support/text_counts.hpp"
 
 namespace kerntime::cli_test {
 
 using testing::CommandResult;
+using testing::count_lines_with;
 using testing::run_command;
 
 inline const std::string kData = KERNTIME_TEST_DATA_DIR "/data";
@@ -39,15 +41,6 @@ inline std::string read_file(const std::string& path) {
   std::stringstream text;
   text << in.rdbuf();
   return text.str();
-}
-
-inline int count_lines_with(const std::string& text, const std::string& part) {
-  int n = 0;
-  std::istringstream lines(text);
-  for (std::string line; std::getline(lines, line);) {
-    n += contains(line, part) ? 1 : 0;
-  }
-  return n;
 }
 
 }  // namespace kerntime::cli_test
