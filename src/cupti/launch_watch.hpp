@@ -14,6 +14,7 @@
 #include <cupti.h>
 
 #include "cupti/cupti_api.hpp"
+#include "cupti/watched_calls.hpp"
 
 namespace kerntime::cupti {
 
@@ -55,18 +56,6 @@ struct LaunchWatch {
 /// The subscriber callback (userdata: a LaunchWatch).
 void CUPTIAPI on_cupti_callback(void* userdata, CUpti_CallbackDomain domain,
                                 CUpti_CallbackId callback_id, const void* data);
-
-/// One callback the watch needs enabled.
-struct WatchedCallback {
-  CUpti_CallbackDomain domain;
-  CUpti_CallbackId id;
-};
-/// Kernel and graph launches of both APIs, and the stream-capture calls that bracket launches
-/// which run nothing.
-const WatchedCallback* launch_callbacks(std::size_t& count);
-/// The calls a GPU fault surfaces in, besides launches: device, stream and event
-/// synchronizations and queries, copies and memsets of both APIs (CuptiApi::watch_api_results).
-const WatchedCallback* result_callbacks(std::size_t& count);
 
 /// Whether `error` (a cudaError_t or CUresult: they number these alike) is a GPU fault: a
 /// sticky error after which the context cannot be used (an illegal or misaligned address, a
