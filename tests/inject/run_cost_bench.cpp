@@ -66,7 +66,7 @@ std::vector<std::string> long_names(std::size_t count) {
 
 // ---- launch: the callback of one <<<>>> launch, as CUDA 13 makes it ----
 
-// What injection.cpp's launch-site handler does.
+// What injection_hooks.cpp's launch-site handler does.
 struct Sites {
   LaunchSlots slots;
   LaunchNames names;
