@@ -31,6 +31,7 @@ import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
+from process_levels import measure_cpus  # noqa: E402
 from step_cost import median_interval  # noqa: E402
 
 MIN_KERNELS = 200
@@ -101,9 +102,7 @@ def main(argv):
     injection, out = os.path.abspath(argv[0]), argv[1]
     processes = int(argv[2]) if split > 2 else 3
     program = argv[split + 1:]
-    available = sorted(os.sched_getaffinity(0))
-    cpus = os.environ.get("KERNTIME_MEASURE_CPUS",
-                          ",".join(map(str, available[-4:])) if len(available) >= 8 else "")
+    cpus = measure_cpus()
     pin = ["taskset", "-c", cpus] if cpus and shutil.which("taskset") else []
     os.makedirs(out, exist_ok=True)
     paths = []

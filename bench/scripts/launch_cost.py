@@ -29,15 +29,14 @@ import sys
 import tempfile
 
 # The median and its distribution-free 95 % interval, as the cost target computes them.
-from step_cost import median_interval, run_arm  # noqa: E402 (bench/scripts, beside this file)
+from process_levels import measure_cpus  # noqa: E402 (bench/scripts, beside this file)
+from step_cost import median_interval, run_arm  # noqa: E402
 
 kerntime, target, bare = sys.argv[1:4]
 rounds = int(sys.argv[4]) if len(sys.argv) > 4 else 9
 launches = sys.argv[5] if len(sys.argv) > 5 else "200000"
 # Four CPUs away from CPU 0 (where the system's own work tends to run), when there are enough.
-available = sorted(os.sched_getaffinity(0))
-cpus = os.environ.get("KERNTIME_MEASURE_CPUS",
-                      ",".join(map(str, available[-4:])) if len(available) >= 8 else "")
+cpus = measure_cpus()
 pin = ["taskset", "-c", cpus] if cpus and shutil.which("taskset") else []
 
 workload = [target, os.environ.get("KERNTIME_LAUNCH_COST_WORKLOAD", "empty"), launches]
