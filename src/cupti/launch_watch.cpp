@@ -108,7 +108,13 @@ void on_result(LaunchWatch& watch, CUpti_CallbackDomain domain, CUpti_CallbackId
   if (call.callbackSite != CUPTI_API_EXIT) return;
   const int error = returned(call);
   if (error == 0) {
-    if (what.call == Call::device_sync) {
+    if (what.call == Call::copy) {
+      // A captured copy runs only when its graph is launched, under the graph launch's id.
+      if (t_open_captures == 0) {
+        report_result(watch, CuptiApi::ApiResult::Kind::copy_issued, 0, domain, id, call, nullptr,
+                      false);
+      }
+    } else if (what.call == Call::device_sync) {
       report_result(watch, CuptiApi::ApiResult::Kind::device_synchronized, 0, domain, id, call,
                     nullptr, false);
     } else if (what.call == Call::stream_sync) {
@@ -212,6 +218,7 @@ void CUPTIAPI on_cupti_callback(void* userdata, CUpti_CallbackDomain domain,
       break;
     case Call::device_sync:
     case Call::stream_sync:
+    case Call::copy:
     case Call::may_fault:
       on_result(watch, domain, callback_id, call, what);
       break;

@@ -11,8 +11,10 @@
 
 namespace kerntime::cupti {
 
-/// The last three are where a GPU fault surfaces (besides launches): a synchronization of the
-/// device or of one stream (a successful one says what had finished), and others that only fail.
+/// The last four are where a GPU fault surfaces (besides launches): a synchronization of the
+/// device or of one stream (a successful one says what had finished), a copy or memset (whose
+/// records find their NVTX ranges by the call's correlation id, as a launch's kernels do), and
+/// others that only fail.
 enum class Call {
   other,
   kernel_launch,
@@ -21,6 +23,7 @@ enum class Call {
   capture_end,
   device_sync,
   stream_sync,
+  copy,
   may_fault
 };
 

@@ -220,6 +220,19 @@ void RunRecorder::keep_for_timeline(trace::RecordBatch& batch) {
   cut_other(batch.api_calls);
   cut_other(batch.memcpys);
   cut_other(batch.memsets);
+  // Copies and memsets find their ranges where the result callback noted them, by the call's
+  // correlation id, as kernels do; only the timeline shows them.
+  if (const LaunchRanges* launch_ranges = launch_ranges_.load(std::memory_order_acquire)) {
+    const auto tag = [&](const auto& records) {
+      for (const auto& record : records) {
+        if (const std::uint64_t path = launch_ranges->path_of(record.correlation_id)) {
+          batch.scope_tags.push_back({record.correlation_id, path});
+        }
+      }
+    };
+    tag(batch.memcpys);
+    tag(batch.memsets);
+  }
   timeline_kept_ += kept_kernels;
   timeline_full_.store(timeline_kept_ >= limit, std::memory_order_relaxed);
   timeline_.append(std::move(batch));

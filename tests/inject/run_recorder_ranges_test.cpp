@@ -197,6 +197,51 @@ TEST(RunRecorder, RangesNotedAtLaunchAttributeKernelsWithoutCuptiTags) {
   EXPECT_EQ(again.trace->kernels[5].scope_name, "nvtx:step");
 }
 
+// Copies and memsets find their ranges as kernels do: the result callback notes each one's call
+// by its correlation id (ApiResult::Kind::copy_issued), and the timeline's copies carry them. The
+// range table counts kernels only.
+TEST(RunRecorder, CopiesAndMemsetsCarryTheRangesNotedAtTheirCall) {
+  RunRecorder recorder(settings());
+  LaunchRanges launches;
+  recorder.tag_from_launches(&launches);
+  const std::uint64_t outer = recorder.range_id("", "outer");
+  const std::uint64_t step = recorder.range_id("", "step");
+  const std::uint64_t in_outer = recorder.range_path(0, outer);
+  const std::uint64_t step_in_outer = recorder.range_path(in_outer, step);
+  recorder.add_range(outer, 0, 10'000);
+  recorder.add_range(step, 100, 900);
+  launches.note(1, step_in_outer);  // a copy inside "step"
+  launches.note(2, in_outer);       // a memset inside "outer" only; 3: a copy outside both
+  trace::RecordBatch records;
+  trace::RawMemcpy copy;
+  copy.start_ns = 200;
+  copy.end_ns = 260;
+  copy.correlation_id = 1;
+  copy.kind = MemcpyKind::device_to_host;
+  copy.bytes = 4096;
+  records.memcpys.push_back(copy);
+  copy.start_ns = 11'000;
+  copy.end_ns = 11'050;
+  copy.correlation_id = 3;
+  records.memcpys.push_back(copy);
+  trace::RawMemset memset;
+  memset.start_ns = 300;
+  memset.end_ns = 310;
+  memset.correlation_id = 2;
+  memset.bytes = 4096;
+  records.memsets.push_back(memset);
+  records.kernels.push_back(kernel("k", 400, 10, 4));
+  recorder.append(std::move(records));
+  const Report report = recorder.report();
+  ASSERT_EQ(report.trace->memcpys.size(), 2u);
+  EXPECT_EQ(report.trace->memcpys[0].scope_name, "nvtx:step");
+  EXPECT_EQ(report.trace->memcpys[1].scope_name, "");
+  ASSERT_EQ(report.trace->memsets.size(), 1u);
+  EXPECT_EQ(report.trace->memsets[0].scope_name, "nvtx:outer");
+  for (const RangeSummary& range : report.trace->range_summary)
+    EXPECT_EQ(range.kernels, 0u) << range.name;
+}
+
 // A record that comes more than LaunchRanges::kSlots CUDA calls after its launch finds its slot
 // taken: it counts for no range, and the report says how many may have been lost.
 TEST(RunRecorder, AKernelWhoseNotedRangesWereOverwrittenIsCountedAndSaid) {

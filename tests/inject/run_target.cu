@@ -93,6 +93,26 @@ void basic(int n) {
   CHECK(cudaDeviceSynchronize());
 }
 
+// Inside NVTX range "transfer", n times: a runtime memset, a copy to the host and a driver memset
+// (the copies a program makes through either API), after buffer()'s memset outside every range.
+void copies(int n) {
+  float* data = buffer();
+  float* host = nullptr;  // pinned: one copy record per copy, never a staged pair
+  CHECK(cudaMallocHost(&host, 16 * sizeof(float)));
+  nvtxRangePushA("transfer");
+  for (int i = 0; i < n; ++i) {
+    CHECK(cudaMemsetAsync(data, i, 4096 * sizeof(float)));
+    CHECK(cudaMemcpyAsync(host, data, 16 * sizeof(float), cudaMemcpyDeviceToHost));
+    if (cuMemsetD32Async(reinterpret_cast<CUdeviceptr>(data), 7u, 4096, nullptr) != CUDA_SUCCESS) {
+      std::fprintf(stderr, "run_target: cuMemsetD32Async failed\n");
+      std::exit(90);
+    }
+  }
+  nvtxRangePop();
+  CHECK(cudaDeviceSynchronize());
+  CHECK(cudaFreeHost(host));
+}
+
 // run_target_driver x n through cuLaunchKernel.
 void driver(int n) {
   float* data = buffer();
@@ -327,6 +347,8 @@ int main(int argc, char** argv) {
     basic(n);
   } else if (mode == "driver") {
     driver(n);
+  } else if (mode == "copies") {
+    copies(n);
   } else if (mode == "graph") {
     graph(n);
   } else if (mode == "profiler") {
