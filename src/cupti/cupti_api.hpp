@@ -76,12 +76,12 @@ class CuptiApi {
     return CUPTI_ERROR_NOT_SUPPORTED;
   }
   /// What a watched call returned, as the program's thread leaves it: a synchronization that
-  /// succeeded (every launch before it on its context or stream had finished), a copy or memset
-  /// that was enqueued (not captured into a graph: its record carries the call's correlation
-  /// id), or a GPU fault (cupti/launch_watch.hpp is_gpu_fault: the context is unusable from then
-  /// on).
+  /// succeeded (every launch before it on its context or stream had finished), or a GPU fault
+  /// (cupti/launch_watch.hpp is_gpu_fault: the context is unusable from then on). Besides, as
+  /// the thread enters it, a copy or memset call (copy_called; its record, if it makes one,
+  /// carries the call's correlation id; device and stream are not filled in).
   struct ApiResult {
-    enum class Kind { device_synchronized, stream_synchronized, copy_issued, fault };
+    enum class Kind { device_synchronized, stream_synchronized, copy_called, fault };
     Kind kind = Kind::fault;
     int error = 0;  ///< the CUDA error: the runtime and the driver number faults alike
     CUpti_CallbackDomain domain = CUPTI_CB_DOMAIN_INVALID;
@@ -95,7 +95,7 @@ class CuptiApi {
   using ApiResultHandler = void (*)(const ApiResult& result, void* context);
   /// Calls `handler` when a synchronization, a stream or event query, a copy, a memset or a
   /// launch returns a GPU fault, when a device or stream synchronization (or a stream query)
-  /// succeeds, and when a copy or memset is enqueued (nullptr: stops calling). Those are the
+  /// succeeds, and when a copy or memset call begins (nullptr: stops calling). Those are the
   /// calls a fault surfaces in; their callbacks cost a compare of the returned value, and a
   /// call of `handler` for a copy. Needs the subscription.
   virtual CUptiResult watch_api_results(ApiResultHandler /*handler*/, void* /*context*/) {

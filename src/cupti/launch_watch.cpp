@@ -102,19 +102,30 @@ void report_result(LaunchWatch& watch, CuptiApi::ApiResult::Kind kind, int error
   handler(result, watch.result_context.load(std::memory_order_relaxed));
 }
 
+// As a copy or memset call begins, at every depth of a nested call: its record may come before
+// the call returns (a synchronous copy), and whether the driver call beneath a runtime one shares
+// its correlation id is CUPTI's to say. A call that fails, or is captured into a graph, makes no
+// record with its id, so saying it costs an unused note only; the device is not looked up.
+void on_copy_call(LaunchWatch& watch, CUpti_CallbackDomain domain, CUpti_CallbackId id,
+                  const CUpti_CallbackData& call) {
+  const CuptiApi::ApiResultHandler handler = watch.result_handler.load(std::memory_order_relaxed);
+  if (handler == nullptr) return;
+  CuptiApi::ApiResult result;
+  result.kind = CuptiApi::ApiResult::Kind::copy_called;
+  result.domain = domain;
+  result.callback_id = id;
+  result.correlation_id = call.correlationId;
+  result.context_id = call.contextUid;
+  handler(result, watch.result_context.load(std::memory_order_relaxed));
+}
+
 // On the way out of a synchronization, query, copy or memset: one compare unless it failed.
 void on_result(LaunchWatch& watch, CUpti_CallbackDomain domain, CUpti_CallbackId id,
                const CUpti_CallbackData& call, const Classified& what) {
   if (call.callbackSite != CUPTI_API_EXIT) return;
   const int error = returned(call);
   if (error == 0) {
-    if (what.call == Call::copy) {
-      // A captured copy runs only when its graph is launched, under the graph launch's id.
-      if (t_open_captures == 0) {
-        report_result(watch, CuptiApi::ApiResult::Kind::copy_issued, 0, domain, id, call, nullptr,
-                      false);
-      }
-    } else if (what.call == Call::device_sync) {
+    if (what.call == Call::device_sync) {
       report_result(watch, CuptiApi::ApiResult::Kind::device_synchronized, 0, domain, id, call,
                     nullptr, false);
     } else if (what.call == Call::stream_sync) {
@@ -204,7 +215,12 @@ void CUPTIAPI on_cupti_callback(void* userdata, CUpti_CallbackDomain domain,
   }
   const bool runtime = domain == CUPTI_CB_DOMAIN_RUNTIME_API;
   const Classified what = runtime ? classify_runtime(callback_id) : classify_driver(callback_id);
-  if (what.call == Call::other || !outermost(watch, call)) return;
+  if (what.call == Call::other) return;
+  const bool outer = outermost(watch, call);
+  if (what.call == Call::copy && call.callbackSite == CUPTI_API_ENTER) {
+    on_copy_call(watch, domain, callback_id, call);
+  }
+  if (!outer) return;
   switch (what.call) {
     case Call::kernel_launch:
     case Call::graph_launch:

@@ -50,7 +50,7 @@ void on_api_result(const cupti::CuptiApi::ApiResult& result, void*) {
                                              reinterpret_cast<std::uintptr_t>(result.stream),
                                              result.per_thread_stream, result.correlation_id);
       return;
-    case Kind::copy_issued:
+    case Kind::copy_called:
       // Its record finds its ranges as a kernel's does (the timeline shows them).
       in->launch_ranges.note(result.correlation_id, open_range_path());
       return;

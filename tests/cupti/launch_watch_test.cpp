@@ -1,11 +1,14 @@
 // SPDX-License-Identifier: Apache-2.0
 // The launch watch counts each launch once: CUDA 13's <<<>>> enters __cudaLaunchKernel, which
 // calls the driver's launch, and CUPTI reports both with one correlation id. It reports what the
-// calls a GPU fault surfaces in returned: successful synchronizations, copies and memsets
-// enqueued (their records find their NVTX ranges by the call's correlation id), and faults.
+// calls a GPU fault surfaces in returned (successful synchronizations, and faults), and each copy
+// or memset call as it begins (its record finds its NVTX ranges by the call's correlation id).
 #include "cupti/launch_watch.hpp"
 
+#include <algorithm>
 #include <cstdint>
+#include <set>
+#include <utility>
 #include <vector>
 
 #include <cuda.h>
@@ -133,8 +136,10 @@ TEST(ApiResults, OnlyFaultsAndSuccessfulSynchronizationsAreReportedOncePerCall) 
   ASSERT_EQ(g_results.size(), 2u);
   EXPECT_EQ(g_results[1].kind, CuptiApi::ApiResult::Kind::device_synchronized);
   // An error that is no fault (a bad argument) says nothing; a fault does, with its call.
-  failing_call(watch, runtime, CUPTI_RUNTIME_TRACE_CBID_cudaMemcpy_v3020, CUPTI_API_ENTER, 13, 1);
-  failing_call(watch, runtime, CUPTI_RUNTIME_TRACE_CBID_cudaMemcpy_v3020, CUPTI_API_EXIT, 13, 1);
+  failing_call(watch, runtime, CUPTI_RUNTIME_TRACE_CBID_cudaEventSynchronize_v3020, CUPTI_API_ENTER,
+               13, 1);
+  failing_call(watch, runtime, CUPTI_RUNTIME_TRACE_CBID_cudaEventSynchronize_v3020, CUPTI_API_EXIT,
+               13, 1);
   ASSERT_EQ(g_results.size(), 2u);
   failing_call(watch, runtime, CUPTI_RUNTIME_TRACE_CBID_cudaDeviceSynchronize_v3020,
                CUPTI_API_ENTER, 14, 700);
@@ -152,76 +157,6 @@ TEST(ApiResults, OnlyFaultsAndSuccessfulSynchronizationsAreReportedOncePerCall) 
   EXPECT_EQ(g_results[3].error, 716);
   EXPECT_EQ(g_results[3].domain, driver);
   EXPECT_EQ(watch.launches(), 0u);
-}
-
-// A copy or memset that is enqueued is said once, with the correlation id its record carries:
-// cudaMemcpyAsync around the driver's copy (one id for both), a driver memset alone. One that
-// fails, or one captured into a graph (it runs under the graph launch's id), is not.
-TEST(ApiResults, EnqueuedCopiesAndMemsetsAreSaidOncePerCall) {
-  g_results.clear();
-  LaunchWatch watch;
-  watch.result_handler.store(&keep_result);
-  const auto runtime = CUPTI_CB_DOMAIN_RUNTIME_API;
-  const auto driver = CUPTI_CB_DOMAIN_DRIVER_API;
-  failing_call(watch, runtime, CUPTI_RUNTIME_TRACE_CBID_cudaMemcpyAsync_v3020, CUPTI_API_ENTER, 20,
-               0);
-  failing_call(watch, driver, CUPTI_DRIVER_TRACE_CBID_cuMemcpyAsync, CUPTI_API_ENTER, 20, 0);
-  failing_call(watch, driver, CUPTI_DRIVER_TRACE_CBID_cuMemcpyAsync, CUPTI_API_EXIT, 20, 0);
-  failing_call(watch, runtime, CUPTI_RUNTIME_TRACE_CBID_cudaMemcpyAsync_v3020, CUPTI_API_EXIT, 20,
-               0);
-  failing_call(watch, driver, CUPTI_DRIVER_TRACE_CBID_cuMemsetD32Async, CUPTI_API_ENTER, 21, 0);
-  failing_call(watch, driver, CUPTI_DRIVER_TRACE_CBID_cuMemsetD32Async, CUPTI_API_EXIT, 21, 0);
-  ASSERT_EQ(g_results.size(), 2u);
-  EXPECT_EQ(g_results[0].kind, CuptiApi::ApiResult::Kind::copy_issued);
-  EXPECT_EQ(g_results[0].correlation_id, 20u);
-  EXPECT_EQ(g_results[0].domain, runtime);
-  EXPECT_EQ(g_results[1].kind, CuptiApi::ApiResult::Kind::copy_issued);
-  EXPECT_EQ(g_results[1].correlation_id, 21u);
-  // A bad argument: nothing enqueued, nothing said.
-  failing_call(watch, runtime, CUPTI_RUNTIME_TRACE_CBID_cudaMemsetAsync_v3020, CUPTI_API_ENTER, 22,
-               1);
-  failing_call(watch, runtime, CUPTI_RUNTIME_TRACE_CBID_cudaMemsetAsync_v3020, CUPTI_API_EXIT, 22,
-               1);
-  EXPECT_EQ(g_results.size(), 2u);
-  // Inside a stream capture: captured, not enqueued.
-  call(watch, runtime, CUPTI_RUNTIME_TRACE_CBID_cudaStreamBeginCapture_v10000, CUPTI_API_ENTER, 23);
-  call(watch, runtime, CUPTI_RUNTIME_TRACE_CBID_cudaStreamBeginCapture_v10000, CUPTI_API_EXIT, 23);
-  failing_call(watch, runtime, CUPTI_RUNTIME_TRACE_CBID_cudaMemcpyAsync_v3020, CUPTI_API_ENTER, 24,
-               0);
-  failing_call(watch, runtime, CUPTI_RUNTIME_TRACE_CBID_cudaMemcpyAsync_v3020, CUPTI_API_EXIT, 24,
-               0);
-  call(watch, runtime, CUPTI_RUNTIME_TRACE_CBID_cudaStreamEndCapture_v10000, CUPTI_API_ENTER, 25);
-  call(watch, runtime, CUPTI_RUNTIME_TRACE_CBID_cudaStreamEndCapture_v10000, CUPTI_API_EXIT, 25);
-  EXPECT_EQ(g_results.size(), 2u);
-  // After the capture ends, copies are said again.
-  failing_call(watch, runtime, CUPTI_RUNTIME_TRACE_CBID_cudaMemcpyAsync_v3020, CUPTI_API_ENTER, 26,
-               0);
-  failing_call(watch, runtime, CUPTI_RUNTIME_TRACE_CBID_cudaMemcpyAsync_v3020, CUPTI_API_EXIT, 26,
-               0);
-  ASSERT_EQ(g_results.size(), 3u);
-  EXPECT_EQ(g_results[2].correlation_id, 26u);
-}
-
-// Every copy and memset call the watch classifies as one is enabled, and every one enabled says
-// its copy: the two lists agree.
-TEST(ApiResults, EveryCopyCallIsWatched) {
-  std::size_t count = 0;
-  const WatchedCallback* callbacks = result_callbacks(count);
-  std::size_t copies = 0;
-  for (std::size_t i = 0; i < count; ++i) {
-    const Classified what = callbacks[i].domain == CUPTI_CB_DOMAIN_RUNTIME_API
-                                ? classify_runtime(callbacks[i].id)
-                                : classify_driver(callbacks[i].id);
-    EXPECT_NE(what.call, Call::other) << "callback " << callbacks[i].id;
-    if (what.call == Call::copy) ++copies;
-  }
-  std::size_t classified = 0;
-  for (CUpti_CallbackId id = 1; id < CUPTI_RUNTIME_TRACE_CBID_SIZE; ++id)
-    classified += classify_runtime(id).call == Call::copy ? 1 : 0;
-  for (CUpti_CallbackId id = 1; id < CUPTI_DRIVER_TRACE_CBID_SIZE; ++id)
-    classified += classify_driver(id).call == Call::copy ? 1 : 0;
-  EXPECT_EQ(copies, classified);
-  EXPECT_GE(copies, 40u);  // cudaMemcpy*, cudaMemset*, cuMemcpy*, cuMemsetD* and their variants
 }
 
 TEST(ApiResults, WithoutAHandlerNothingIsReported) {
@@ -253,8 +188,88 @@ TEST(ApiResults, TheResultCallbacksAreTheOnesTheWatchClassifies) {
     const void* stream = nullptr;
     failing_call(watch, callbacks[i].domain, callbacks[i].id, CUPTI_API_ENTER, 1, 700, &stream);
     failing_call(watch, callbacks[i].domain, callbacks[i].id, CUPTI_API_EXIT, 1, 700, &stream);
-    EXPECT_EQ(g_results.size(), 1u) << "callback " << callbacks[i].id;
+    ASSERT_FALSE(g_results.empty()) << "callback " << callbacks[i].id;
+    EXPECT_EQ(g_results.back().kind, CuptiApi::ApiResult::Kind::fault)
+        << "callback " << callbacks[i].id;
+    const auto faults = std::count_if(g_results.begin(), g_results.end(), [](const auto& r) {
+      return r.kind == CuptiApi::ApiResult::Kind::fault;
+    });
+    EXPECT_EQ(faults, 1) << "callback " << callbacks[i].id;
   }
+}
+
+// A copy or memset call is said as it begins, with the correlation id its record carries, at
+// every depth of a nested call (cudaMemcpyAsync around the driver's copy: CUPTI decides whether
+// the two share an id), and before it returns (a synchronous copy's record may come first). One
+// that then fails is said too: it makes no record, so its note is never read.
+TEST(ApiResults, CopyAndMemsetCallsAreSaidAsTheyBeginAtEveryDepth) {
+  g_results.clear();
+  LaunchWatch watch;
+  watch.result_handler.store(&keep_result);
+  const auto runtime = CUPTI_CB_DOMAIN_RUNTIME_API;
+  const auto driver = CUPTI_CB_DOMAIN_DRIVER_API;
+  failing_call(watch, runtime, CUPTI_RUNTIME_TRACE_CBID_cudaMemcpyAsync_v3020, CUPTI_API_ENTER, 20,
+               0);
+  ASSERT_EQ(g_results.size(), 1u);  // before the call returns
+  EXPECT_EQ(g_results[0].kind, CuptiApi::ApiResult::Kind::copy_called);
+  EXPECT_EQ(g_results[0].correlation_id, 20u);
+  EXPECT_EQ(g_results[0].domain, runtime);
+  EXPECT_EQ(g_results[0].context_id, 4u);
+  failing_call(watch, driver, CUPTI_DRIVER_TRACE_CBID_cuMemcpyAsync, CUPTI_API_ENTER, 20, 0);
+  failing_call(watch, driver, CUPTI_DRIVER_TRACE_CBID_cuMemcpyAsync, CUPTI_API_EXIT, 20, 0);
+  failing_call(watch, runtime, CUPTI_RUNTIME_TRACE_CBID_cudaMemcpyAsync_v3020, CUPTI_API_EXIT, 20,
+               0);
+  ASSERT_EQ(g_results.size(), 2u);
+  EXPECT_EQ(g_results[1].kind, CuptiApi::ApiResult::Kind::copy_called);
+  EXPECT_EQ(g_results[1].domain, driver);
+  failing_call(watch, driver, CUPTI_DRIVER_TRACE_CBID_cuMemsetD32Async, CUPTI_API_ENTER, 21, 0);
+  failing_call(watch, driver, CUPTI_DRIVER_TRACE_CBID_cuMemsetD32Async, CUPTI_API_EXIT, 21, 0);
+  ASSERT_EQ(g_results.size(), 3u);
+  EXPECT_EQ(g_results[2].correlation_id, 21u);
+  // A bad argument: said as it begins, nothing as it returns.
+  failing_call(watch, runtime, CUPTI_RUNTIME_TRACE_CBID_cudaMemsetAsync_v3020, CUPTI_API_ENTER, 22,
+               1);
+  failing_call(watch, runtime, CUPTI_RUNTIME_TRACE_CBID_cudaMemsetAsync_v3020, CUPTI_API_EXIT, 22,
+               1);
+  EXPECT_EQ(g_results.size(), 4u);
+  // A fault surfacing in a copy: the call as it begins, then the fault as it returns.
+  failing_call(watch, runtime, CUPTI_RUNTIME_TRACE_CBID_cudaMemcpy_v3020, CUPTI_API_ENTER, 23, 700);
+  failing_call(watch, runtime, CUPTI_RUNTIME_TRACE_CBID_cudaMemcpy_v3020, CUPTI_API_EXIT, 23, 700);
+  ASSERT_EQ(g_results.size(), 6u);
+  EXPECT_EQ(g_results[4].kind, CuptiApi::ApiResult::Kind::copy_called);
+  EXPECT_EQ(g_results[5].kind, CuptiApi::ApiResult::Kind::fault);
+  EXPECT_EQ(g_results[5].correlation_id, 23u);
+  // The nested copy left the thread's call depth as it found it: a launch after it counts.
+  nested_launch(watch, 24);
+  EXPECT_EQ(watch.launches(), 1u);
+  EXPECT_EQ(g_results.size(), 6u);
+}
+
+// The copy and memset calls the watch classifies are exactly the copies of the enabled list.
+TEST(ApiResults, EveryCopyCallIsWatched) {
+  std::size_t count = 0;
+  const WatchedCallback* callbacks = result_callbacks(count);
+  std::set<std::pair<int, CUpti_CallbackId>> enabled;
+  for (std::size_t i = 0; i < count; ++i) {
+    const Classified what = callbacks[i].domain == CUPTI_CB_DOMAIN_RUNTIME_API
+                                ? classify_runtime(callbacks[i].id)
+                                : classify_driver(callbacks[i].id);
+    EXPECT_NE(what.call, Call::other) << "callback " << callbacks[i].id;
+    if (what.call == Call::copy) {
+      EXPECT_TRUE(enabled.emplace(callbacks[i].domain, callbacks[i].id).second)
+          << "listed twice: " << callbacks[i].id;
+    }
+  }
+  std::set<std::pair<int, CUpti_CallbackId>> classified;
+  for (CUpti_CallbackId id = 1; id < CUPTI_RUNTIME_TRACE_CBID_SIZE; ++id) {
+    if (classify_runtime(id).call == Call::copy)
+      classified.emplace(CUPTI_CB_DOMAIN_RUNTIME_API, id);
+  }
+  for (CUpti_CallbackId id = 1; id < CUPTI_DRIVER_TRACE_CBID_SIZE; ++id) {
+    if (classify_driver(id).call == Call::copy) classified.emplace(CUPTI_CB_DOMAIN_DRIVER_API, id);
+  }
+  EXPECT_EQ(enabled, classified);
+  EXPECT_GE(classified.size(), 40u);  // cudaMemcpy*, cudaMemset*, cuMemcpy*, cuMemsetD*
 }
 
 }  // namespace

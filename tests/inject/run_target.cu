@@ -93,8 +93,9 @@ void basic(int n) {
   CHECK(cudaDeviceSynchronize());
 }
 
-// Inside NVTX range "transfer", n times: a runtime memset, a copy to the host and a driver memset
-// (the copies a program makes through either API), after buffer()'s memset outside every range.
+// Inside NVTX range "transfer": n times a runtime memset, an asynchronous and a synchronous copy
+// to the host and a driver memset (the copies a program makes through either API), then one copy
+// captured into a graph and launched; before the range, buffer()'s memset.
 void copies(int n) {
   float* data = buffer();
   float* host = nullptr;  // pinned: one copy record per copy, never a staged pair
@@ -103,13 +104,27 @@ void copies(int n) {
   for (int i = 0; i < n; ++i) {
     CHECK(cudaMemsetAsync(data, i, 4096 * sizeof(float)));
     CHECK(cudaMemcpyAsync(host, data, 16 * sizeof(float), cudaMemcpyDeviceToHost));
+    CHECK(cudaMemcpy(host, data, 16 * sizeof(float), cudaMemcpyDeviceToHost));
     if (cuMemsetD32Async(reinterpret_cast<CUdeviceptr>(data), 7u, 4096, nullptr) != CUDA_SUCCESS) {
       std::fprintf(stderr, "run_target: cuMemsetD32Async failed\n");
       std::exit(90);
     }
   }
+  cudaStream_t side = nullptr;
+  CHECK(cudaStreamCreateWithFlags(&side, cudaStreamNonBlocking));
+  cudaGraph_t graph = nullptr;
+  CHECK(cudaStreamBeginCapture(side, cudaStreamCaptureModeThreadLocal));
+  CHECK(cudaMemcpyAsync(host, data, 16 * sizeof(float), cudaMemcpyDeviceToHost, side));
+  CHECK(cudaStreamEndCapture(side, &graph));
+  cudaGraphExec_t exec = nullptr;
+  CHECK(cudaGraphInstantiate(&exec, graph, 0));
+  CHECK(cudaGraphLaunch(exec, side));
+  CHECK(cudaStreamSynchronize(side));
   nvtxRangePop();
   CHECK(cudaDeviceSynchronize());
+  CHECK(cudaGraphExecDestroy(exec));
+  CHECK(cudaGraphDestroy(graph));
+  CHECK(cudaStreamDestroy(side));
   CHECK(cudaFreeHost(host));
 }
 
