@@ -140,6 +140,23 @@ TEST(RunRecorder, AKernelThatArrivesBeforeItsTagStillCountsForItsRanges) {
   EXPECT_EQ(report.trace->range_summary[0].self_kernels, 3u);
 }
 
+// The ranges of the tests below: "outer" (0 to 10 us, once) around "step" (100 to 900 ns).
+struct OuterAndStep {
+  std::uint64_t in_outer = 0;       // the path of "outer" alone
+  std::uint64_t step_in_outer = 0;  // the path of "step" inside "outer"
+};
+
+OuterAndStep outer_and_step(RunRecorder& recorder) {
+  const std::uint64_t outer = recorder.range_id("", "outer");
+  const std::uint64_t step = recorder.range_id("", "step");
+  OuterAndStep paths;
+  paths.in_outer = recorder.range_path(0, outer);
+  paths.step_in_outer = recorder.range_path(paths.in_outer, step);
+  recorder.add_range(outer, 0, 10'000);
+  recorder.add_range(step, 100, 900);
+  return paths;
+}
+
 // kerntime run's default: the launch callback notes each launch's ranges, and no external
 // correlation record comes. Every kernel, a graph launch's too, counts for the ranges its launch
 // was made in, and the timeline's kernels carry them.
@@ -147,12 +164,7 @@ TEST(RunRecorder, RangesNotedAtLaunchAttributeKernelsWithoutCuptiTags) {
   RunRecorder recorder(settings());
   LaunchRanges launches;
   recorder.tag_from_launches(&launches);
-  const std::uint64_t outer = recorder.range_id("", "outer");
-  const std::uint64_t step = recorder.range_id("", "step");
-  const std::uint64_t in_outer = recorder.range_path(0, outer);
-  const std::uint64_t step_in_outer = recorder.range_path(in_outer, step);
-  recorder.add_range(outer, 0, 10'000);
-  recorder.add_range(step, 100, 900);
+  const auto [in_outer, step_in_outer] = outer_and_step(recorder);
   launches.note(1, step_in_outer);
   launches.note(2, in_outer);
   launches.note(3, 0);              // outside every range
@@ -198,18 +210,13 @@ TEST(RunRecorder, RangesNotedAtLaunchAttributeKernelsWithoutCuptiTags) {
 }
 
 // Copies and memsets find their ranges as kernels do: the result callback notes each one's call
-// by its correlation id (ApiResult::Kind::copy_issued), and the timeline's copies carry them. The
+// by its correlation id (ApiResult::Kind::copy_called), and the timeline's copies carry them. The
 // range table counts kernels only.
 TEST(RunRecorder, CopiesAndMemsetsCarryTheRangesNotedAtTheirCall) {
   RunRecorder recorder(settings());
   LaunchRanges launches;
   recorder.tag_from_launches(&launches);
-  const std::uint64_t outer = recorder.range_id("", "outer");
-  const std::uint64_t step = recorder.range_id("", "step");
-  const std::uint64_t in_outer = recorder.range_path(0, outer);
-  const std::uint64_t step_in_outer = recorder.range_path(in_outer, step);
-  recorder.add_range(outer, 0, 10'000);
-  recorder.add_range(step, 100, 900);
+  const auto [in_outer, step_in_outer] = outer_and_step(recorder);
   launches.note(1, step_in_outer);  // a copy inside "step"
   launches.note(2, in_outer);       // a memset inside "outer" only; 3: a copy outside both
   trace::RecordBatch records;
