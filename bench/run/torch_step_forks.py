@@ -14,7 +14,8 @@ starts with it, as in a process of its own. Only the import of Python and torch 
   synchronize (as in step_cost.py); its records go to OUT_DIR/cost-reader-ROUND.PID.tsv.
 - bare and profiler: no CUDA or NVTX injection; profiler runs the steps under torch.profiler.
 - KERNTIME_STEP_COST_ARMS=run-no-api,run-no-nvtx,run-kernels-only adds `kerntime run` with a
-  part switched off (BREAKDOWN), to tell where its cost goes.
+  part switched off (BREAKDOWN: step_cost.py's arms, and run-no-nvtx), to tell where its cost
+  goes.
 
 Every arm keeps what `kerntime run` preloads (its library interposes only the process's ends).
 A child ends by exit(), so every tool's exit handler runs (the reader's flush among them); one
@@ -40,17 +41,37 @@ import traceback
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ARMS = ("bare", "reader", "run", "profiler")
-# Breakdown arms (KERNTIME_STEP_COST_ARMS): `kerntime run`'s environment with one part switched
-# off, through the settings its options set (--no-last-launch, --checkpoint 0) and the
-# injection's KERNTIME_RUN_RECORD_OFF diagnostic, as step_cost.py's arms of the same names.
-BREAKDOWN = {
-    "run-no-api": {"KERNTIME_RUN_RECORD_OFF": "api"},
-    # No NVTX injection at all: the program's NVTX calls (and cuBLAS's and cuDNN's own, which
-    # only call out when a tool is attached) stay no-ops, as under the reader.
-    "run-no-nvtx": {"NVTX_INJECTION64_PATH": None},
-    "run-kernels-only": {"KERNTIME_RUN_RECORD_OFF": "api,scopes,copies",
-                         "KERNTIME_RUN_LAST_LAUNCH": "0", "KERNTIME_RUN_CHECKPOINT_MS": "0"},
-}
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(HERE)), "bench", "scripts"))
+import step_cost  # noqa: E402  (its breakdown arms)
+
+# What `kerntime run`'s options set in its program's environment (src/cli/run_environment.cpp):
+# the children of a program already under it take an arm's options through these.
+OPTION_SETTINGS = {("--no-last-launch",): ("KERNTIME_RUN_LAST_LAUNCH", "0"),
+                   ("--checkpoint", "0"): ("KERNTIME_RUN_CHECKPOINT_MS", "0")}
+# Breakdown arms (KERNTIME_STEP_COST_ARMS): step_cost.py's, each `kerntime run`'s environment with
+# one part switched off or as it was before, and run-no-nvtx: no NVTX injection at all, so the
+# program's NVTX calls (and cuBLAS's and cuDNN's own, which only call out when a tool is
+# attached) stay no-ops, as under the reader.
+BREAKDOWN = ("run-no-nvtx",) + tuple(step_cost.BREAKDOWN) + tuple(step_cost.AS_BEFORE)
+
+
+def breakdown_environment(arm):
+    """The environment changes of breakdown arm `arm`: {name: value, or None to unset}."""
+    if arm == "run-no-nvtx":
+        return {"NVTX_INJECTION64_PATH": None}
+    options, change = step_cost.run_arm(arm)
+    i = 0
+    while i < len(options):
+        for spelled, (name, value) in OPTION_SETTINGS.items():
+            if tuple(options[i:i + len(spelled)]) == spelled:
+                change[name] = value
+                i += len(spelled)
+                break
+        else:
+            raise ValueError(f"arm {arm}: no setting here for kerntime run's {options[i]}")
+    return change
+
+
 INJECTIONS = ("CUDA_INJECTION64_PATH", "NVTX_INJECTION64_PATH")
 CHILD_TIMEOUT_S = 90.0  # a child takes about 3 s; its first, on a cold machine, more
 
@@ -60,7 +81,7 @@ def arm_environment(arm, reader, out, round_index):
     if arm == "run":
         return {}
     if arm in BREAKDOWN:
-        return dict(BREAKDOWN[arm])
+        return breakdown_environment(arm)
     change = {name: None for name in INJECTIONS}
     if arm == "reader":
         change.update(CUDA_INJECTION64_PATH=reader, KERNTIME_REFERENCE_FLUSH_AT_SYNC="0",

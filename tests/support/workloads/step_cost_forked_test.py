@@ -115,6 +115,16 @@ class Environment(unittest.TestCase):
         for arm in ("bare", "profiler"):
             self.assertEqual(forks.arm_environment(arm, "/r.so", "/o", 3),
                              {"CUDA_INJECTION64_PATH": None, "NVTX_INJECTION64_PATH": None})
+        # step_cost.py's breakdown arms, their run options as the settings those options set.
+        self.assertEqual(forks.arm_environment("run-kernels-only", "/r.so", "/o", 3),
+                         {"KERNTIME_RUN_RECORD_OFF": "api,scopes,copies",
+                          "KERNTIME_RUN_LAST_LAUNCH": "0", "KERNTIME_RUN_CHECKPOINT_MS": "0"})
+        self.assertEqual(forks.arm_environment("run-no-api", "/r.so", "/o", 3),
+                         {"KERNTIME_RUN_RECORD_OFF": "api"})
+        self.assertEqual(forks.arm_environment("run-as-before", "/r.so", "/o", 3),
+                         {"KERNTIME_RUN_AS_BEFORE": "tags,api"})
+        for arm in forks.BREAKDOWN:
+            self.assertIsInstance(forks.arm_environment(arm, "/r.so", "/o", 3), dict, arm)
         self.assertEqual(forks.arm_environment("reader", "/r.so", "/o", 3),
                          {"CUDA_INJECTION64_PATH": "/r.so", "NVTX_INJECTION64_PATH": None,
                           "KERNTIME_REFERENCE_FLUSH_AT_SYNC": "0",
@@ -214,8 +224,10 @@ class Rounds(unittest.TestCase):
             self.assertFalse(os.path.exists(os.path.join(d, "out")))  # refused before it began
         self.assertEqual(status, 2)
         self.assertEqual(err, "step_cost_forked: unknown arm run-no-gpu in "
-                              "KERNTIME_STEP_COST_ARMS; known: run-no-api, run-no-nvtx, "
-                              "run-kernels-only\n")
+                              "KERNTIME_STEP_COST_ARMS; known: run-no-nvtx, run-no-api, "
+                              "run-no-scopes, run-no-copies, run-no-last-launch, "
+                              "run-no-checkpoint, run-kernels-only, run-as-before, "
+                              "run-tags-as-before, run-api-as-before\n")
 
     def test_a_folder_with_rounds_already_is_refused(self):
         with tempfile.TemporaryDirectory() as d:
