@@ -11,9 +11,9 @@
 # Every process is pinned to the same CPUs (KERNTIME_MEASURE_CPUS, default the last four);
 # KERNTIME_STEP_COST_SIZE picks the step (default block1 here: the step the target defines on the
 # H200's host, docs/run.md); KERNTIME_STEP_COST_SECONDS=S ends the rounds in time for a limit of S
-# seconds, and KERNTIME_STEP_COST_ARMS=run-no-api,run-kernels-only adds breakdown arms
-# (torch_step_forks.py), each set beside the full `kerntime run`. The rounds go to OUT_DIR/rounds.jsonl and processes.jsonl, as
-# step_cost.py writes them, so that --summarize, --levels and --ticks read them too. The last
+# seconds, and KERNTIME_STEP_COST_ARMS=run-no-api,run-no-nvtx,run-kernels-only adds breakdown
+# arms (torch_step_forks.py), each set beside the full `kerntime run` and beside the reader. The
+# rounds go to OUT_DIR/rounds.jsonl and processes.jsonl, as step_cost.py writes them, so that --summarize, --levels and --ticks read them too. The last
 # lines check that `kerntime run` recorded as many kernels in its processes as the reader did in
 # its own, from kerntime's merged report OUT_DIR/cost-run.json.
 import json
@@ -132,11 +132,14 @@ def main(argv):
           ("a launch-bound step as the target defines it" if per_step >= 100 and bare <= 5 else
            "NOT the step the target defines (at least 100 kernels, at most 5 ms)"))
     for arm in [a for a in samples if a not in ("bare", "reader", "run", "profiler")]:
-        # A breakdown arm beside the full recorder, in the target's unit (of the bare step).
-        m, low, high = step_cost.median_interval(
-            [(samples[arm][i] - samples["run"][i]) / samples["bare"][i] for i in range(len(saved))])
-        print(f"({arm} - run) / bare: {m * 100:+.2f} % (interval [{low * 100:+.2f}, "
-              f"{high * 100:+.2f}] %)")
+        # A breakdown arm beside the full recorder and beside the reader, in the target's unit
+        # (of the bare step): the first says what the part costs, the second what is left.
+        for other in ("run", "reader"):
+            m, low, high = step_cost.median_interval(
+                [(samples[arm][i] - samples[other][i]) / samples["bare"][i]
+                 for i in range(len(saved))])
+            print(f"({arm} - {other}) / bare: {m * 100:+.2f} % (interval [{low * 100:+.2f}, "
+                  f"{high * 100:+.2f}] %)")
     for line in step_cost.verdict(samples):
         print(line)
     return 0 if same and done.returncode == 0 else 1

@@ -214,6 +214,9 @@ class Rounds(unittest.TestCase):
                                      "run-no-api": 3.7, "run-no-nvtx": 3.765})
         self.assertIn("(run-no-api - run) / bare: -2.86 %", text)
         self.assertIn("(run-no-nvtx - run) / bare: -1.00 %", text)
+        # And beside the reader: what is left with the part off.
+        self.assertIn("(run-no-api - reader) / bare: +1.71 %", text)
+        self.assertIn("(run-no-nvtx - reader) / bare: +3.57 %", text)
         self.assertIn(f"kerntime run: {3 * 9 * 15 * KERNELS_PER_STEP} kernels in its 27 "
                       "processes: 3 times the reader's count", text)
         self.assertIn("(run - reader) / bare: +4.57 %", text)  # the verdict's arms only
