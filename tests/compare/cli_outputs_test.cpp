@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <fstream>
 #include <string>
+#include <unistd.h>
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -36,7 +37,8 @@ bool have_xmllint() {
 // Empty when `xml` is valid against the Jenkins xUnit plugin's JUnit schema, checked by
 // libxml2 (a real parser and schema validator), else what the validator said.
 std::string schema_problem(const std::string& xml) {
-  const std::string path = temp_path("schema_check.xml");
+  // One file per process: ctest runs this executable's tests in parallel processes.
+  const std::string path = temp_path("schema_check." + std::to_string(getpid()) + ".xml");
   std::ofstream(path) << xml;
   const std::string schema = KERNTIME_TEST_DATA_DIR "/data/junit-10.xsd";
   const std::string command =
