@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "cupti/watched_calls.hpp"
 
-#include <iterator>
+#include <algorithm>
+#include <array>
+#include <cstddef>
 
 #include <cuda.h>
 #include <cuda_runtime_api.h>
@@ -39,6 +41,38 @@ static_assert(CUPTI_DRIVER_TRACE_CBID_cuCtxSynchronize_v2 == kDriverCtxSynchroni
               "CUPTI renumbered a callback id");
 #endif
 
+// The batch copies (CUDA 12.8, and new versions in 13.0); each id's _ptsz twin is the next one.
+constexpr CUpti_CallbackId kRuntimeMemcpyBatch12 = 482;
+constexpr CUpti_CallbackId kRuntimeMemcpy3DBatch12 = 484;
+constexpr CUpti_CallbackId kRuntimeMemcpyBatch13 = 509;
+constexpr CUpti_CallbackId kRuntimeMemcpy3DBatch13 = 511;
+constexpr CUpti_CallbackId kDriverMemcpyBatch12 = 776;
+constexpr CUpti_CallbackId kDriverMemcpy3DBatch12 = 778;
+constexpr CUpti_CallbackId kDriverMemcpyBatch13 = 796;
+constexpr CUpti_CallbackId kDriverMemcpy3DBatch13 = 798;
+#if CUPTI_API_VERSION >= 130000
+static_assert(
+    CUPTI_RUNTIME_TRACE_CBID_cudaMemcpyBatchAsync_v12080 == kRuntimeMemcpyBatch12 &&
+        CUPTI_RUNTIME_TRACE_CBID_cudaMemcpyBatchAsync_ptsz_v12080 == kRuntimeMemcpyBatch12 + 1 &&
+        CUPTI_RUNTIME_TRACE_CBID_cudaMemcpy3DBatchAsync_v12080 == kRuntimeMemcpy3DBatch12 &&
+        CUPTI_RUNTIME_TRACE_CBID_cudaMemcpy3DBatchAsync_ptsz_v12080 ==
+            kRuntimeMemcpy3DBatch12 + 1 &&
+        CUPTI_RUNTIME_TRACE_CBID_cudaMemcpyBatchAsync_v13000 == kRuntimeMemcpyBatch13 &&
+        CUPTI_RUNTIME_TRACE_CBID_cudaMemcpyBatchAsync_ptsz_v13000 == kRuntimeMemcpyBatch13 + 1 &&
+        CUPTI_RUNTIME_TRACE_CBID_cudaMemcpy3DBatchAsync_v13000 == kRuntimeMemcpy3DBatch13 &&
+        CUPTI_RUNTIME_TRACE_CBID_cudaMemcpy3DBatchAsync_ptsz_v13000 ==
+            kRuntimeMemcpy3DBatch13 + 1 &&
+        CUPTI_DRIVER_TRACE_CBID_cuMemcpyBatchAsync == kDriverMemcpyBatch12 &&
+        CUPTI_DRIVER_TRACE_CBID_cuMemcpyBatchAsync_ptsz == kDriverMemcpyBatch12 + 1 &&
+        CUPTI_DRIVER_TRACE_CBID_cuMemcpy3DBatchAsync == kDriverMemcpy3DBatch12 &&
+        CUPTI_DRIVER_TRACE_CBID_cuMemcpy3DBatchAsync_ptsz == kDriverMemcpy3DBatch12 + 1 &&
+        CUPTI_DRIVER_TRACE_CBID_cuMemcpyBatchAsync_v2 == kDriverMemcpyBatch13 &&
+        CUPTI_DRIVER_TRACE_CBID_cuMemcpyBatchAsync_v2_ptsz == kDriverMemcpyBatch13 + 1 &&
+        CUPTI_DRIVER_TRACE_CBID_cuMemcpy3DBatchAsync_v2 == kDriverMemcpy3DBatch13 &&
+        CUPTI_DRIVER_TRACE_CBID_cuMemcpy3DBatchAsync_v2_ptsz == kDriverMemcpy3DBatch13 + 1,
+    "CUPTI renumbered a callback id");
+#endif
+
 // __cudaLaunchKernel's parameters, which CUPTI's generated headers do not declare: the
 // function's arguments in order, as every generated parameter struct is (cudaKernel_t in place
 // of cudaLaunchKernel's `const void* func`, both one pointer).
@@ -52,152 +86,311 @@ struct LaunchKernel13Params {
 };
 static_assert(sizeof(LaunchKernel13Params) == sizeof(cudaLaunchKernel_v7000_params));
 
+// Every watched call, once: what it is to the watch, and whether it is a per-thread-stream entry
+// point. The classification and the lists of callbacks to enable are both made from these, so
+// the two cannot disagree.
+struct WatchedCall {
+  CUpti_CallbackId id;
+  Call call;
+  bool per_thread = false;
+};
+
+constexpr WatchedCall kRuntimeCalls[] = {
+    {CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_v7000, Call::kernel_launch},
+    {CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernelExC_v11060, Call::kernel_launch},
+    {CUPTI_RUNTIME_TRACE_CBID_cudaLaunchCooperativeKernel_v9000, Call::kernel_launch},
+    {kRuntimeLaunchKernel13, Call::kernel_launch},
+    {CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_ptsz_v7000, Call::kernel_launch, true},
+    {CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernelExC_ptsz_v11060, Call::kernel_launch, true},
+    {CUPTI_RUNTIME_TRACE_CBID_cudaLaunchCooperativeKernel_ptsz_v9000, Call::kernel_launch, true},
+    {kRuntimeLaunchKernel13Ptsz, Call::kernel_launch, true},
+    {CUPTI_RUNTIME_TRACE_CBID_cudaGraphLaunch_v10000, Call::graph_launch},
+    {CUPTI_RUNTIME_TRACE_CBID_cudaGraphLaunch_ptsz_v10000, Call::graph_launch, true},
+    {CUPTI_RUNTIME_TRACE_CBID_cudaStreamBeginCapture_v10000, Call::capture_begin},
+    {CUPTI_RUNTIME_TRACE_CBID_cudaStreamBeginCapture_ptsz_v10000, Call::capture_begin},
+    {kRuntimeCaptureToGraph, Call::capture_begin},
+    {kRuntimeCaptureToGraphPtsz, Call::capture_begin},
+    {CUPTI_RUNTIME_TRACE_CBID_cudaStreamEndCapture_v10000, Call::capture_end},
+    {CUPTI_RUNTIME_TRACE_CBID_cudaStreamEndCapture_ptsz_v10000, Call::capture_end},
+    {CUPTI_RUNTIME_TRACE_CBID_cudaDeviceSynchronize_v3020, Call::device_sync},
+    {CUPTI_RUNTIME_TRACE_CBID_cudaThreadSynchronize_v3020, Call::device_sync},
+    {CUPTI_RUNTIME_TRACE_CBID_cudaStreamSynchronize_v3020, Call::stream_sync},
+    {CUPTI_RUNTIME_TRACE_CBID_cudaStreamQuery_v3020, Call::stream_sync},
+    {CUPTI_RUNTIME_TRACE_CBID_cudaStreamSynchronize_ptsz_v7000, Call::stream_sync, true},
+    {CUPTI_RUNTIME_TRACE_CBID_cudaStreamQuery_ptsz_v7000, Call::stream_sync, true},
+    {CUPTI_RUNTIME_TRACE_CBID_cudaMemcpy_v3020, Call::copy},
+    {CUPTI_RUNTIME_TRACE_CBID_cudaMemcpy_ptds_v7000, Call::copy},
+    {CUPTI_RUNTIME_TRACE_CBID_cudaMemcpyAsync_v3020, Call::copy},
+    {CUPTI_RUNTIME_TRACE_CBID_cudaMemcpyAsync_ptsz_v7000, Call::copy},
+    {CUPTI_RUNTIME_TRACE_CBID_cudaMemset_v3020, Call::copy},
+    {CUPTI_RUNTIME_TRACE_CBID_cudaMemset_ptds_v7000, Call::copy},
+    {CUPTI_RUNTIME_TRACE_CBID_cudaMemsetAsync_v3020, Call::copy},
+    {CUPTI_RUNTIME_TRACE_CBID_cudaMemsetAsync_ptsz_v7000, Call::copy},
+    {CUPTI_RUNTIME_TRACE_CBID_cudaMemcpy2D_v3020, Call::copy},
+    {CUPTI_RUNTIME_TRACE_CBID_cudaMemcpy2D_ptds_v7000, Call::copy},
+    {CUPTI_RUNTIME_TRACE_CBID_cudaMemcpy2DAsync_v3020, Call::copy},
+    {CUPTI_RUNTIME_TRACE_CBID_cudaMemcpy2DAsync_ptsz_v7000, Call::copy},
+    {CUPTI_RUNTIME_TRACE_CBID_cudaMemcpyPeer_v4000, Call::copy},
+    {CUPTI_RUNTIME_TRACE_CBID_cudaMemcpyPeerAsync_v4000, Call::copy},
+    {CUPTI_RUNTIME_TRACE_CBID_cudaMemcpyToSymbol_v3020, Call::copy},
+    {CUPTI_RUNTIME_TRACE_CBID_cudaMemcpyToSymbol_ptds_v7000, Call::copy},
+    {CUPTI_RUNTIME_TRACE_CBID_cudaMemcpyToSymbolAsync_v3020, Call::copy},
+    {CUPTI_RUNTIME_TRACE_CBID_cudaMemcpyToSymbolAsync_ptsz_v7000, Call::copy},
+    {CUPTI_RUNTIME_TRACE_CBID_cudaMemcpyFromSymbol_v3020, Call::copy},
+    {CUPTI_RUNTIME_TRACE_CBID_cudaMemcpyFromSymbol_ptds_v7000, Call::copy},
+    {CUPTI_RUNTIME_TRACE_CBID_cudaMemcpyFromSymbolAsync_v3020, Call::copy},
+    {CUPTI_RUNTIME_TRACE_CBID_cudaMemcpyFromSymbolAsync_ptsz_v7000, Call::copy},
+    {CUPTI_RUNTIME_TRACE_CBID_cudaMemset2D_v3020, Call::copy},
+    {CUPTI_RUNTIME_TRACE_CBID_cudaMemset2D_ptds_v7000, Call::copy},
+    {CUPTI_RUNTIME_TRACE_CBID_cudaMemset2DAsync_v3020, Call::copy},
+    {CUPTI_RUNTIME_TRACE_CBID_cudaMemset2DAsync_ptsz_v7000, Call::copy},
+    {CUPTI_RUNTIME_TRACE_CBID_cudaEventSynchronize_v3020, Call::may_fault},
+    {CUPTI_RUNTIME_TRACE_CBID_cudaEventQuery_v3020, Call::may_fault},
+    {CUPTI_RUNTIME_TRACE_CBID_cudaMemcpyToArray_v3020, Call::copy},
+    {CUPTI_RUNTIME_TRACE_CBID_cudaMemcpyToArray_ptds_v7000, Call::copy},
+    {CUPTI_RUNTIME_TRACE_CBID_cudaMemcpyToArrayAsync_v3020, Call::copy},
+    {CUPTI_RUNTIME_TRACE_CBID_cudaMemcpyToArrayAsync_ptsz_v7000, Call::copy},
+    {CUPTI_RUNTIME_TRACE_CBID_cudaMemcpyFromArray_v3020, Call::copy},
+    {CUPTI_RUNTIME_TRACE_CBID_cudaMemcpyFromArray_ptds_v7000, Call::copy},
+    {CUPTI_RUNTIME_TRACE_CBID_cudaMemcpyFromArrayAsync_v3020, Call::copy},
+    {CUPTI_RUNTIME_TRACE_CBID_cudaMemcpyFromArrayAsync_ptsz_v7000, Call::copy},
+    {CUPTI_RUNTIME_TRACE_CBID_cudaMemcpy2DToArray_v3020, Call::copy},
+    {CUPTI_RUNTIME_TRACE_CBID_cudaMemcpy2DToArray_ptds_v7000, Call::copy},
+    {CUPTI_RUNTIME_TRACE_CBID_cudaMemcpy2DToArrayAsync_v3020, Call::copy},
+    {CUPTI_RUNTIME_TRACE_CBID_cudaMemcpy2DToArrayAsync_ptsz_v7000, Call::copy},
+    {CUPTI_RUNTIME_TRACE_CBID_cudaMemcpy2DFromArray_v3020, Call::copy},
+    {CUPTI_RUNTIME_TRACE_CBID_cudaMemcpy2DFromArray_ptds_v7000, Call::copy},
+    {CUPTI_RUNTIME_TRACE_CBID_cudaMemcpy2DFromArrayAsync_v3020, Call::copy},
+    {CUPTI_RUNTIME_TRACE_CBID_cudaMemcpy2DFromArrayAsync_ptsz_v7000, Call::copy},
+    {CUPTI_RUNTIME_TRACE_CBID_cudaMemcpyArrayToArray_v3020, Call::copy},
+    {CUPTI_RUNTIME_TRACE_CBID_cudaMemcpyArrayToArray_ptds_v7000, Call::copy},
+    {CUPTI_RUNTIME_TRACE_CBID_cudaMemcpy2DArrayToArray_v3020, Call::copy},
+    {CUPTI_RUNTIME_TRACE_CBID_cudaMemcpy2DArrayToArray_ptds_v7000, Call::copy},
+    {CUPTI_RUNTIME_TRACE_CBID_cudaMemcpy3D_v3020, Call::copy},
+    {CUPTI_RUNTIME_TRACE_CBID_cudaMemcpy3D_ptds_v7000, Call::copy},
+    {CUPTI_RUNTIME_TRACE_CBID_cudaMemcpy3DAsync_v3020, Call::copy},
+    {CUPTI_RUNTIME_TRACE_CBID_cudaMemcpy3DAsync_ptsz_v7000, Call::copy},
+    {CUPTI_RUNTIME_TRACE_CBID_cudaMemcpy3DPeer_v4000, Call::copy},
+    {CUPTI_RUNTIME_TRACE_CBID_cudaMemcpy3DPeer_ptds_v7000, Call::copy},
+    {CUPTI_RUNTIME_TRACE_CBID_cudaMemcpy3DPeerAsync_v4000, Call::copy},
+    {CUPTI_RUNTIME_TRACE_CBID_cudaMemcpy3DPeerAsync_ptsz_v7000, Call::copy},
+    {CUPTI_RUNTIME_TRACE_CBID_cudaMemset3D_v3020, Call::copy},
+    {CUPTI_RUNTIME_TRACE_CBID_cudaMemset3D_ptds_v7000, Call::copy},
+    {CUPTI_RUNTIME_TRACE_CBID_cudaMemset3DAsync_v3020, Call::copy},
+    {CUPTI_RUNTIME_TRACE_CBID_cudaMemset3DAsync_ptsz_v7000, Call::copy},
+    {kRuntimeMemcpyBatch12, Call::copy},
+    {kRuntimeMemcpyBatch12 + 1, Call::copy},  // _ptsz
+    {kRuntimeMemcpy3DBatch12, Call::copy},
+    {kRuntimeMemcpy3DBatch12 + 1, Call::copy},
+    {kRuntimeMemcpyBatch13, Call::copy},
+    {kRuntimeMemcpyBatch13 + 1, Call::copy},
+    {kRuntimeMemcpy3DBatch13, Call::copy},
+    {kRuntimeMemcpy3DBatch13 + 1, Call::copy},
+};
+
+constexpr WatchedCall kDriverCalls[] = {
+    {CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel, Call::kernel_launch},
+    {CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx, Call::kernel_launch},
+    {CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel, Call::kernel_launch},
+    {CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel_ptsz, Call::kernel_launch, true},
+    {CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx_ptsz, Call::kernel_launch, true},
+    {CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel_ptsz, Call::kernel_launch, true},
+    {CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch, Call::graph_launch},
+    {CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch_ptsz, Call::graph_launch, true},
+    {CUPTI_DRIVER_TRACE_CBID_cuStreamBeginCapture, Call::capture_begin},
+    {CUPTI_DRIVER_TRACE_CBID_cuStreamBeginCapture_ptsz, Call::capture_begin},
+    {CUPTI_DRIVER_TRACE_CBID_cuStreamBeginCapture_v2, Call::capture_begin},
+    {CUPTI_DRIVER_TRACE_CBID_cuStreamBeginCapture_v2_ptsz, Call::capture_begin},
+    {kDriverCaptureToGraph, Call::capture_begin},
+    {kDriverCaptureToGraphPtsz, Call::capture_begin},
+    {CUPTI_DRIVER_TRACE_CBID_cuStreamEndCapture, Call::capture_end},
+    {CUPTI_DRIVER_TRACE_CBID_cuStreamEndCapture_ptsz, Call::capture_end},
+    {CUPTI_DRIVER_TRACE_CBID_cuCtxSynchronize, Call::device_sync},
+    {CUPTI_DRIVER_TRACE_CBID_cuStreamSynchronize, Call::stream_sync},
+    {CUPTI_DRIVER_TRACE_CBID_cuStreamQuery, Call::stream_sync},
+    {CUPTI_DRIVER_TRACE_CBID_cuStreamSynchronize_ptsz, Call::stream_sync, true},
+    {CUPTI_DRIVER_TRACE_CBID_cuStreamQuery_ptsz, Call::stream_sync, true},
+    {kDriverCtxSynchronizeV2, Call::may_fault},
+    {CUPTI_DRIVER_TRACE_CBID_cuEventSynchronize, Call::may_fault},
+    {CUPTI_DRIVER_TRACE_CBID_cuEventQuery, Call::may_fault},
+    {CUPTI_DRIVER_TRACE_CBID_cuMemcpy, Call::copy},
+    {CUPTI_DRIVER_TRACE_CBID_cuMemcpy_ptds, Call::copy},
+    {CUPTI_DRIVER_TRACE_CBID_cuMemcpyAsync, Call::copy},
+    {CUPTI_DRIVER_TRACE_CBID_cuMemcpyAsync_ptsz, Call::copy},
+    {CUPTI_DRIVER_TRACE_CBID_cuMemcpyHtoD_v2, Call::copy},
+    {CUPTI_DRIVER_TRACE_CBID_cuMemcpyDtoH_v2, Call::copy},
+    {CUPTI_DRIVER_TRACE_CBID_cuMemcpyHtoD_v2_ptds, Call::copy},
+    {CUPTI_DRIVER_TRACE_CBID_cuMemcpyDtoH_v2_ptds, Call::copy},
+    {CUPTI_DRIVER_TRACE_CBID_cuMemcpyHtoDAsync_v2, Call::copy},
+    {CUPTI_DRIVER_TRACE_CBID_cuMemcpyDtoHAsync_v2, Call::copy},
+    {CUPTI_DRIVER_TRACE_CBID_cuMemcpyHtoDAsync_v2_ptsz, Call::copy},
+    {CUPTI_DRIVER_TRACE_CBID_cuMemcpyDtoHAsync_v2_ptsz, Call::copy},
+    {CUPTI_DRIVER_TRACE_CBID_cuMemcpyDtoD_v2, Call::copy},
+    {CUPTI_DRIVER_TRACE_CBID_cuMemcpyDtoD_v2_ptds, Call::copy},
+    {CUPTI_DRIVER_TRACE_CBID_cuMemcpyDtoDAsync_v2, Call::copy},
+    {CUPTI_DRIVER_TRACE_CBID_cuMemcpyDtoDAsync_v2_ptsz, Call::copy},
+    {CUPTI_DRIVER_TRACE_CBID_cuMemcpyPeer, Call::copy},
+    {CUPTI_DRIVER_TRACE_CBID_cuMemcpyPeer_ptds, Call::copy},
+    {CUPTI_DRIVER_TRACE_CBID_cuMemcpyPeerAsync, Call::copy},
+    {CUPTI_DRIVER_TRACE_CBID_cuMemcpyPeerAsync_ptsz, Call::copy},
+    {CUPTI_DRIVER_TRACE_CBID_cuMemcpy2D_v2, Call::copy},
+    {CUPTI_DRIVER_TRACE_CBID_cuMemcpy2D_v2_ptds, Call::copy},
+    {CUPTI_DRIVER_TRACE_CBID_cuMemcpy2DAsync_v2, Call::copy},
+    {CUPTI_DRIVER_TRACE_CBID_cuMemcpy2DAsync_v2_ptsz, Call::copy},
+    {CUPTI_DRIVER_TRACE_CBID_cuMemsetD8_v2, Call::copy},
+    {CUPTI_DRIVER_TRACE_CBID_cuMemsetD8_v2_ptds, Call::copy},
+    {CUPTI_DRIVER_TRACE_CBID_cuMemsetD16_v2, Call::copy},
+    {CUPTI_DRIVER_TRACE_CBID_cuMemsetD16_v2_ptds, Call::copy},
+    {CUPTI_DRIVER_TRACE_CBID_cuMemsetD32_v2, Call::copy},
+    {CUPTI_DRIVER_TRACE_CBID_cuMemsetD32_v2_ptds, Call::copy},
+    {CUPTI_DRIVER_TRACE_CBID_cuMemsetD8Async, Call::copy},
+    {CUPTI_DRIVER_TRACE_CBID_cuMemsetD8Async_ptsz, Call::copy},
+    {CUPTI_DRIVER_TRACE_CBID_cuMemsetD16Async, Call::copy},
+    {CUPTI_DRIVER_TRACE_CBID_cuMemsetD16Async_ptsz, Call::copy},
+    {CUPTI_DRIVER_TRACE_CBID_cuMemsetD32Async, Call::copy},
+    {CUPTI_DRIVER_TRACE_CBID_cuMemsetD32Async_ptsz, Call::copy},
+    {CUPTI_DRIVER_TRACE_CBID_cuMemcpyHtoA_v2, Call::copy},
+    {CUPTI_DRIVER_TRACE_CBID_cuMemcpyHtoA_v2_ptds, Call::copy},
+    {CUPTI_DRIVER_TRACE_CBID_cuMemcpyHtoAAsync_v2, Call::copy},
+    {CUPTI_DRIVER_TRACE_CBID_cuMemcpyHtoAAsync_v2_ptsz, Call::copy},
+    {CUPTI_DRIVER_TRACE_CBID_cuMemcpyAtoH_v2, Call::copy},
+    {CUPTI_DRIVER_TRACE_CBID_cuMemcpyAtoH_v2_ptds, Call::copy},
+    {CUPTI_DRIVER_TRACE_CBID_cuMemcpyAtoHAsync_v2, Call::copy},
+    {CUPTI_DRIVER_TRACE_CBID_cuMemcpyAtoHAsync_v2_ptsz, Call::copy},
+    {CUPTI_DRIVER_TRACE_CBID_cuMemcpyDtoA_v2, Call::copy},
+    {CUPTI_DRIVER_TRACE_CBID_cuMemcpyDtoA_v2_ptds, Call::copy},
+    {CUPTI_DRIVER_TRACE_CBID_cuMemcpyAtoD_v2, Call::copy},
+    {CUPTI_DRIVER_TRACE_CBID_cuMemcpyAtoD_v2_ptds, Call::copy},
+    {CUPTI_DRIVER_TRACE_CBID_cuMemcpyAtoA_v2, Call::copy},
+    {CUPTI_DRIVER_TRACE_CBID_cuMemcpyAtoA_v2_ptds, Call::copy},
+    {CUPTI_DRIVER_TRACE_CBID_cuMemcpy2DUnaligned_v2, Call::copy},
+    {CUPTI_DRIVER_TRACE_CBID_cuMemcpy2DUnaligned_v2_ptds, Call::copy},
+    {CUPTI_DRIVER_TRACE_CBID_cuMemcpy3D_v2, Call::copy},
+    {CUPTI_DRIVER_TRACE_CBID_cuMemcpy3D_v2_ptds, Call::copy},
+    {CUPTI_DRIVER_TRACE_CBID_cuMemcpy3DAsync_v2, Call::copy},
+    {CUPTI_DRIVER_TRACE_CBID_cuMemcpy3DAsync_v2_ptsz, Call::copy},
+    {CUPTI_DRIVER_TRACE_CBID_cuMemcpy3DPeer, Call::copy},
+    {CUPTI_DRIVER_TRACE_CBID_cuMemcpy3DPeer_ptds, Call::copy},
+    {CUPTI_DRIVER_TRACE_CBID_cuMemcpy3DPeerAsync, Call::copy},
+    {CUPTI_DRIVER_TRACE_CBID_cuMemcpy3DPeerAsync_ptsz, Call::copy},
+    {CUPTI_DRIVER_TRACE_CBID_cuMemsetD2D8_v2, Call::copy},
+    {CUPTI_DRIVER_TRACE_CBID_cuMemsetD2D8_v2_ptds, Call::copy},
+    {CUPTI_DRIVER_TRACE_CBID_cuMemsetD2D16_v2, Call::copy},
+    {CUPTI_DRIVER_TRACE_CBID_cuMemsetD2D16_v2_ptds, Call::copy},
+    {CUPTI_DRIVER_TRACE_CBID_cuMemsetD2D32_v2, Call::copy},
+    {CUPTI_DRIVER_TRACE_CBID_cuMemsetD2D32_v2_ptds, Call::copy},
+    {CUPTI_DRIVER_TRACE_CBID_cuMemsetD2D8Async, Call::copy},
+    {CUPTI_DRIVER_TRACE_CBID_cuMemsetD2D8Async_ptsz, Call::copy},
+    {CUPTI_DRIVER_TRACE_CBID_cuMemsetD2D16Async, Call::copy},
+    {CUPTI_DRIVER_TRACE_CBID_cuMemsetD2D16Async_ptsz, Call::copy},
+    {CUPTI_DRIVER_TRACE_CBID_cuMemsetD2D32Async, Call::copy},
+    {CUPTI_DRIVER_TRACE_CBID_cuMemsetD2D32Async_ptsz, Call::copy},
+    {kDriverMemcpyBatch12, Call::copy},
+    {kDriverMemcpyBatch12 + 1, Call::copy},  // _ptsz
+    {kDriverMemcpy3DBatch12, Call::copy},
+    {kDriverMemcpy3DBatch12 + 1, Call::copy},
+    {kDriverMemcpyBatch13, Call::copy},
+    {kDriverMemcpyBatch13 + 1, Call::copy},
+    {kDriverMemcpy3DBatch13, Call::copy},
+    {kDriverMemcpy3DBatch13 + 1, Call::copy},
+    // The CUDA 3.x entry points that the _v2 ones replaced, for programs built against them.
+    {CUPTI_DRIVER_TRACE_CBID_cuMemcpyHtoD, Call::copy},
+    {CUPTI_DRIVER_TRACE_CBID_cuMemcpyDtoH, Call::copy},
+    {CUPTI_DRIVER_TRACE_CBID_cuMemcpyDtoD, Call::copy},
+    {CUPTI_DRIVER_TRACE_CBID_cuMemcpyDtoA, Call::copy},
+    {CUPTI_DRIVER_TRACE_CBID_cuMemcpyAtoD, Call::copy},
+    {CUPTI_DRIVER_TRACE_CBID_cuMemcpyHtoA, Call::copy},
+    {CUPTI_DRIVER_TRACE_CBID_cuMemcpyAtoH, Call::copy},
+    {CUPTI_DRIVER_TRACE_CBID_cuMemcpyAtoA, Call::copy},
+    {CUPTI_DRIVER_TRACE_CBID_cuMemcpy2D, Call::copy},
+    {CUPTI_DRIVER_TRACE_CBID_cuMemcpy2DUnaligned, Call::copy},
+    {CUPTI_DRIVER_TRACE_CBID_cuMemcpy3D, Call::copy},
+    {CUPTI_DRIVER_TRACE_CBID_cuMemcpyHtoDAsync, Call::copy},
+    {CUPTI_DRIVER_TRACE_CBID_cuMemcpyDtoHAsync, Call::copy},
+    {CUPTI_DRIVER_TRACE_CBID_cuMemcpyDtoDAsync, Call::copy},
+    {CUPTI_DRIVER_TRACE_CBID_cuMemcpyHtoAAsync, Call::copy},
+    {CUPTI_DRIVER_TRACE_CBID_cuMemcpyAtoHAsync, Call::copy},
+    {CUPTI_DRIVER_TRACE_CBID_cuMemcpy2DAsync, Call::copy},
+    {CUPTI_DRIVER_TRACE_CBID_cuMemcpy3DAsync, Call::copy},
+    {CUPTI_DRIVER_TRACE_CBID_cuMemsetD8, Call::copy},
+    {CUPTI_DRIVER_TRACE_CBID_cuMemsetD16, Call::copy},
+    {CUPTI_DRIVER_TRACE_CBID_cuMemsetD32, Call::copy},
+    {CUPTI_DRIVER_TRACE_CBID_cuMemsetD2D8, Call::copy},
+    {CUPTI_DRIVER_TRACE_CBID_cuMemsetD2D16, Call::copy},
+    {CUPTI_DRIVER_TRACE_CBID_cuMemsetD2D32, Call::copy},
+    {CUPTI_DRIVER_TRACE_CBID_cuMemcpy_v2, Call::copy},
+};
+
+template <std::size_t N>
+constexpr bool each_once(const WatchedCall (&calls)[N]) {
+  for (std::size_t i = 0; i < N; ++i) {
+    for (std::size_t j = i + 1; j < N; ++j) {
+      if (calls[i].id == calls[j].id) return false;
+    }
+  }
+  return true;
+}
+static_assert(each_once(kRuntimeCalls) && each_once(kDriverCalls), "a call is listed twice");
+
+// Indexed by callback id, so that classifying a call in every callback is one load.
+template <std::size_t N>
+constexpr std::size_t table_size(const WatchedCall (&calls)[N]) {
+  std::size_t size = 0;
+  for (const WatchedCall& c : calls)
+    size = std::max<std::size_t>(size, c.id + 1);
+  return size;
+}
+
+template <std::size_t Size, std::size_t N>
+constexpr std::array<Classified, Size> by_id(const WatchedCall (&calls)[N]) {
+  std::array<Classified, Size> table{};
+  for (const WatchedCall& c : calls)
+    table[c.id] = Classified{c.call, c.per_thread};
+  return table;
+}
+
+constexpr auto kRuntimeById = by_id<table_size(kRuntimeCalls)>(kRuntimeCalls);
+constexpr auto kDriverById = by_id<table_size(kDriverCalls)>(kDriverCalls);
+
+constexpr bool is_launch_site(Call call) {
+  return call == Call::kernel_launch || call == Call::graph_launch || call == Call::capture_begin ||
+         call == Call::capture_end;
+}
+
+template <bool LaunchSites>
+constexpr std::size_t count_watched() {
+  std::size_t count = 0;
+  for (const WatchedCall& c : kRuntimeCalls)
+    count += is_launch_site(c.call) == LaunchSites;
+  for (const WatchedCall& c : kDriverCalls)
+    count += is_launch_site(c.call) == LaunchSites;
+  return count;
+}
+
+template <bool LaunchSites>
+constexpr std::array<WatchedCallback, count_watched<LaunchSites>()> watched() {
+  std::array<WatchedCallback, count_watched<LaunchSites>()> out{};
+  std::size_t n = 0;
+  for (const WatchedCall& c : kRuntimeCalls) {
+    if (is_launch_site(c.call) == LaunchSites) out[n++] = {CUPTI_CB_DOMAIN_RUNTIME_API, c.id};
+  }
+  for (const WatchedCall& c : kDriverCalls) {
+    if (is_launch_site(c.call) == LaunchSites) out[n++] = {CUPTI_CB_DOMAIN_DRIVER_API, c.id};
+  }
+  return out;
+}
+
+constexpr auto kLaunchCallbacks = watched<true>();
+constexpr auto kResultCallbacks = watched<false>();
+
 }  // namespace
 
 Classified classify_runtime(CUpti_CallbackId id) {
-  switch (id) {
-    case CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_v7000:
-    case CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernelExC_v11060:
-    case CUPTI_RUNTIME_TRACE_CBID_cudaLaunchCooperativeKernel_v9000:
-    case kRuntimeLaunchKernel13:
-      return {Call::kernel_launch, false};
-    case CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_ptsz_v7000:
-    case CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernelExC_ptsz_v11060:
-    case CUPTI_RUNTIME_TRACE_CBID_cudaLaunchCooperativeKernel_ptsz_v9000:
-    case kRuntimeLaunchKernel13Ptsz:
-      return {Call::kernel_launch, true};
-    case CUPTI_RUNTIME_TRACE_CBID_cudaGraphLaunch_v10000:
-      return {Call::graph_launch, false};
-    case CUPTI_RUNTIME_TRACE_CBID_cudaGraphLaunch_ptsz_v10000:
-      return {Call::graph_launch, true};
-    case CUPTI_RUNTIME_TRACE_CBID_cudaStreamBeginCapture_v10000:
-    case CUPTI_RUNTIME_TRACE_CBID_cudaStreamBeginCapture_ptsz_v10000:
-    case kRuntimeCaptureToGraph:
-    case kRuntimeCaptureToGraphPtsz:
-      return {Call::capture_begin, false};
-    case CUPTI_RUNTIME_TRACE_CBID_cudaStreamEndCapture_v10000:
-    case CUPTI_RUNTIME_TRACE_CBID_cudaStreamEndCapture_ptsz_v10000:
-      return {Call::capture_end, false};
-    case CUPTI_RUNTIME_TRACE_CBID_cudaDeviceSynchronize_v3020:
-    case CUPTI_RUNTIME_TRACE_CBID_cudaThreadSynchronize_v3020:
-      return {Call::device_sync, false};
-    case CUPTI_RUNTIME_TRACE_CBID_cudaStreamSynchronize_v3020:
-    case CUPTI_RUNTIME_TRACE_CBID_cudaStreamQuery_v3020:
-      return {Call::stream_sync, false};
-    case CUPTI_RUNTIME_TRACE_CBID_cudaStreamSynchronize_ptsz_v7000:
-    case CUPTI_RUNTIME_TRACE_CBID_cudaStreamQuery_ptsz_v7000:
-      return {Call::stream_sync, true};
-    case CUPTI_RUNTIME_TRACE_CBID_cudaMemcpy_v3020:
-    case CUPTI_RUNTIME_TRACE_CBID_cudaMemcpy_ptds_v7000:
-    case CUPTI_RUNTIME_TRACE_CBID_cudaMemcpyAsync_v3020:
-    case CUPTI_RUNTIME_TRACE_CBID_cudaMemcpyAsync_ptsz_v7000:
-    case CUPTI_RUNTIME_TRACE_CBID_cudaMemset_v3020:
-    case CUPTI_RUNTIME_TRACE_CBID_cudaMemset_ptds_v7000:
-    case CUPTI_RUNTIME_TRACE_CBID_cudaMemsetAsync_v3020:
-    case CUPTI_RUNTIME_TRACE_CBID_cudaMemsetAsync_ptsz_v7000:
-    case CUPTI_RUNTIME_TRACE_CBID_cudaMemcpy2D_v3020:
-    case CUPTI_RUNTIME_TRACE_CBID_cudaMemcpy2D_ptds_v7000:
-    case CUPTI_RUNTIME_TRACE_CBID_cudaMemcpy2DAsync_v3020:
-    case CUPTI_RUNTIME_TRACE_CBID_cudaMemcpy2DAsync_ptsz_v7000:
-    case CUPTI_RUNTIME_TRACE_CBID_cudaMemcpyPeer_v4000:
-    case CUPTI_RUNTIME_TRACE_CBID_cudaMemcpyPeerAsync_v4000:
-    case CUPTI_RUNTIME_TRACE_CBID_cudaMemcpyToSymbol_v3020:
-    case CUPTI_RUNTIME_TRACE_CBID_cudaMemcpyToSymbol_ptds_v7000:
-    case CUPTI_RUNTIME_TRACE_CBID_cudaMemcpyToSymbolAsync_v3020:
-    case CUPTI_RUNTIME_TRACE_CBID_cudaMemcpyToSymbolAsync_ptsz_v7000:
-    case CUPTI_RUNTIME_TRACE_CBID_cudaMemcpyFromSymbol_v3020:
-    case CUPTI_RUNTIME_TRACE_CBID_cudaMemcpyFromSymbol_ptds_v7000:
-    case CUPTI_RUNTIME_TRACE_CBID_cudaMemcpyFromSymbolAsync_v3020:
-    case CUPTI_RUNTIME_TRACE_CBID_cudaMemcpyFromSymbolAsync_ptsz_v7000:
-    case CUPTI_RUNTIME_TRACE_CBID_cudaMemset2D_v3020:
-    case CUPTI_RUNTIME_TRACE_CBID_cudaMemset2D_ptds_v7000:
-    case CUPTI_RUNTIME_TRACE_CBID_cudaMemset2DAsync_v3020:
-    case CUPTI_RUNTIME_TRACE_CBID_cudaMemset2DAsync_ptsz_v7000:
-      return {Call::copy, false};
-    case CUPTI_RUNTIME_TRACE_CBID_cudaEventSynchronize_v3020:
-    case CUPTI_RUNTIME_TRACE_CBID_cudaEventQuery_v3020:
-      return {Call::may_fault, false};
-    default:
-      return {};
-  }
+  return id < kRuntimeById.size() ? kRuntimeById[id] : Classified{};
 }
 
 Classified classify_driver(CUpti_CallbackId id) {
-  switch (id) {
-    case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel:
-    case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx:
-    case CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel:
-      return {Call::kernel_launch, false};
-    case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel_ptsz:
-    case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx_ptsz:
-    case CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel_ptsz:
-      return {Call::kernel_launch, true};
-    case CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch:
-      return {Call::graph_launch, false};
-    case CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch_ptsz:
-      return {Call::graph_launch, true};
-    case CUPTI_DRIVER_TRACE_CBID_cuStreamBeginCapture:
-    case CUPTI_DRIVER_TRACE_CBID_cuStreamBeginCapture_ptsz:
-    case CUPTI_DRIVER_TRACE_CBID_cuStreamBeginCapture_v2:
-    case CUPTI_DRIVER_TRACE_CBID_cuStreamBeginCapture_v2_ptsz:
-    case kDriverCaptureToGraph:
-    case kDriverCaptureToGraphPtsz:
-      return {Call::capture_begin, false};
-    case CUPTI_DRIVER_TRACE_CBID_cuStreamEndCapture:
-    case CUPTI_DRIVER_TRACE_CBID_cuStreamEndCapture_ptsz:
-      return {Call::capture_end, false};
-    case CUPTI_DRIVER_TRACE_CBID_cuCtxSynchronize:
-      return {Call::device_sync, false};
-    case CUPTI_DRIVER_TRACE_CBID_cuStreamSynchronize:
-    case CUPTI_DRIVER_TRACE_CBID_cuStreamQuery:
-      return {Call::stream_sync, false};
-    case CUPTI_DRIVER_TRACE_CBID_cuStreamSynchronize_ptsz:
-    case CUPTI_DRIVER_TRACE_CBID_cuStreamQuery_ptsz:
-      return {Call::stream_sync, true};
-    case kDriverCtxSynchronizeV2:  // names its context: only its faults are read
-    case CUPTI_DRIVER_TRACE_CBID_cuEventSynchronize:
-    case CUPTI_DRIVER_TRACE_CBID_cuEventQuery:
-      return {Call::may_fault, false};
-    case CUPTI_DRIVER_TRACE_CBID_cuMemcpy:
-    case CUPTI_DRIVER_TRACE_CBID_cuMemcpy_ptds:
-    case CUPTI_DRIVER_TRACE_CBID_cuMemcpyAsync:
-    case CUPTI_DRIVER_TRACE_CBID_cuMemcpyAsync_ptsz:
-    case CUPTI_DRIVER_TRACE_CBID_cuMemcpyHtoD_v2:
-    case CUPTI_DRIVER_TRACE_CBID_cuMemcpyDtoH_v2:
-    case CUPTI_DRIVER_TRACE_CBID_cuMemcpyHtoD_v2_ptds:
-    case CUPTI_DRIVER_TRACE_CBID_cuMemcpyDtoH_v2_ptds:
-    case CUPTI_DRIVER_TRACE_CBID_cuMemcpyHtoDAsync_v2:
-    case CUPTI_DRIVER_TRACE_CBID_cuMemcpyDtoHAsync_v2:
-    case CUPTI_DRIVER_TRACE_CBID_cuMemcpyHtoDAsync_v2_ptsz:
-    case CUPTI_DRIVER_TRACE_CBID_cuMemcpyDtoHAsync_v2_ptsz:
-    case CUPTI_DRIVER_TRACE_CBID_cuMemcpyDtoD_v2:
-    case CUPTI_DRIVER_TRACE_CBID_cuMemcpyDtoD_v2_ptds:
-    case CUPTI_DRIVER_TRACE_CBID_cuMemcpyDtoDAsync_v2:
-    case CUPTI_DRIVER_TRACE_CBID_cuMemcpyDtoDAsync_v2_ptsz:
-    case CUPTI_DRIVER_TRACE_CBID_cuMemcpyPeer:
-    case CUPTI_DRIVER_TRACE_CBID_cuMemcpyPeer_ptds:
-    case CUPTI_DRIVER_TRACE_CBID_cuMemcpyPeerAsync:
-    case CUPTI_DRIVER_TRACE_CBID_cuMemcpyPeerAsync_ptsz:
-    case CUPTI_DRIVER_TRACE_CBID_cuMemcpy2D_v2:
-    case CUPTI_DRIVER_TRACE_CBID_cuMemcpy2D_v2_ptds:
-    case CUPTI_DRIVER_TRACE_CBID_cuMemcpy2DAsync_v2:
-    case CUPTI_DRIVER_TRACE_CBID_cuMemcpy2DAsync_v2_ptsz:
-    case CUPTI_DRIVER_TRACE_CBID_cuMemsetD8_v2:
-    case CUPTI_DRIVER_TRACE_CBID_cuMemsetD8_v2_ptds:
-    case CUPTI_DRIVER_TRACE_CBID_cuMemsetD16_v2:
-    case CUPTI_DRIVER_TRACE_CBID_cuMemsetD16_v2_ptds:
-    case CUPTI_DRIVER_TRACE_CBID_cuMemsetD32_v2:
-    case CUPTI_DRIVER_TRACE_CBID_cuMemsetD32_v2_ptds:
-    case CUPTI_DRIVER_TRACE_CBID_cuMemsetD8Async:
-    case CUPTI_DRIVER_TRACE_CBID_cuMemsetD8Async_ptsz:
-    case CUPTI_DRIVER_TRACE_CBID_cuMemsetD16Async:
-    case CUPTI_DRIVER_TRACE_CBID_cuMemsetD16Async_ptsz:
-    case CUPTI_DRIVER_TRACE_CBID_cuMemsetD32Async:
-    case CUPTI_DRIVER_TRACE_CBID_cuMemsetD32Async_ptsz:
-      return {Call::copy, false};
-    default:
-      return {};
-  }
+  return id < kDriverById.size() ? kDriverById[id] : Classified{};
 }
 
 const void* runtime_stream(CUpti_CallbackId id, const void* params) {
@@ -260,128 +453,13 @@ const void* synchronized_stream(const void* params) {
 }
 
 const WatchedCallback* launch_callbacks(std::size_t& count) {
-  static constexpr WatchedCallback kCallbacks[] = {
-      {CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_v7000},
-      {CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_ptsz_v7000},
-      {CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernelExC_v11060},
-      {CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernelExC_ptsz_v11060},
-      {CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID_cudaLaunchCooperativeKernel_v9000},
-      {CUPTI_CB_DOMAIN_RUNTIME_API,
-       CUPTI_RUNTIME_TRACE_CBID_cudaLaunchCooperativeKernel_ptsz_v9000},
-      {CUPTI_CB_DOMAIN_RUNTIME_API, kRuntimeLaunchKernel13},
-      {CUPTI_CB_DOMAIN_RUNTIME_API, kRuntimeLaunchKernel13Ptsz},
-      {CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID_cudaGraphLaunch_v10000},
-      {CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID_cudaGraphLaunch_ptsz_v10000},
-      {CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID_cudaStreamBeginCapture_v10000},
-      {CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID_cudaStreamBeginCapture_ptsz_v10000},
-      {CUPTI_CB_DOMAIN_RUNTIME_API, kRuntimeCaptureToGraph},
-      {CUPTI_CB_DOMAIN_RUNTIME_API, kRuntimeCaptureToGraphPtsz},
-      {CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID_cudaStreamEndCapture_v10000},
-      {CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID_cudaStreamEndCapture_ptsz_v10000},
-      {CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel},
-      {CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel_ptsz},
-      {CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx},
-      {CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx_ptsz},
-      {CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel},
-      {CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel_ptsz},
-      {CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch},
-      {CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch_ptsz},
-      {CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuStreamBeginCapture},
-      {CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuStreamBeginCapture_ptsz},
-      {CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuStreamBeginCapture_v2},
-      {CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuStreamBeginCapture_v2_ptsz},
-      {CUPTI_CB_DOMAIN_DRIVER_API, kDriverCaptureToGraph},
-      {CUPTI_CB_DOMAIN_DRIVER_API, kDriverCaptureToGraphPtsz},
-      {CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuStreamEndCapture},
-      {CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuStreamEndCapture_ptsz},
-  };
-  count = std::size(kCallbacks);
-  return kCallbacks;
+  count = kLaunchCallbacks.size();
+  return kLaunchCallbacks.data();
 }
 
 const WatchedCallback* result_callbacks(std::size_t& count) {
-  static constexpr WatchedCallback kCallbacks[] = {
-      {CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID_cudaDeviceSynchronize_v3020},
-      {CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID_cudaThreadSynchronize_v3020},
-      {CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID_cudaStreamSynchronize_v3020},
-      {CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID_cudaStreamSynchronize_ptsz_v7000},
-      {CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID_cudaStreamQuery_v3020},
-      {CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID_cudaStreamQuery_ptsz_v7000},
-      {CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID_cudaEventSynchronize_v3020},
-      {CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID_cudaEventQuery_v3020},
-      {CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID_cudaMemcpy_v3020},
-      {CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID_cudaMemcpy_ptds_v7000},
-      {CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID_cudaMemcpyAsync_v3020},
-      {CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID_cudaMemcpyAsync_ptsz_v7000},
-      {CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID_cudaMemset_v3020},
-      {CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID_cudaMemset_ptds_v7000},
-      {CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID_cudaMemsetAsync_v3020},
-      {CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID_cudaMemsetAsync_ptsz_v7000},
-      {CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID_cudaMemcpy2D_v3020},
-      {CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID_cudaMemcpy2D_ptds_v7000},
-      {CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID_cudaMemcpy2DAsync_v3020},
-      {CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID_cudaMemcpy2DAsync_ptsz_v7000},
-      {CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID_cudaMemcpyPeer_v4000},
-      {CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID_cudaMemcpyPeerAsync_v4000},
-      {CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID_cudaMemcpyToSymbol_v3020},
-      {CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID_cudaMemcpyToSymbol_ptds_v7000},
-      {CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID_cudaMemcpyToSymbolAsync_v3020},
-      {CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID_cudaMemcpyToSymbolAsync_ptsz_v7000},
-      {CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID_cudaMemcpyFromSymbol_v3020},
-      {CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID_cudaMemcpyFromSymbol_ptds_v7000},
-      {CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID_cudaMemcpyFromSymbolAsync_v3020},
-      {CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID_cudaMemcpyFromSymbolAsync_ptsz_v7000},
-      {CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID_cudaMemset2D_v3020},
-      {CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID_cudaMemset2D_ptds_v7000},
-      {CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID_cudaMemset2DAsync_v3020},
-      {CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID_cudaMemset2DAsync_ptsz_v7000},
-      {CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuCtxSynchronize},
-      {CUPTI_CB_DOMAIN_DRIVER_API, kDriverCtxSynchronizeV2},
-      {CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuStreamSynchronize},
-      {CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuStreamSynchronize_ptsz},
-      {CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuStreamQuery},
-      {CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuStreamQuery_ptsz},
-      {CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuEventSynchronize},
-      {CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuEventQuery},
-      {CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuMemcpy},
-      {CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuMemcpy_ptds},
-      {CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuMemcpyAsync},
-      {CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuMemcpyAsync_ptsz},
-      {CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuMemcpyHtoD_v2},
-      {CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuMemcpyDtoH_v2},
-      {CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuMemcpyHtoD_v2_ptds},
-      {CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuMemcpyDtoH_v2_ptds},
-      {CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuMemcpyHtoDAsync_v2},
-      {CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuMemcpyDtoHAsync_v2},
-      {CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuMemcpyHtoDAsync_v2_ptsz},
-      {CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuMemcpyDtoHAsync_v2_ptsz},
-      {CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuMemcpyDtoD_v2},
-      {CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuMemcpyDtoD_v2_ptds},
-      {CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuMemcpyDtoDAsync_v2},
-      {CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuMemcpyDtoDAsync_v2_ptsz},
-      {CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuMemcpyPeer},
-      {CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuMemcpyPeer_ptds},
-      {CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuMemcpyPeerAsync},
-      {CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuMemcpyPeerAsync_ptsz},
-      {CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuMemcpy2D_v2},
-      {CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuMemcpy2D_v2_ptds},
-      {CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuMemcpy2DAsync_v2},
-      {CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuMemcpy2DAsync_v2_ptsz},
-      {CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuMemsetD8_v2},
-      {CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuMemsetD8_v2_ptds},
-      {CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuMemsetD16_v2},
-      {CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuMemsetD16_v2_ptds},
-      {CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuMemsetD32_v2},
-      {CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuMemsetD32_v2_ptds},
-      {CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuMemsetD8Async},
-      {CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuMemsetD8Async_ptsz},
-      {CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuMemsetD16Async},
-      {CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuMemsetD16Async_ptsz},
-      {CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuMemsetD32Async},
-      {CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuMemsetD32Async_ptsz},
-  };
-  count = std::size(kCallbacks);
-  return kCallbacks;
+  count = kResultCallbacks.size();
+  return kResultCallbacks.data();
 }
 
 }  // namespace kerntime::cupti

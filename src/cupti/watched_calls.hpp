@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 
 #include <cupti.h>
 
@@ -15,7 +16,7 @@ namespace kerntime::cupti {
 /// device or of one stream (a successful one says what had finished), a copy or memset (whose
 /// records find their NVTX ranges by the call's correlation id, as a launch's kernels do), and
 /// others that only fail.
-enum class Call {
+enum class Call : std::uint8_t {
   other,
   kernel_launch,
   graph_launch,

@@ -7,7 +7,11 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <fstream>
+#include <regex>
 #include <set>
+#include <sstream>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -243,6 +247,34 @@ TEST(ApiResults, CopyAndMemsetCallsAreSaidAsTheyBeginAtEveryDepth) {
   nested_launch(watch, 24);
   EXPECT_EQ(watch.launches(), 1u);
   EXPECT_EQ(g_results.size(), 6u);
+}
+
+// Every CUDA call whose name says it copies or sets memory, as CUPTI's own headers list them
+// (cudaMemcpy*, cudaMemset*, cuMemcpy*, cuMemset*), is watched as a copy: its records find their
+// NVTX ranges, and a fault that surfaces in it is named. A CUDA release that adds one fails here.
+std::vector<std::pair<std::string, CUpti_CallbackId>> listed_calls(const std::string& header,
+                                                                   const std::string& prefix) {
+  std::ifstream in{std::string{KERNTIME_CUPTI_CBID_DIR} + "/" + header};
+  std::ostringstream text;
+  text << in.rdbuf();
+  const std::regex entry{prefix + R"(((?:cudaMem(?:cpy|set)|cuMem(?:cpy|set))\w*)\s*=\s*(\d+))"};
+  std::vector<std::pair<std::string, CUpti_CallbackId>> calls;
+  const std::string all = text.str();
+  for (std::sregex_iterator it{all.begin(), all.end(), entry}, end; it != end; ++it) {
+    calls.emplace_back((*it)[1].str(), static_cast<CUpti_CallbackId>(std::stoul((*it)[2].str())));
+  }
+  return calls;
+}
+
+TEST(ApiResults, EveryCopyAndMemsetCallCuptiListsIsWatched) {
+  const auto runtime = listed_calls("cupti_runtime_cbid.h", "CUPTI_RUNTIME_TRACE_CBID_");
+  const auto driver = listed_calls("cupti_driver_cbid.h", "CUPTI_DRIVER_TRACE_CBID_");
+  EXPECT_GE(runtime.size(), 50u) << KERNTIME_CUPTI_CBID_DIR;  // CUDA 13.0 lists 66
+  EXPECT_GE(driver.size(), 90u) << KERNTIME_CUPTI_CBID_DIR;   // and 105
+  for (const auto& [name, id] : runtime)
+    EXPECT_EQ(classify_runtime(id).call, Call::copy) << name << " (" << id << ")";
+  for (const auto& [name, id] : driver)
+    EXPECT_EQ(classify_driver(id).call, Call::copy) << name << " (" << id << ")";
 }
 
 // The copy and memset calls the watch classifies are exactly the copies of the enabled list.

@@ -79,24 +79,26 @@ TEST_F(RunGpu, CountsEveryKernelAndNvtxRange) {
 
 // Copies and memsets carry the NVTX ranges their calls were made in, through either API, as
 // kernels do (noted as each call begins); a copy in a graph carries its launch's; the memset made
-// before the range carries none.
+// before the range carries none. Besides 50 of each kind of the loop: one 3D copy, one copy into
+// an array, one 3D memset and one driver 2D memset (CUDA may split these into more records: each
+// must carry the range).
 TEST_F(RunGpu, CopiesAndMemsetsCarryTheRangesOfTheirCalls) {
   const std::string path = report_path("copies");
   const auto result = run("-o " + path, "copies 50");
   ASSERT_EQ(result.exit_status, 0) << result.err;
   const Report report = read_report_file(path);
   ASSERT_TRUE(report.trace.has_value());
-  ASSERT_EQ(report.trace->memcpys.size(), 101u) << result.err;
+  ASSERT_GE(report.trace->memcpys.size(), 103u) << result.err;
   for (const MemcpyActivity& copy : report.trace->memcpys)
     EXPECT_EQ(copy.scope_name, "nvtx:transfer") << "correlation id " << copy.correlation_id;
   const auto in_graph = std::count_if(report.trace->memcpys.begin(), report.trace->memcpys.end(),
                                       [](const MemcpyActivity& c) { return c.graph_id != 0; });
   EXPECT_EQ(in_graph, 1);
-  ASSERT_EQ(report.trace->memsets.size(), 101u) << result.err;
+  ASSERT_GE(report.trace->memsets.size(), 103u) << result.err;
   const auto in_range =
       std::count_if(report.trace->memsets.begin(), report.trace->memsets.end(),
                     [](const MemsetActivity& m) { return m.scope_name == "nvtx:transfer"; });
-  EXPECT_EQ(in_range, 100);
+  EXPECT_EQ(static_cast<std::size_t>(in_range), report.trace->memsets.size() - 1);
   EXPECT_EQ(report.trace->memsets.front().scope_name, "");  // buffer()'s, before the range
 }
 

@@ -110,6 +110,25 @@ void copies(int n) {
       std::exit(90);
     }
   }
+  // The 3D, array and 2D-memset calls, once each (their records carry the range too).
+  cudaMemcpy3DParms copy3d{};
+  copy3d.srcPtr = make_cudaPitchedPtr(data, 64 * sizeof(float), 64, 4);
+  copy3d.dstPtr = make_cudaPitchedPtr(data + 2048, 64 * sizeof(float), 64, 4);
+  copy3d.extent = make_cudaExtent(64 * sizeof(float), 4, 2);
+  copy3d.kind = cudaMemcpyDeviceToDevice;
+  CHECK(cudaMemcpy3DAsync(&copy3d));
+  cudaArray_t array = nullptr;
+  const cudaChannelFormatDesc format = cudaCreateChannelDesc<float>();
+  CHECK(cudaMallocArray(&array, &format, 16, 4));
+  CHECK(cudaMemcpy2DToArrayAsync(array, 0, 0, data, 16 * sizeof(float), 16 * sizeof(float), 4,
+                                 cudaMemcpyDeviceToDevice));
+  CHECK(cudaMemset3DAsync(make_cudaPitchedPtr(data, 64 * sizeof(float), 64, 4), 0,
+                          make_cudaExtent(64 * sizeof(float), 4, 2)));
+  if (cuMemsetD2D32Async(reinterpret_cast<CUdeviceptr>(data), 64 * sizeof(float), 3u, 64, 4,
+                         nullptr) != CUDA_SUCCESS) {
+    std::fprintf(stderr, "run_target: cuMemsetD2D32Async failed\n");
+    std::exit(90);
+  }
   cudaStream_t side = nullptr;
   CHECK(cudaStreamCreateWithFlags(&side, cudaStreamNonBlocking));
   cudaGraph_t graph = nullptr;
@@ -125,6 +144,7 @@ void copies(int n) {
   CHECK(cudaGraphExecDestroy(exec));
   CHECK(cudaGraphDestroy(graph));
   CHECK(cudaStreamDestroy(side));
+  CHECK(cudaFreeArray(array));
   CHECK(cudaFreeHost(host));
 }
 
