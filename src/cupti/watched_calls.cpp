@@ -195,6 +195,10 @@ constexpr WatchedCall kDriverCalls[] = {
     {CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel_ptsz, Call::kernel_launch, true},
     {CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx_ptsz, Call::kernel_launch, true},
     {CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel_ptsz, Call::kernel_launch, true},
+    // Deprecated since CUDA 4 and still served: the legacy default stream, or the one named.
+    {CUPTI_DRIVER_TRACE_CBID_cuLaunch, Call::kernel_launch},
+    {CUPTI_DRIVER_TRACE_CBID_cuLaunchGrid, Call::kernel_launch},
+    {CUPTI_DRIVER_TRACE_CBID_cuLaunchGridAsync, Call::kernel_launch},
     {CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch, Call::graph_launch},
     {CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch_ptsz, Call::graph_launch, true},
     {CUPTI_DRIVER_TRACE_CBID_cuStreamBeginCapture, Call::capture_begin},
@@ -434,6 +438,8 @@ const void* driver_stream(CUpti_CallbackId id, const void* params) {
     case CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch:
     case CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch_ptsz:
       return static_cast<const cuGraphLaunch_params*>(params)->hStream;
+    case CUPTI_DRIVER_TRACE_CBID_cuLaunchGridAsync:
+      return static_cast<const cuLaunchGridAsync_params*>(params)->hStream;
     default:
       return nullptr;
   }

@@ -252,12 +252,13 @@ TEST(ApiResults, CopyAndMemsetCallsAreSaidAsTheyBeginAtEveryDepth) {
 // Every CUDA call whose name says it copies or sets memory, as CUPTI's own headers list them
 // (cudaMemcpy*, cudaMemset*, cuMemcpy*, cuMemset*), is watched as a copy: its records find their
 // NVTX ranges, and a fault that surfaces in it is named. A CUDA release that adds one fails here.
-std::vector<std::pair<std::string, CUpti_CallbackId>> listed_calls(const std::string& header,
-                                                                   const std::string& prefix) {
+std::vector<std::pair<std::string, CUpti_CallbackId>> listed_calls(
+    const std::string& header, const std::string& prefix,
+    const std::string& names = R"((?:cudaMem(?:cpy|set)|cuMem(?:cpy|set))\w*)") {
   std::ifstream in{std::string{KERNTIME_CUPTI_CBID_DIR} + "/" + header};
   std::ostringstream text;
   text << in.rdbuf();
-  const std::regex entry{prefix + R"(((?:cudaMem(?:cpy|set)|cuMem(?:cpy|set))\w*)\s*=\s*(\d+))"};
+  const std::regex entry{prefix + "(" + names + R"()\s*=\s*(\d+))"};
   std::vector<std::pair<std::string, CUpti_CallbackId>> calls;
   const std::string all = text.str();
   for (std::sregex_iterator it{all.begin(), all.end(), entry}, end; it != end; ++it) {
@@ -275,6 +276,31 @@ TEST(ApiResults, EveryCopyAndMemsetCallCuptiListsIsWatched) {
     EXPECT_EQ(classify_runtime(id).call, Call::copy) << name << " (" << id << ")";
   for (const auto& [name, id] : driver)
     EXPECT_EQ(classify_driver(id).call, Call::copy) << name << " (" << id << ")";
+}
+
+// Every call CUPTI lists that launches kernels or graphs (its name has `Launch`) is watched as
+// one, but for host functions (no kernel) and the multi-device cooperative launch (deprecated;
+// one call, kernels on several devices), so that its kernels find their ranges and a fault is
+// named at it.
+TEST(LaunchWatch, EveryLaunchCallCuptiListsIsWatched) {
+  const std::regex not_kernels{R"(HostFunc|MultiDevice)"};
+  std::size_t watched = 0;
+  for (const auto& [header, prefix] :
+       {std::pair{"cupti_runtime_cbid.h", "CUPTI_RUNTIME_TRACE_CBID_"},
+        std::pair{"cupti_driver_cbid.h", "CUPTI_DRIVER_TRACE_CBID_"}}) {
+    const bool runtime = std::string{header} == "cupti_runtime_cbid.h";
+    for (const auto& [name, id] : listed_calls(header, prefix, R"(\w*Launch\w*)")) {
+      if (std::regex_search(name, not_kernels)) continue;
+      if (runtime && (name == "cudaLaunch_v3020" || name == "cudaLaunch_ptsz_v7000")) {
+        continue;  // gone from the runtime since CUDA 10 (cudaConfigureCall's launch)
+      }
+      const Call call = runtime ? classify_runtime(id).call : classify_driver(id).call;
+      EXPECT_TRUE(call == Call::kernel_launch || call == Call::graph_launch)
+          << name << " (" << id << ")";
+      ++watched;
+    }
+  }
+  EXPECT_GE(watched, 20u);
 }
 
 // The copy and memset calls the watch classifies are exactly the copies of the enabled list.
