@@ -12,6 +12,8 @@
 #include <kerntime/tracer.hpp>
 
 #include "bench/cupti_spans.hpp"
+#include "bench/engine_kernels.hpp"
+#include "bench/phase_padding.hpp"
 #include "cuda/cuda_check.hpp"
 #include "events/scope_listener.hpp"
 
@@ -119,6 +121,12 @@ void CudaSampleSource::flush_l2(std::uint64_t seq) {
   }
 }
 
+void CudaSampleSource::pad(std::uint64_t seq) {
+  for (unsigned i = padding_launches(seq); i > 0; --i) {
+    cuda::check_cuda(launch_floor_kernel(res_.stream()), "launching the floor kernel (padding)");
+  }
+}
+
 CudaSampleSource::Pending CudaSampleSource::enqueue(bool release) {
   const Clock::time_point begin = Clock::now();
   const cudaStream_t stream = res_.stream();
@@ -138,6 +146,7 @@ CudaSampleSource::Pending CudaSampleSource::enqueue(bool release) {
                      "launching the blocking kernel");
   }
   if (flush_ && flush_after_block) flush_l2(p.seq);
+  if (use_blocking_ && settings_.phase_padding) pad(p.seq);
   cuda::check_cuda(cudaEventRecord(res_.start_event(p.seq), stream),
                    "cudaEventRecord (sample start)");
   events::ScopeListener* listener = tracer_ != nullptr ? events::scope_listener() : nullptr;

@@ -41,6 +41,9 @@ struct CudaSourceSettings {
     read,         ///< a kernel's loads of the buffer: the L2 left holding clean lines
   };
   Flush flush = Flush::memset;
+  /// 0 to 3 empty kernels before each sample's timed work (phase_padding.hpp says why); false
+  /// only as a diagnostic (KERNTIME_ENGINE_PADDING=off).
+  bool phase_padding = true;
 };
 
 class CudaSampleSource final : public SampleSource {
@@ -84,6 +87,8 @@ class CudaSampleSource final : public SampleSource {
   double call_setup();
   /// Enqueues the L2 flush of sample `seq` (cold mode with the flush on).
   void flush_l2(std::uint64_t seq);
+  /// Enqueues sample `seq`'s empty kernels before its timed work (phase_padding.hpp).
+  void pad(std::uint64_t seq);
   void choose_batch();
   void capture_graph();
   void attach_cupti(std::vector<RawSample>& samples, const std::vector<std::uint64_t>& scopes);

@@ -150,11 +150,13 @@ Measurement Engine::measure(const Launcher& launcher, const MeasureOptions& opti
   settings.setup = &options.setup;
   settings.blocking_kernel = options.blocking_kernel;
   settings.run_once = options.run_once;
-  // The diagnostic switches (KERNTIME_ENGINE_PIPELINE, KERNTIME_L2_FLUSH) change the protocol;
+  // The diagnostic switches (KERNTIME_ENGINE_PIPELINE, KERNTIME_L2_FLUSH, KERNTIME_ENGINE_PADDING)
+  // change the protocol;
   // a measurement under one says so in its warnings.
   const bench::EngineDiagnostics diagnostics = bench::engine_diagnostics_from_environment();
   settings.quiet_host = diagnostics.quiet_host;
   settings.flush = diagnostics.flush;
+  settings.phase_padding = diagnostics.phase_padding;
   try {
     bench::CudaSampleSource source{resources, launcher, settings};
     Measurement m =

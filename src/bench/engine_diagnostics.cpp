@@ -30,7 +30,8 @@ bool quiet_pipeline(const char* variable, const char* value, bool quiet_by_defau
 
 }  // namespace
 
-EngineDiagnostics parse_engine_diagnostics(const char* pipeline, const char* flush) {
+EngineDiagnostics parse_engine_diagnostics(const char* pipeline, const char* flush,
+                                           const char* padding) {
   using Flush = CudaSourceSettings::Flush;
   EngineDiagnostics out;
   out.quiet_host = quiet_pipeline("KERNTIME_ENGINE_PIPELINE", pipeline, false);
@@ -64,6 +65,19 @@ EngineDiagnostics parse_engine_diagnostics(const char* pipeline, const char* flu
                   "constant, after-block and read; unset it to measure as usual");
     }
   }
+  if (padding != nullptr && *padding != '\0') {
+    const std::string value{padding};
+    if (value == "off") {
+      out.phase_padding = false;
+      out.warnings.push_back(said("KERNTIME_ENGINE_PADDING", value,
+                                  "no empty kernels precede a sample's timed work, so where its "
+                                  "launches fall on the stream follows what ran before"));
+    } else if (value != "on") {
+      throw Error("KERNTIME_ENGINE_PADDING=" + value +
+                  " is not a value it takes: on (the default) or the diagnostic off; unset it "
+                  "to measure as usual");
+    }
+  }
   return out;
 }
 
@@ -77,7 +91,8 @@ bool calibration_quiet_host_from_environment() {
 
 EngineDiagnostics engine_diagnostics_from_environment() {
   return parse_engine_diagnostics(std::getenv("KERNTIME_ENGINE_PIPELINE"),
-                                  std::getenv("KERNTIME_L2_FLUSH"));
+                                  std::getenv("KERNTIME_L2_FLUSH"),
+                                  std::getenv("KERNTIME_ENGINE_PADDING"));
 }
 
 }  // namespace kerntime::bench

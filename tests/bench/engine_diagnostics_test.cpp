@@ -16,17 +16,19 @@ using Flush = CudaSourceSettings::Flush;
 
 TEST(EngineDiagnostics, UnsetOrEmptyIsTheDefaultProtocolWithNoWarning) {
   for (const char* unset : {static_cast<const char*>(nullptr), ""}) {
-    const EngineDiagnostics d = parse_engine_diagnostics(unset, unset);
+    const EngineDiagnostics d = parse_engine_diagnostics(unset, unset, unset);
     EXPECT_FALSE(d.quiet_host);
     EXPECT_EQ(d.flush, Flush::memset);
+    EXPECT_TRUE(d.phase_padding);
     EXPECT_TRUE(d.warnings.empty());
   }
 }
 
 TEST(EngineDiagnostics, TheDefaultsSpelledOutWarnOfNothing) {
-  const EngineDiagnostics d = parse_engine_diagnostics("overlap", "memset");
+  const EngineDiagnostics d = parse_engine_diagnostics("overlap", "memset", "on");
   EXPECT_FALSE(d.quiet_host);
   EXPECT_EQ(d.flush, Flush::memset);
+  EXPECT_TRUE(d.phase_padding);
   EXPECT_TRUE(d.warnings.empty());
 }
 
@@ -71,6 +73,22 @@ TEST(EngineDiagnostics, AMisspeltValueIsAnErrorThatNamesTheValuesItTakes) {
     FAIL() << "a misspelt KERNTIME_ENGINE_PIPELINE was taken as the default";
   } catch (const Error& e) {
     EXPECT_NE(std::string{e.what()}.find("KERNTIME_ENGINE_PIPELINE=Quiet"), std::string::npos);
+  }
+}
+
+TEST(EngineDiagnostics, PaddingOffIsADiagnosticThatWarnsAndAnotherValueIsAnError) {
+  const EngineDiagnostics d = parse_engine_diagnostics(nullptr, nullptr, "off");
+  EXPECT_FALSE(d.phase_padding);
+  ASSERT_EQ(d.warnings.size(), 1u);
+  EXPECT_NE(d.warnings[0].find("KERNTIME_ENGINE_PADDING=off"), std::string::npos) << d.warnings[0];
+  EXPECT_NE(d.warnings[0].find("not a default measurement"), std::string::npos) << d.warnings[0];
+  try {
+    parse_engine_diagnostics(nullptr, nullptr, "0");
+    FAIL() << "KERNTIME_ENGINE_PADDING=0 was taken as a value";
+  } catch (const Error& e) {
+    const std::string what = e.what();
+    EXPECT_NE(what.find("KERNTIME_ENGINE_PADDING=0"), std::string::npos) << what;
+    EXPECT_NE(what.find("on (the default)"), std::string::npos) << what;
   }
 }
 
