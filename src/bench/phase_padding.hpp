@@ -12,6 +12,8 @@
 
 #include <cstdint>
 
+#include "stats/splitmix64.hpp"
+
 namespace kerntime::bench {
 
 /// The positions a sample's padding chooses among: the period observed.
@@ -20,11 +22,7 @@ inline constexpr unsigned kPhasePositions = 4;
 /// The empty kernels queued before sample `seq`'s timed work: 0 to kPhasePositions - 1, uniform
 /// over sequence numbers and unrelated to any period in them (SplitMix64's output mix).
 constexpr unsigned padding_launches(std::uint64_t seq) {
-  std::uint64_t z = seq + 0x9e3779b97f4a7c15ull;
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-  z ^= z >> 31;
-  return static_cast<unsigned>(z >> 62);
+  return static_cast<unsigned>(stats::splitmix64_next(seq) >> 62);
 }
 
 }  // namespace kerntime::bench

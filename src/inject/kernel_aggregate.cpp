@@ -6,6 +6,8 @@
 
 #include <kerntime/statistics.hpp>
 
+#include "stats/splitmix64.hpp"
+
 namespace kerntime::inject {
 
 DurationAggregate::DurationAggregate(std::size_t capacity, std::uint64_t seed)
@@ -13,10 +15,7 @@ DurationAggregate::DurationAggregate(std::size_t capacity, std::uint64_t seed)
 
 // splitmix64: fast, good enough for choosing reservoir slots, and fully determined by the seed.
 std::uint64_t DurationAggregate::next_random() {
-  std::uint64_t z = (state_ += 0x9e3779b97f4a7c15ULL);
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-  return z ^ (z >> 31);
+  return stats::splitmix64_next(state_);
 }
 
 void DurationAggregate::add(double duration_ns) {

@@ -12,6 +12,7 @@
 #include <kerntime/statistics.hpp>
 
 #include "stats/numeric.hpp"
+#include "stats/splitmix64.hpp"
 
 namespace kerntime {
 namespace {
@@ -42,7 +43,7 @@ class Xoshiro256 {
  public:
   explicit Xoshiro256(std::uint64_t seed) {
     for (std::uint64_t& word : state_)
-      word = splitmix64(seed);
+      word = stats::splitmix64_next(seed);
   }
 
   std::uint64_t next() {
@@ -74,12 +75,6 @@ class Xoshiro256 {
   }
 
  private:
-  static std::uint64_t splitmix64(std::uint64_t& x) {
-    std::uint64_t z = (x += 0x9e3779b97f4a7c15ULL);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    return z ^ (z >> 31);
-  }
   static std::uint64_t rotl(std::uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
 
   std::uint64_t state_[4];
