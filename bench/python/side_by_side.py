@@ -104,6 +104,15 @@ def profiler_in_child(label: str):
     return row["median_us"], row["wall_s"]
 
 
+def engine_clock(clock) -> str:
+    """' (SM 1980 MHz, 0 of 20 slowed)': the engine's median SM clock and NVML's slowed samples."""
+    if clock is None:
+        return ""
+    mhz, slowed, counted = clock
+    speed = f"SM {mhz:.0f} MHz" if mhz else "SM clock unknown"
+    return f" ({speed}, {slowed} of {counted} slowed)"
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=3,
@@ -135,12 +144,16 @@ def main() -> int:
     # CUPTI, which costs every launch host time; torch.profiler runs in a child process.
     samples = {}
     notes = {}
+    # The engine's own view of the GPU's speed in its latest measurement of each configuration,
+    # printed in the round's line: a GEMM read at the power cap tells itself from a bias.
+    clocks = {}
 
     def run_methods(label, fn, methods):
         for method in methods:
             samples.setdefault((label, method), []).append(timed(lambda: METHODS[method](fn)))
             if method in ("kerntime.measure", "kerntime.do_bench"):
                 m = kerntime.last_measurement()
+                clocks[label, method] = (m.median_sm_clock_mhz, m.slowed_samples, len(m.headline_ns))
                 if m.headline_timer != "cupti-kernel" or m.warnings:
                     notes.setdefault((label, method), []).append(f"{m.headline_timer}; {'; '.join(m.warnings)}")
 
@@ -170,6 +183,7 @@ def main() -> int:
         print(f"round {round_index + 1}: " + "; ".join(
             f"{label} " + " ".join(f"{method} {samples[label, method][-1][0]:.3f}"
                                    for method in ("torch.profiler", "CUPTI", "kerntime.measure"))
+            + engine_clock(clocks.get((label, "kerntime.measure")))
             for label in configurations), flush=True)
     times = {key: statistics.median(r[0] for r in results) for key, results in samples.items()}
     walls = {key: statistics.median(r[1] for r in results) for key, results in samples.items()}
