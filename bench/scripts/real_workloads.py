@@ -9,7 +9,7 @@ median step time (each program prints its own) under kerntime against bare and a
 reader. Prints a Markdown table, writes it to OUTPUT.md, and exits 1 if any program failed,
 was skipped (everything is installed on the GPU machine), or a count disagrees.
 
-    bench/scripts/real-workloads [OUTPUT.md] [--build build/gpu] [--work DIR] [--only NAME,...]
+    .ci/real-workloads [OUTPUT.md] [--build build/gpu] [--work DIR] [--only NAME,...]
                        [--budget SECONDS]
 
 Needs the gpu preset built (cmake --build --preset gpu); runs from the repository root."""
@@ -33,6 +33,10 @@ WORKLOADS = os.path.join(ROOT, "tests", "support", "workloads")
 ARMS = ("bare", "reader", "run")
 SKIP_STATUS = 77  # tests/support/workloads/_steps.py
 LONG_KERNEL_NS = 5000
+# src/cli/idle_processes.cpp: the warning when no process did GPU work, and the one line that
+# lists helper processes without GPU work when another process did some.
+IDLE_WARNING = "no CUDA work was recorded"
+IDLE_LISTING = "started CUDA and launched no GPU work: "
 
 
 @dataclasses.dataclass
@@ -152,7 +156,19 @@ def compare(program, arms, report, reference):
         row.notes.append(f"{phase} ms: bare {bare:.3f}, reader {reader:.3f}, run {run:.3f} "
                          f"(run vs bare {percent(run / bare - 1 if bare else None, 1)}, "
                          f"vs reader {percent(run / reader - 1 if reader else None, 1)})")
-    for warning in (report.get("warnings") or [])[:3]:
+    # A helper that starts CUDA and launches nothing (torch.compile's workers) is listed once
+    # on standard error, never a warning, while another process of the program did GPU work.
+    warnings = report.get("warnings") or []
+    idle_warnings = [w for w in warnings if IDLE_WARNING in w]
+    if idle_warnings and row.run_kernels:
+        row.failures.append("a process without GPU work was warned about: "
+                            + short(idle_warnings[0], 200))
+    listings = [line for line in arms["run"].stderr_tail.splitlines() if IDLE_LISTING in line]
+    if len(listings) > 1:
+        row.failures.append(f"the processes without GPU work were listed {len(listings)} times")
+    elif listings:
+        row.notes.append(short(listings[0].split("kerntime run: ", 1)[-1], 200))
+    for warning in warnings[:3]:
         row.notes.append("kerntime warning: " + short(warning, 200))
     return row
 
@@ -341,7 +357,7 @@ def main(argv):
         print(f"real-workloads: {name}: {'FAIL' if row.failures else 'ok'} "
               f"({sum(a.wall_s for a in arms.values()):.0f} s)", file=sys.stderr, flush=True)
     header = (f"`kerntime run` on real programs against the independent CUPTI reader "
-              f"({environment_line(python)}; `bench/scripts/real-workloads`, "
+              f"({environment_line(python)}; `.ci/real-workloads`, "
               f"{time.monotonic() - started:.0f} s)")
     text = header + "\n\n" + markdown(rows) + "\n"
     failed = [r.program for r in rows if r.failures]

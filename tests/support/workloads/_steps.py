@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: Apache-2.0
-"""What the workloads of bench/scripts/real-workloads share: skipping when a package is missing, timing a
+"""What the workloads of .ci/real-workloads share: skipping when a package is missing, timing a
 fixed number of steps, and the one result line the script reads.
 
 A workload prints, as its last line on standard output,

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: Apache-2.0
-# bench/scripts/real_workloads.py without a GPU: the comparison of a kerntime report with the reader's
-# records, the table, and the whole script on a fake program and a fake `kerntime run`.
+# bench/scripts/real_workloads.py (.ci/real-workloads) without a GPU: the comparison of a kerntime
+# report with the reader's records, the table, and the whole script on a fake program and a fake
+# `kerntime run`.
 import contextlib
 import importlib.util
 import io
@@ -94,6 +95,22 @@ class Compare(unittest.TestCase):
         row = rw.compare("p", arms(), report([(ADD, 3, 3e3, 1e3)]), kernels)
         self.assertEqual(row.failures, [])
         self.assertIn("the reader has 1 records without timestamps (not counted)", row.notes)
+
+    def test_helpers_without_gpu_work_are_listed_once_never_warned_about(self):
+        rows = [(GEMM, 2, 22220.0, 11110.0), (ADD, 3, 2970.0, 990.0)]
+        listing = ("kerntime run: 2 processes started CUDA and launched no GPU work: "
+                   "pid 3070 (python), pid 3071 (python)")
+        row = rw.compare("p", arms(run=rw.Arm(0, 10.6, stderr_tail="table\n" + listing + "\n")),
+                         report(rows), reference(*REFERENCE))
+        self.assertEqual(row.failures, [])
+        self.assertIn(listing[len("kerntime run: "):], row.notes)
+        twice = rw.Arm(0, 10.6, stderr_tail=listing + "\n" + listing + "\n")
+        row = rw.compare("p", arms(run=twice), report(rows), reference(*REFERENCE))
+        self.assertEqual(row.failures, ["the processes without GPU work were listed 2 times"])
+        warned = report(rows, ["vm.pid3070: no CUDA work was recorded: the process started CUDA"])
+        row = rw.compare("p", arms(), warned, reference(*REFERENCE))
+        self.assertEqual(row.failures, ["a process without GPU work was warned about: vm.pid3070: "
+                                        "no CUDA work was recorded: the process started CUDA"])
 
     def test_parse_output(self):
         self.assertEqual(rw.parse_output("x\nworkload-result {\"step_ms_median\": 2.5}\n"),

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// A C++ workload for bench/scripts/real-workloads: cuBLAS, cuFFT and a kernel of its own on several
+// A C++ workload for .ci/real-workloads: cuBLAS, cuFFT and a kernel of its own on several
 // streams from several threads. Each step, THREADS threads (one stream, one cuBLAS handle and
 // one cuFFT plan each) run a 512 x 512 SGEMM, a batched 1D complex FFT and a scaling kernel on
 // their stream, and synchronize it; the step ends when all have.
