@@ -323,7 +323,9 @@ def test_kerntime_after_torch_started_cuda():
     import subprocess
     import sys
 
-    pytest.importorskip("torch")
+    from conftest import need
+
+    need("torch")  # fails instead of skipping under KERNTIME_REQUIRE_GPU=1
     script = (
         "import torch\n"
         "a = torch.ones(1 << 20, device='cuda')\n"
