@@ -14,6 +14,7 @@
 #include "cupti/cupti_versions.hpp"
 #include "cupti/other_client.hpp"
 #include "cupti/record_decoder.hpp"
+#include "io/program_signals_blocked.hpp"
 
 namespace kerntime::cupti {
 namespace {
@@ -65,6 +66,9 @@ ActivitySession::~ActivitySession() {
 
 std::string ActivitySession::start() {
   std::lock_guard control{control_};
+  // CUPTI starts its threads inside the calls below, and the reader starts here: none of them
+  // may take a signal the program directs at the process (a program's sigwait() would lose it).
+  const io::ProgramSignalsBlocked quiet_threads;
   if (!route_buffers_to(this)) {
     return std::string{"another kerntime::Tracer is active in this process"} + consequence_;
   }

@@ -3,12 +3,13 @@
 
 #include <chrono>
 #include <cstdlib>
-#include <signal.h>
 #include <thread>
 
 #include <fmt/core.h>
 
 #include <kerntime/error.hpp>
+
+#include "io/program_signals_blocked.hpp"
 
 namespace kerntime::inject {
 
@@ -58,20 +59,15 @@ void run_cost_phases(const CostPhaseSettings& settings, const CostPhaseHooks& ho
 
 bool start_cost_phases(const CostPhaseSettings& settings, CostPhaseHooks hooks) {
   static const std::atomic<bool> never{false};
-  sigset_t all;
-  sigset_t previous;
-  sigfillset(&all);
-  pthread_sigmask(SIG_BLOCK, &all, &previous);
-  bool started = true;
   try {
+    const io::ProgramSignalsBlocked quiet_thread;
     std::thread{[settings, hooks = std::move(hooks)] {
       run_cost_phases(settings, hooks, never);
     }}.detach();
   } catch (const std::exception&) {
-    started = false;
+    return false;
   }
-  pthread_sigmask(SIG_SETMASK, &previous, nullptr);
-  return started;
+  return true;
 }
 
 }  // namespace kerntime::inject

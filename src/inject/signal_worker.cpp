@@ -16,6 +16,8 @@
 
 #include <climits>
 
+#include "io/program_signals_blocked.hpp"
+
 namespace kerntime::inject {
 namespace {
 
@@ -350,24 +352,18 @@ bool start_report_worker(WorkerJobs jobs, const WorkerLimits& limits) {
     delete worker;
     return false;
   }
-  // The worker must never run a terminating signal's handler: that handler waits for it.
-  sigset_t terminating;
-  sigset_t previous;
-  sigemptyset(&terminating);
-  for (const int signal : kTerminating)
-    sigaddset(&terminating, signal);
-  pthread_sigmask(SIG_BLOCK, &terminating, &previous);
   worker->running.store(true);
   try {
+    // The worker must never run a terminating signal's handler (that handler waits for it), nor
+    // take any signal the program directs at the process.
+    const io::ProgramSignalsBlocked quiet_thread;
     worker->thread = std::thread{&work, worker};
   } catch (const std::exception&) {
-    pthread_sigmask(SIG_SETMASK, &previous, nullptr);
     close(worker->wake[0]);
     close(worker->wake[1]);
     delete worker;
     return false;
   }
-  pthread_sigmask(SIG_SETMASK, &previous, nullptr);
   g_worker.store(worker);
   install_handlers(*worker);
   return true;

@@ -13,6 +13,7 @@
 #include <functional>
 #include <mutex>
 #include <optional>
+#include <pthread.h>
 #include <sstream>
 #include <string>
 #include <sys/wait.h>
@@ -357,6 +358,28 @@ TEST_F(SignalWorker, AfterStopASignalEndsTheProcessAtOnce) {
     std::abort();
   });
   EXPECT_TRUE(ended_by(status, SIGABRT)) << status;
+  EXPECT_EQ(lines(), "");
+}
+
+// A service that blocks its signals after CUDA (and so the worker) started, and takes them with
+// sigwait(): a signal sent to the process reaches its sigwait, never the worker's thread, which
+// would leave it to its default action (SIGUSR1's ends the process) or to kerntime's handler.
+TEST_F(SignalWorker, AProgramsSigwaitGetsItsSignalsNotTheWorkersThread) {
+  for (const int signal : {SIGUSR1, SIGTERM}) {
+    const int status = in_child([&] {
+      if (!start_report_worker(writing_jobs(), {})) _exit(3);
+      sigset_t taken;
+      sigemptyset(&taken);
+      sigaddset(&taken, signal);
+      pthread_sigmask(SIG_BLOCK, &taken, nullptr);
+      kill(getpid(), signal);  // directed at the process, as from another one
+      int got = 0;
+      if (sigwait(&taken, &got) != 0) _exit(4);
+      stop_report_worker();
+      _exit(got == signal ? 0 : 5);
+    });
+    EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << signal << ": " << status;
+  }
   EXPECT_EQ(lines(), "");
 }
 
