@@ -9,17 +9,20 @@
 //
 // END: return exit _exit _Exit exec fork sigterm sigint sighup handler_sigterm handler_sigint
 // handler_sighup exception abort segv sigkill, sigterm_busy (a kernel still running at the
-// signal) and sigkill_busy (20 us kernels launched without a pause until SIGKILL comes after
-// 3 s; "launched N" on standard output every 1,000). A signal comes from a child made by
-// fork(), as from another process; "handler_*" installs the program's own handler first, which
-// says so on standard output, restores the default and sends the signal again, so that the
-// signal still ends the process.
+// signal), sigkill_busy (20 us kernels launched without a pause until SIGKILL comes after
+// 3 s; "launched N" on standard output every 1,000) and sigwait_sigterm (a service's way: SIGTERM
+// blocked before any thread starts and taken by sigwait(), then exit(6)). A signal comes from a
+// child made by fork(), as from another process; "handler_*" installs the program's own handler
+// first, which says so on standard output, restores the default and sends the signal again, so
+// that the signal still ends the process. With "thread", a signal is taken by the thread that
+// did the work, while the main thread waits in join() with it blocked.
 #include <atomic>
 #include <csignal>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <pthread.h>
 #include <stdexcept>
 #include <string>
 #include <sys/wait.h>
@@ -145,6 +148,14 @@ int main(int argc, char** argv) {
   const int steps = std::atoi(argv[3]);
   const int signal = signal_of(end);
   if (end.rfind("handler_", 0) == 0) std::signal(signal, &handler_then_default);
+  sigset_t taken;
+  sigemptyset(&taken);
+  if (signal != 0) sigaddset(&taken, signal);
+  const bool waits = end == "sigwait_sigterm";
+  const bool on_worker = other_thread && signal != 0 && !waits;
+  // Blocked before CUDA (and its threads, CUPTI's and a tool's) starts, so that only sigwait(),
+  // or with "thread" only the thread that did the work, can take it.
+  if (waits || on_worker) pthread_sigmask(SIG_BLOCK, &taken, nullptr);
 
   if (end == "fork") {
     on(other_thread, [&] { forked_workers(other_thread, steps); });
@@ -190,7 +201,17 @@ int main(int argc, char** argv) {
     } else if (signal != 0) {
       signal_from_outside(signal, 100);
     }
+    if (on_worker) {
+      pthread_sigmask(SIG_UNBLOCK, &taken, nullptr);
+      wait_for_the_end();
+    }
   });
+  if (waits) {
+    int got = 0;
+    if (sigwait(&taken, &got) != 0 || got != signal) std::_Exit(96);
+    std::printf("sigwait took signal %d\n", got);
+    std::exit(6);
+  }
   if (signal != 0) wait_for_the_end();
   if (end != "return") {
     std::fprintf(stderr, "ends_target: unknown end %s\n", end.c_str());

@@ -8,14 +8,17 @@ ends_py_beta, a synchronize, then the end.
     ends_target.py END main|thread N
 
 END: return exit _exit exec mp_fork mp_forkserver sigterm sigint sighup handler_sigterm
-handler_sigint handler_sighup exception abort segv sigkill, and torch_exit (the same end as
-_exit, with PyTorch's kernels instead).
+handler_sigint handler_sighup exception abort segv sigkill, sigwait_sigterm (SIGTERM blocked
+before any thread starts and taken by signal.sigwait, then sys.exit(6)), and torch_exit (the
+same end as _exit, with PyTorch's kernels instead).
 
 "thread": the CUDA work runs on another thread, and so does the end where Python lets another
 thread end the process (os._exit, os.execv, os.abort, a fault); sys.exit, an exception and the
-return end on the main thread after it. A signal comes from a child made by os.fork(), as from
-another process; SIGINT meets Python's own handler (KeyboardInterrupt), the others the default;
-"handler_*" installs a handler that says so, restores the default and sends the signal again.
+return end on the main thread after it. A signal comes while that thread is still alive, waiting
+for it (Python runs its own handlers on the main thread, which waits in join()). A signal comes
+from a child made by os.fork(), as from another process; SIGINT meets Python's own handler
+(KeyboardInterrupt), the others the default; "handler_*" installs a handler that says so,
+restores the default and sends the signal again.
 """
 import ctypes
 import multiprocessing
@@ -157,6 +160,8 @@ def ending_work(end, where, steps):
     number = signal_of(end)
     if number:
         signal_from_outside(number, 1.5 if end == "sigkill" else 0.1)
+        if where == "thread" and end != "sigwait_sigterm":
+            time.sleep(30)  # the signal ends the process while this thread is alive
 
 
 def main():
@@ -164,15 +169,22 @@ def main():
     number = signal_of(end)
     if end.startswith("handler_"):
         signal.signal(number, handler_then_default)
+    if end == "sigwait_sigterm":
+        signal.pthread_sigmask(signal.SIG_BLOCK, {number})
     if end in ("mp_fork", "mp_forkserver"):
         workers(end[3:], where, steps)
         return 0
     if where == "thread":
-        thread = threading.Thread(target=ending_work, args=(end, where, steps))
+        # A daemon: an interpreter that a signal's exception unwinds does not wait for it.
+        thread = threading.Thread(target=ending_work, args=(end, where, steps), daemon=True)
         thread.start()
         thread.join()
     else:
         ending_work(end, where, steps)
+    if end == "sigwait_sigterm":
+        got = signal.sigwait({number})
+        print(f"sigwait took signal {int(got)}", flush=True)
+        sys.exit(6)
     if number:
         time.sleep(30)
         sys.stderr.write("ends_target.py: no signal ended the process within 30 s\n")
