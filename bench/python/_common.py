@@ -12,6 +12,7 @@ import triton
 import triton.language as tl
 
 import kerntime
+import profiler_calls
 
 try:
     from triton.language.extra.cuda import globaltimer
@@ -71,13 +72,18 @@ def copy(nbytes: int) -> Callable[[], None]:
 
 
 class Flush:
-    """Overwrites 256 MiB (more than any L2) between reference launches, outside their scope."""
+    """The engine's cold protocol (src/bench/cuda_source.cpp, flush_l2): a write of the L2's size
+    before each reference call, each time another byte, outside the call's span. The engine's is
+    a cudaMemsetAsync and this a fill kernel; both leave the L2 full of the flush's dirty lines."""
 
     def __init__(self) -> None:
-        self.buffer = torch.empty(256 << 20, dtype=torch.uint8, device="cuda")
+        l2 = torch.cuda.get_device_properties(torch.cuda.current_device()).L2_cache_size
+        self.buffer = torch.empty(l2, dtype=torch.uint8, device="cuda")
+        self.count = 0
 
     def __call__(self) -> None:
-        self.buffer.zero_()
+        self.count += 1
+        self.buffer.fill_(self.count & 0xFF)
 
 
 def cupti_reference(fn: Callable[[], None], calls: int = 200, flush: bool = True) -> List[float]:
@@ -124,10 +130,11 @@ def profiler_gpu_events(prof) -> List[tuple]:
 
 def profiler_reference(fn: Callable[[], None], calls: int = 200, flush: bool = True) -> List[float]:
     """What torch.profiler, a reader that is not kerntime, sees of each of `calls` plain calls of
-    `fn`, with the same protocol as cupti_reference(): L2 flushed before each call, each call's
-    GPU span from its first kernel's start to its last kernel's end (ns). Calls are told apart
-    by a short spin kernel launched before each, which is not part of any call. CUPTI must be
-    free: call kerntime.release_tracer() first."""
+    `fn`, with the engine's cold protocol: a marker kernel that tells the calls apart (where the
+    engine has its blocking kernel), the L2 flush, then the call; each call's GPU span from its
+    first kernel's start to its last kernel's end (ns). The call's own kernels all count, fills
+    and zeroings included (profiler_calls.py). CUPTI must be free: call kerntime.release_tracer()
+    first."""
     from torch.profiler import ProfilerActivity, profile
 
     flusher = Flush() if flush else None
@@ -136,26 +143,18 @@ def profiler_reference(fn: Callable[[], None], calls: int = 200, flush: bool = T
     torch.cuda.synchronize()
     with profile(activities=[ProfilerActivity.CUDA]) as prof:
         for _ in range(calls):
+            marker()
             if flusher:
                 flusher()
-            marker()
             fn()
         torch.cuda.synchronize()
-    events = profiler_gpu_events(prof)
-    spans: List[List[int]] = []
-    marked = 0
-    for start, end, name in events:
-        if "kerntime_bench_spin" in name and (not spans or spans[-1]) and marked < calls:
-            # A marker opens the next call, unless fn itself is a spin: the marker comes first.
-            marked += 1
-            spans.append([])
-            continue
-        if spans and "fill" not in name.lower() and "zero" not in name.lower():
-            spans[-1].append((start, end))
-    spans = [s for s in spans if s]
-    if len(spans) != calls:
-        raise SystemExit(f"the torch.profiler reference saw {len(spans)} of {calls} calls")
-    return [float(max(e for _, e in s) - min(b for b, _ in s)) for s in spans]
+    try:
+        groups = profiler_calls.calls_of(profiler_gpu_events(prof), calls, flusher is not None)
+    except ValueError as error:
+        raise SystemExit(f"the torch.profiler reference: {error}")
+    if len(groups) != calls:
+        raise SystemExit(f"the torch.profiler reference saw {len(groups)} of {calls} calls")
+    return profiler_calls.spans_ns(groups)
 
 
 def median(values: List[float]) -> float:
