@@ -61,8 +61,10 @@ def measure(
     imported), so `fn` never handles a stream. The engine queues each sample behind a blocking
     kernel, so the timed window holds GPU execution only, and samples until the median is known
     to +-0.5 % (or 32 ns), or until `timeout` seconds. With CUPTI (the process's Tracer) the
-    headline is each sample's CUPTI span; without it, the event time minus the calibrated
-    launch floor, and a warning says why.
+    headline is each sample's CUPTI span, from the call's first kernel's start to its last
+    kernel's end (the sum of their own durations is kept beside it: median_cupti_sum_ns);
+    without it, the event time minus the calibrated launch floor plus the kernel fixed cost, and
+    a warning says why.
 
     mode: "cold" (one call per sample, L2 flushed first when `l2_flush`), "hot" (a batch of
     back-to-back calls, caches warm) or "graph" (a captured CUDA graph of a batch; `fn` must not
@@ -72,8 +74,10 @@ def measure(
     and sampling options are those of the C++ MeasureOptions and StoppingCriteria, in seconds;
     None keeps the engine's default (min_samples 20, max_noise 0.005, max_ci_half_width 0.005,
     max_ci_half_width_ns 32, timeout 5 s, warmup_samples 2, warmup_time 0.01 s: more warm-up
-    samples until that long has passed, blocking_timeout 1 s). cupti: False
-    times with events only and leaves CUPTI alone.
+    samples until that long has passed, blocking_timeout 1 s). cupti: False times with events
+    only and starts no process Tracer; where no kernel fixed cost is remembered or cached, a cold
+    measurement still uses CUPTI once per device to measure it, in this process or in a
+    `kerntime calibrate` child process, and no argument prevents that (docs/python.md).
 
     A function that synchronizes (``.item()``, ``torch.cuda.synchronize()``) holds the blocking
     kernel until it gives up: that sample is invalid, the rest run without it, and a warning
@@ -203,7 +207,8 @@ def do_bench(
     """triton.testing.do_bench on kerntime's engine: the same signature, the same returns, in ms.
 
     Returns the `return_mode` ("min", "max", "mean", "median" or "all": every sample) of the
-    per-sample GPU times in milliseconds, or with `quantiles` the list of those quantiles
+    per-sample GPU times in milliseconds (each the call's span, from its first kernel's start to
+    its last kernel's end), or with `quantiles` the list of those quantiles
     (a single float for one), like Triton 3.x. Each sample is one cold call of `fn` behind the
     blocking kernel with L2 flushed, timed by CUPTI when available (kerntime.measure), so the
     times are the kernels', not the launch's. `grad_to_none`: tensors whose .grad is set to None
