@@ -182,8 +182,9 @@ std::vector<std::string> fault_warnings(const GpuFault& fault) {
                          " on " + device_text(site.device) + "; ";
   if (site.in_final_synchronization) {
     headline +=
-        "the program never saw it: kerntime's synchronization at the end of the process "
-        "found it (" +
+        "no call kerntime watches returned it to the program (it may have met it in another, "
+        "such as cudaGetLastError or an allocation); kerntime's synchronization at the end of "
+        "the process found it (" +
         site.call + ", " + thread_text(site.thread, fault.thread_name) + ")";
   } else {
     headline += site.call + " returned it first, to " + thread_text(site.thread, fault.thread_name);

@@ -202,8 +202,10 @@ TEST(DescribeFault, NoKernelRunningAndNoWatchAreSaid) {
   std::vector<std::string> warnings = fault_warnings(fault);
   EXPECT_EQ(warnings[0],
             "the GPU faulted: cudaErrorIllegalAddress (700, an illegal memory access was "
-            "encountered) on device 0; the program never saw it: kerntime's synchronization at "
-            "the end of the process found it (cuCtxSynchronize, thread 4242 (worker2))");
+            "encountered) on device 0; no call kerntime watches returned it to the program (it "
+            "may have met it in another, such as cudaGetLastError or an allocation); kerntime's "
+            "synchronization at the end of the process found it (cuCtxSynchronize, thread 4242 "
+            "(worker2))");
   EXPECT_EQ(warnings[1].rfind("no kernel launched on device 0 since the last successful "
                               "synchronization of its stream is known: the fault came from a copy "
                               "or a memset",
