@@ -89,7 +89,9 @@ class CuptiApi {
     std::uint32_t correlation_id = 0;  ///< the call's; launches before it have lower ones
     std::uint32_t context_id = 0;      ///< CUPTI's id of the thread's context; 0: none
     std::int32_t device = -1;
-    const void* stream = nullptr;  ///< stream_synchronized: the stream
+    /// stream_synchronized: the stream; after an event's synchronization or query, the stream
+    /// the event was recorded on, with the record call's correlation and context ids.
+    const void* stream = nullptr;
     bool per_thread_stream = false;
   };
   using ApiResultHandler = void (*)(const ApiResult& result, void* context);

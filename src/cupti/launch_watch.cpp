@@ -86,7 +86,8 @@ void on_profiler_call(LaunchWatch& watch, CUpti_CallbackId id, CUpti_ApiCallback
 
 void report_result(LaunchWatch& watch, CuptiApi::ApiResult::Kind kind, int error,
                    CUpti_CallbackDomain domain, CUpti_CallbackId id, const CUpti_CallbackData& call,
-                   const void* stream, bool per_thread) {
+                   const void* stream, bool per_thread,
+                   const EventRecords::Record* event = nullptr) {
   const CuptiApi::ApiResultHandler handler = watch.result_handler.load(std::memory_order_relaxed);
   if (handler == nullptr) return;
   CuptiApi::ApiResult result;
@@ -99,6 +100,13 @@ void report_result(LaunchWatch& watch, CuptiApi::ApiResult::Kind kind, int error
   result.device = watch.device_of(call.context);
   result.stream = stream;
   result.per_thread_stream = per_thread;
+  if (event != nullptr) {
+    // What had finished is what came before the record, on its context and stream.
+    result.correlation_id = event->correlation_id;
+    result.context_id = event->context_id;
+    result.stream = event->stream;
+    result.per_thread_stream = event->per_thread;
+  }
   handler(result, watch.result_context.load(std::memory_order_relaxed));
 }
 
@@ -134,6 +142,35 @@ void on_result(LaunchWatch& watch, CUpti_CallbackDomain domain, CUpti_CallbackId
     }
   } else if (is_gpu_fault(error)) {
     report_result(watch, CuptiApi::ApiResult::Kind::fault, error, domain, id, call, nullptr, false);
+  }
+}
+
+// An event record that succeeds is kept (not one captured into a graph: it records nothing
+// yet); a successful synchronization or query of a kept event says its stream had finished what
+// came before the record, as a stream synchronization would.
+void on_event(LaunchWatch& watch, CUpti_CallbackDomain domain, CUpti_CallbackId id,
+              const CUpti_CallbackData& call, const Classified& what) {
+  if (call.callbackSite != CUPTI_API_EXIT) return;
+  if (const int error = returned(call); error != 0) {
+    if (is_gpu_fault(error)) {
+      report_result(watch, CuptiApi::ApiResult::Kind::fault, error, domain, id, call, nullptr,
+                    false);
+    }
+    return;
+  }
+  if (what.call == Call::event_record) {
+    if (t_open_captures > 0) return;
+    EventRecords::Record record;
+    record.stream = recording_stream(call.functionParams);
+    record.context_id = call.contextUid;
+    record.correlation_id = call.correlationId;
+    record.per_thread = what.per_thread;
+    watch.events.recorded(named_event(call.functionParams), record);
+    return;
+  }
+  if (const auto record = watch.events.find(named_event(call.functionParams))) {
+    report_result(watch, CuptiApi::ApiResult::Kind::stream_synchronized, 0, domain, id, call,
+                  nullptr, false, &*record);
   }
 }
 
@@ -231,6 +268,10 @@ void CUPTIAPI on_cupti_callback(void* userdata, CUpti_CallbackDomain domain,
       break;
     case Call::capture_end:
       if (call.callbackSite == CUPTI_API_ENTER && t_open_captures > 0) --t_open_captures;
+      break;
+    case Call::event_record:
+    case Call::event_sync:
+      on_event(watch, domain, callback_id, call, what);
       break;
     case Call::device_sync:
     case Call::stream_sync:

@@ -3,8 +3,9 @@
 // and graph launches (counted for the watch that tells a starved session from an empty one, and
 // handed to a launch-site handler for `kerntime run`'s last launch), cudaProfilerStart/Stop,
 // stream captures (launches captured into a graph run nothing), each context's device, the
-// results of the calls a GPU fault surfaces in (successful synchronizations, and faults), and
-// module unloads (after one, CUPTI may give a kernel name's memory to another name).
+// results of the calls a GPU fault surfaces in (successful synchronizations of the device, a
+// stream or an event, and faults), and module unloads (after one, CUPTI may give a kernel name's
+// memory to another name).
 #pragma once
 
 #include <atomic>
@@ -14,6 +15,7 @@
 #include <cupti.h>
 
 #include "cupti/cupti_api.hpp"
+#include "cupti/event_records.hpp"
 #include "cupti/watched_calls.hpp"
 
 namespace kerntime::cupti {
@@ -44,6 +46,8 @@ struct LaunchWatch {
   std::atomic<std::uint64_t> unloads{0};
   std::atomic<CuptiApi::UnloadHandler> unload_handler{nullptr};
   std::atomic<void*> unload_context{nullptr};
+  /// Each event's latest record, for what a successful event synchronization says has finished.
+  EventRecords events;
   /// cuptiGetDeviceId, resolved with the rest of CUPTI; nullptr: devices stay unknown.
   CUptiResult (*device_of_context)(CUcontext, std::uint32_t*) = nullptr;
 

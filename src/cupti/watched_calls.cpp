@@ -144,8 +144,12 @@ constexpr WatchedCall kRuntimeCalls[] = {
     {CUPTI_RUNTIME_TRACE_CBID_cudaMemset2D_ptds_v7000, Call::copy},
     {CUPTI_RUNTIME_TRACE_CBID_cudaMemset2DAsync_v3020, Call::copy},
     {CUPTI_RUNTIME_TRACE_CBID_cudaMemset2DAsync_ptsz_v7000, Call::copy},
-    {CUPTI_RUNTIME_TRACE_CBID_cudaEventSynchronize_v3020, Call::may_fault},
-    {CUPTI_RUNTIME_TRACE_CBID_cudaEventQuery_v3020, Call::may_fault},
+    {CUPTI_RUNTIME_TRACE_CBID_cudaEventSynchronize_v3020, Call::event_sync},
+    {CUPTI_RUNTIME_TRACE_CBID_cudaEventQuery_v3020, Call::event_sync},
+    {CUPTI_RUNTIME_TRACE_CBID_cudaEventRecord_v3020, Call::event_record},
+    {CUPTI_RUNTIME_TRACE_CBID_cudaEventRecord_ptsz_v7000, Call::event_record, true},
+    {CUPTI_RUNTIME_TRACE_CBID_cudaEventRecordWithFlags_v11010, Call::event_record},
+    {CUPTI_RUNTIME_TRACE_CBID_cudaEventRecordWithFlags_ptsz_v11010, Call::event_record, true},
     {CUPTI_RUNTIME_TRACE_CBID_cudaMemcpyToArray_v3020, Call::copy},
     {CUPTI_RUNTIME_TRACE_CBID_cudaMemcpyToArray_ptds_v7000, Call::copy},
     {CUPTI_RUNTIME_TRACE_CBID_cudaMemcpyToArrayAsync_v3020, Call::copy},
@@ -215,8 +219,12 @@ constexpr WatchedCall kDriverCalls[] = {
     {CUPTI_DRIVER_TRACE_CBID_cuStreamSynchronize_ptsz, Call::stream_sync, true},
     {CUPTI_DRIVER_TRACE_CBID_cuStreamQuery_ptsz, Call::stream_sync, true},
     {kDriverCtxSynchronizeV2, Call::may_fault},
-    {CUPTI_DRIVER_TRACE_CBID_cuEventSynchronize, Call::may_fault},
-    {CUPTI_DRIVER_TRACE_CBID_cuEventQuery, Call::may_fault},
+    {CUPTI_DRIVER_TRACE_CBID_cuEventSynchronize, Call::event_sync},
+    {CUPTI_DRIVER_TRACE_CBID_cuEventQuery, Call::event_sync},
+    {CUPTI_DRIVER_TRACE_CBID_cuEventRecord, Call::event_record},
+    {CUPTI_DRIVER_TRACE_CBID_cuEventRecord_ptsz, Call::event_record, true},
+    {CUPTI_DRIVER_TRACE_CBID_cuEventRecordWithFlags, Call::event_record},
+    {CUPTI_DRIVER_TRACE_CBID_cuEventRecordWithFlags_ptsz, Call::event_record, true},
     {CUPTI_DRIVER_TRACE_CBID_cuMemcpy, Call::copy},
     {CUPTI_DRIVER_TRACE_CBID_cuMemcpy_ptds, Call::copy},
     {CUPTI_DRIVER_TRACE_CBID_cuMemcpyAsync, Call::copy},
@@ -466,6 +474,29 @@ const WatchedCallback* launch_callbacks(std::size_t& count) {
 const WatchedCallback* result_callbacks(std::size_t& count) {
   count = kResultCallbacks.size();
   return kResultCallbacks.data();
+}
+
+// An event record's parameters start with the event and the stream, a synchronization's or
+// query's with the event, in both APIs.
+static_assert(offsetof(cudaEventRecord_v3020_params, event) == 0 &&
+              offsetof(cudaEventRecord_v3020_params, stream) == sizeof(void*) &&
+              offsetof(cudaEventRecord_ptsz_v7000_params, stream) == sizeof(void*) &&
+              offsetof(cudaEventRecordWithFlags_v11010_params, stream) == sizeof(void*) &&
+              offsetof(cudaEventRecordWithFlags_ptsz_v11010_params, stream) == sizeof(void*) &&
+              offsetof(cuEventRecord_params, hEvent) == 0 &&
+              offsetof(cuEventRecord_params, hStream) == sizeof(void*) &&
+              offsetof(cuEventRecord_ptsz_params, hStream) == sizeof(void*) &&
+              offsetof(cuEventRecordWithFlags_params, hStream) == sizeof(void*) &&
+              offsetof(cuEventRecordWithFlags_ptsz_params, hStream) == sizeof(void*) &&
+              offsetof(cudaEventSynchronize_v3020_params, event) == 0 &&
+              offsetof(cudaEventQuery_v3020_params, event) == 0 &&
+              offsetof(cuEventSynchronize_params, hEvent) == 0 &&
+              offsetof(cuEventQuery_params, hEvent) == 0);
+const void* named_event(const void* params) {
+  return params != nullptr ? static_cast<const void* const*>(params)[0] : nullptr;
+}
+const void* recording_stream(const void* params) {
+  return params != nullptr ? static_cast<const void* const*>(params)[1] : nullptr;
 }
 
 }  // namespace kerntime::cupti

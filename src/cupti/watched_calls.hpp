@@ -12,10 +12,11 @@
 
 namespace kerntime::cupti {
 
-/// The last four are where a GPU fault surfaces (besides launches): a synchronization of the
-/// device or of one stream (a successful one says what had finished), a copy or memset (whose
-/// records find their NVTX ranges by the call's correlation id, as a launch's kernels do), and
-/// others that only fail.
+/// The last six are where a GPU fault surfaces (besides launches): a synchronization of the
+/// device or of one stream (a successful one says what had finished), an event's record and its
+/// synchronization or query (a successful one says the event's stream had finished what came
+/// before the record), a copy or memset (whose records find their NVTX ranges by the call's
+/// correlation id, as a launch's kernels do), and others that only fail.
 enum class Call : std::uint8_t {
   other,
   kernel_launch,
@@ -24,6 +25,8 @@ enum class Call : std::uint8_t {
   capture_end,
   device_sync,
   stream_sync,
+  event_record,
+  event_sync,
   copy,
   may_fault
 };
@@ -45,6 +48,12 @@ const void* driver_stream(CUpti_CallbackId id, const void* params);
 /// The stream a stream synchronization or query names (its parameters are the stream alone).
 const void* synchronized_stream(const void* params);
 
+/// The event an event record, synchronization or query names (its first parameter, in both
+/// APIs); nullptr without parameters.
+const void* named_event(const void* params);
+/// The stream an event record names (its second parameter, in both APIs).
+const void* recording_stream(const void* params);
+
 /// One callback the watch needs enabled.
 struct WatchedCallback {
   CUpti_CallbackDomain domain;
@@ -56,7 +65,8 @@ struct WatchedCallback {
 const WatchedCallback* launch_callbacks(std::size_t& count);
 
 /// The calls a GPU fault surfaces in, besides launches: device, stream and event
-/// synchronizations and queries, copies and memsets of both APIs (CuptiApi::watch_api_results).
+/// synchronizations and queries, event records, copies and memsets of both APIs
+/// (CuptiApi::watch_api_results).
 const WatchedCallback* result_callbacks(std::size_t& count);
 
 }  // namespace kerntime::cupti

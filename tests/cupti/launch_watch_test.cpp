@@ -163,6 +163,94 @@ TEST(ApiResults, OnlyFaultsAndSuccessfulSynchronizationsAreReportedOncePerCall) 
   EXPECT_EQ(watch.launches(), 0u);
 }
 
+// XLA and TensorFlow wait on events, never on a stream: a successful event synchronization or
+// query says the event's stream had finished what came before its record, in both APIs. An
+// event recorded inside a stream capture records nothing yet, and one never recorded says
+// nothing.
+TEST(ApiResults, AnEventSynchronizationMarksItsStreamUpToTheRecord) {
+  g_results.clear();
+  LaunchWatch watch;
+  watch.result_handler.store(&keep_result);
+  const auto runtime = CUPTI_CB_DOMAIN_RUNTIME_API;
+  const auto driver = CUPTI_CB_DOMAIN_DRIVER_API;
+  const void* stream = reinterpret_cast<const void*>(std::uintptr_t{0x5000});
+  const void* event = reinterpret_cast<const void*>(std::uintptr_t{0x7100});
+  const void* record[] = {event, stream};
+  failing_call(watch, driver, CUPTI_DRIVER_TRACE_CBID_cuEventRecord, CUPTI_API_ENTER, 20, 0,
+               record);
+  failing_call(watch, driver, CUPTI_DRIVER_TRACE_CBID_cuEventRecord, CUPTI_API_EXIT, 20, 0, record);
+  EXPECT_TRUE(g_results.empty());  // a record is no synchronization
+  const void* waited[] = {event};
+  for (const auto id :
+       {CUPTI_DRIVER_TRACE_CBID_cuEventQuery, CUPTI_DRIVER_TRACE_CBID_cuEventSynchronize}) {
+    failing_call(watch, driver, id, CUPTI_API_ENTER, 25, 0, waited);
+    failing_call(watch, driver, id, CUPTI_API_EXIT, 25, 0, waited);
+  }
+  ASSERT_EQ(g_results.size(), 2u);
+  for (const CuptiApi::ApiResult& result : g_results) {
+    EXPECT_EQ(result.kind, CuptiApi::ApiResult::Kind::stream_synchronized);
+    EXPECT_EQ(result.stream, stream);
+    EXPECT_EQ(result.correlation_id, 20u);  // the record's, not the synchronization's
+    EXPECT_EQ(result.context_id, 4u);
+    EXPECT_FALSE(result.per_thread_stream);
+  }
+  // A query that finds it not ready (600) says nothing.
+  failing_call(watch, driver, CUPTI_DRIVER_TRACE_CBID_cuEventQuery, CUPTI_API_ENTER, 26, 600,
+               waited);
+  failing_call(watch, driver, CUPTI_DRIVER_TRACE_CBID_cuEventQuery, CUPTI_API_EXIT, 26, 600,
+               waited);
+  EXPECT_EQ(g_results.size(), 2u);
+  // Recorded again, on the per-thread default stream through the runtime: the latest counts.
+  const void* per_thread[] = {event, nullptr};
+  failing_call(watch, runtime, CUPTI_RUNTIME_TRACE_CBID_cudaEventRecord_ptsz_v7000, CUPTI_API_ENTER,
+               30, 0, per_thread);
+  failing_call(watch, runtime, CUPTI_RUNTIME_TRACE_CBID_cudaEventRecord_ptsz_v7000, CUPTI_API_EXIT,
+               30, 0, per_thread);
+  failing_call(watch, runtime, CUPTI_RUNTIME_TRACE_CBID_cudaEventSynchronize_v3020, CUPTI_API_ENTER,
+               31, 0, waited);
+  failing_call(watch, runtime, CUPTI_RUNTIME_TRACE_CBID_cudaEventSynchronize_v3020, CUPTI_API_EXIT,
+               31, 0, waited);
+  ASSERT_EQ(g_results.size(), 3u);
+  EXPECT_EQ(g_results[2].correlation_id, 30u);
+  EXPECT_EQ(g_results[2].stream, nullptr);
+  EXPECT_TRUE(g_results[2].per_thread_stream);
+  // Another event, never recorded, says nothing when waited on.
+  const void* other[] = {reinterpret_cast<const void*>(std::uintptr_t{0x7200})};
+  failing_call(watch, runtime, CUPTI_RUNTIME_TRACE_CBID_cudaEventSynchronize_v3020, CUPTI_API_ENTER,
+               32, 0, other);
+  failing_call(watch, runtime, CUPTI_RUNTIME_TRACE_CBID_cudaEventSynchronize_v3020, CUPTI_API_EXIT,
+               32, 0, other);
+  EXPECT_EQ(g_results.size(), 3u);
+}
+
+TEST(ApiResults, AnEventRecordedInsideAStreamCaptureIsNotKept) {
+  g_results.clear();
+  LaunchWatch watch;
+  watch.result_handler.store(&keep_result);
+  const auto runtime = CUPTI_CB_DOMAIN_RUNTIME_API;
+  const void* stream = reinterpret_cast<const void*>(std::uintptr_t{0x5000});
+  const void* event = reinterpret_cast<const void*>(std::uintptr_t{0x7100});
+  const void* record[] = {event, stream};
+  const void* waited[] = {event};
+  failing_call(watch, runtime, CUPTI_RUNTIME_TRACE_CBID_cudaStreamBeginCapture_v10000,
+               CUPTI_API_ENTER, 40, 0);
+  failing_call(watch, runtime, CUPTI_RUNTIME_TRACE_CBID_cudaStreamBeginCapture_v10000,
+               CUPTI_API_EXIT, 40, 0);
+  failing_call(watch, runtime, CUPTI_RUNTIME_TRACE_CBID_cudaEventRecord_v3020, CUPTI_API_ENTER, 41,
+               0, record);
+  failing_call(watch, runtime, CUPTI_RUNTIME_TRACE_CBID_cudaEventRecord_v3020, CUPTI_API_EXIT, 41,
+               0, record);
+  failing_call(watch, runtime, CUPTI_RUNTIME_TRACE_CBID_cudaStreamEndCapture_v10000,
+               CUPTI_API_ENTER, 42, 0);
+  failing_call(watch, runtime, CUPTI_RUNTIME_TRACE_CBID_cudaStreamEndCapture_v10000, CUPTI_API_EXIT,
+               42, 0);
+  failing_call(watch, runtime, CUPTI_RUNTIME_TRACE_CBID_cudaEventSynchronize_v3020, CUPTI_API_ENTER,
+               43, 0, waited);
+  failing_call(watch, runtime, CUPTI_RUNTIME_TRACE_CBID_cudaEventSynchronize_v3020, CUPTI_API_EXIT,
+               43, 0, waited);
+  EXPECT_TRUE(g_results.empty());
+}
+
 TEST(ApiResults, WithoutAHandlerNothingIsReported) {
   g_results.clear();
   LaunchWatch watch;
