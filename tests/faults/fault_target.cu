@@ -4,7 +4,9 @@
 // "step", a kernel that faults; the stream's synchronization returns the error, and the program
 //   return    prints it and exits with status 3 (a C++ program checking its CUDA calls),
 //   carry_on  prints it, keeps calling CUDA (every call fails) and exits with status 0,
-//   abort     prints it and calls abort() (an assert on a CUDA error).
+//   abort     prints it and calls abort() (an assert on a CUDA error),
+//   busy      as return, with three more kernels launched in "step" before the faulting one and
+//             not synchronized: four were running, and CUPTI cannot tell which faulted.
 // It prints the stream and its thread's id first, so the test can check the report names them.
 //
 //   fault_target END KIND [N]     KIND: illegal_address, misaligned_address, device_assert, trap
@@ -53,7 +55,7 @@ int fail(const char* what, cudaError_t status) {
 int main(int argc, char** argv) {
   Fault fault{};
   if (argc < 3 || !parse_fault(argv[2], fault)) {
-    std::fprintf(stderr, "usage: fault_target return|carry_on|abort KIND [N]\n");
+    std::fprintf(stderr, "usage: fault_target return|carry_on|abort|busy KIND [N]\n");
     return 2;
   }
   const std::string end = argv[1];
@@ -75,6 +77,10 @@ int main(int argc, char** argv) {
     return fail("cudaStreamSynchronize before the fault", s);
   }
   nvtxRangePushA("step");
+  if (end == "busy") {
+    for (int i = 0; i < 3; ++i)
+      fault_target_work<<<4, 32, 0, stream>>>(data);
+  }
   kerntime::testing::launch_faulting_kernel(fault, stream);
   nvtxRangePop();
   const cudaError_t status = cudaStreamSynchronize(stream);
