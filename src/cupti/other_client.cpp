@@ -103,6 +103,26 @@ std::string describe_other_cupti_client() {
   return describe_other_cupti_client(injection, ours, others);
 }
 
+std::string describe_cupti_caller(const std::string& library_path) {
+  // Kineto is built into PyTorch's libtorch_cpu (or libkineto where it stands alone).
+  static constexpr KnownClient kCallers[] = {
+      {"libtorch", "PyTorch's profiler (torch.profiler, Kineto)"},
+      {"libkineto", "PyTorch's profiler (torch.profiler, Kineto)"},
+      {"libkerntime.so", "a kerntime::Tracer in the program"},
+      {"libToolsInjection", "Nsight Systems"},
+      {"xla_extension", "JAX/XLA's profiler"},
+      {"jaxlib", "JAX/XLA's profiler"},
+      {"libtensorflow", "TensorFlow's profiler"},
+      {"cupy", "CuPy's profiler"},
+  };
+  if (library_path.empty()) return "a CUPTI client";
+  const std::string name = base_name(library_path);
+  for (const KnownClient& caller : kCallers) {
+    if (name.find(caller.file_part) != std::string::npos) return caller.name;
+  }
+  return "a CUPTI client in " + name;
+}
+
 bool other_tool_injected() {
   const std::string injection = injection_path();
   if (injection.empty() || injection == "none") return false;

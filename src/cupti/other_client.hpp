@@ -22,4 +22,9 @@ std::string describe_other_cupti_client();
 /// Whether CUDA_INJECTION64_PATH names another tool than the library this code runs in.
 bool other_tool_injected();
 
+/// The client that made a cuptiSubscribe call, named from the path of the library the call came
+/// from: "PyTorch's profiler (torch.profiler, Kineto)" for PyTorch's libraries, and so on; "a
+/// CUPTI client in LIBRARY" for one it does not know, "a CUPTI client" without a path.
+std::string describe_cupti_caller(const std::string& library_path);
+
 }  // namespace kerntime::cupti

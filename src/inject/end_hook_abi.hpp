@@ -5,6 +5,7 @@
 // handlers (_exit, _Exit, quick_exit, the exec family) and those that send the process a signal
 // (kill, raise); before calling the real function it calls the hook the injection library
 // registered, if any. A process that never starts CUDA has no hooks and pays one atomic load.
+// It also passes on the program's cuptiSubscribe calls and counts those CUPTI refused.
 //
 // Plain C types only: the two libraries are built apart and must agree on this layout alone.
 #pragma once
@@ -27,8 +28,19 @@ struct kerntime_end_hooks {
 /// Exported by libkerntime_preload.so under kKerntimeInstallEndHooks: copies the hooks (nullptr
 /// uninstalls them) and returns 1.
 typedef int (*kerntime_install_end_hooks_fn)(const struct kerntime_end_hooks* hooks);
+
+/// Exported by libkerntime_preload.so under kRefusedCuptiSubscribersSymbol (preload_cupti.cpp):
+/// how many of the program's cuptiSubscribe calls CUPTI refused because its one subscriber slot
+/// was taken, and the path of the library that made the first (nullptr: none, or not yet known).
+typedef unsigned (*kerntime_refused_cupti_subscribers_fn)(const char** first_caller);
 }
 
 namespace kerntime::inject {
 inline constexpr const char* kInstallEndHooksSymbol = "kerntime_install_end_hooks_v1";
-}
+inline constexpr const char* kRefusedCuptiSubscribersSymbol =
+    "kerntime_refused_cupti_subscribers_v1";
+/// CUPTI's result codes the preload passes on, by number (it includes no CUPTI header;
+/// injection_hooks.cpp checks them against cupti_result.h).
+inline constexpr int kCuptiErrorNotInitialized = 15;
+inline constexpr int kCuptiErrorMultipleSubscribers = 39;
+}  // namespace kerntime::inject

@@ -56,6 +56,16 @@ void add_end_warnings(Report& report, const ProcessEnd& end) {
     report.warnings.push_back("the process was stopped by " + signal_text(end.signal) +
                               "; what it recorded up to then is here");
   }
+  if (end.refused_subscribers > 0) {
+    const std::string client = end.refused_client.empty() ? "a CUPTI client" : end.refused_client;
+    report.warnings.push_back(
+        client + " in this process asked CUPTI for its subscriber slot and was refused" +
+        (end.refused_subscribers > 1 ? " (" + std::to_string(end.refused_subscribers) + " calls)"
+                                     : std::string{}) +
+        ": `kerntime run` holds that one slot from the start of CUDA, so that client recorded "
+        "no GPU activity, while this report has every kernel; to profile with it instead, run "
+        "the program without `kerntime run`");
+  }
   if (end.final_overdue_ms > 0 && end.kind == ReportKind::crash) {
     report.warnings.push_back(
         "the report after the signal was not done " + std::to_string(end.final_overdue_ms / 1000) +

@@ -30,6 +30,10 @@ struct ProcessEnd {
   /// Final reports of a running session: launches against kernel records.
   std::optional<RecordAccount> records;
   std::string other_client;  ///< who may have taken records (cupti/other_client.hpp)
+  /// The program's cuptiSubscribe calls CUPTI refused (kerntime holds the one slot), and who
+  /// made the first, in words (cupti::describe_cupti_caller).
+  unsigned refused_subscribers = 0;
+  std::string refused_client;
   /// A crash report written because the final report after a terminating signal was not done
   /// this long after it; 0: not that.
   int final_overdue_ms = 0;

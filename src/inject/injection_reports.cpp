@@ -3,16 +3,20 @@
 // report at whichever end comes first, and the crash report a fatal signal leaves.
 #include <cstdio>
 #include <cstdlib>
+#include <dlfcn.h>
 #include <exception>
 #include <string>
 #include <unistd.h>
 #include <utility>
 #include <vector>
 
+#include <cupti_result.h>
+
 #include <kerntime/report_json.hpp>
 #include <kerntime/version.hpp>
 
 #include "cupti/other_client.hpp"
+#include "inject/end_hook_abi.hpp"
 #include "inject/end_hooks.hpp"
 #include "inject/injection_state.hpp"
 #include "inject/missing_records.hpp"
@@ -36,6 +40,23 @@ std::string resident_memory() {
   std::fclose(status);
   return "resident " + std::to_string(rss_kib / 1024) + " MiB, peak " +
          std::to_string(peak_kib / 1024) + " MiB";
+}
+
+static_assert(kCuptiErrorNotInitialized == CUPTI_ERROR_NOT_INITIALIZED &&
+                  kCuptiErrorMultipleSubscribers == CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED,
+              "the preload's CUPTI result codes");
+
+// What libkerntime_preload.so saw of the program's own cuptiSubscribe calls (end_hook_abi.hpp);
+// nothing without the preload.
+void note_refused_subscribers(ProcessEnd& end) {
+  const auto refused = reinterpret_cast<kerntime_refused_cupti_subscribers_fn>(
+      dlsym(RTLD_DEFAULT, kRefusedCuptiSubscribersSymbol));
+  if (refused == nullptr) return;
+  const char* caller = nullptr;
+  end.refused_subscribers = refused(&caller);
+  if (end.refused_subscribers > 0) {
+    end.refused_client = cupti::describe_cupti_caller(caller != nullptr ? caller : "");
+  }
 }
 
 }  // namespace
@@ -66,6 +87,8 @@ void write_report(Injection& in, ReportKind kind, int sent_signal) {
         }
       }
     }
+    // Not in a report after a fatal signal: the dynamic linker's lock may be held.
+    if (kind != ReportKind::crash) note_refused_subscribers(end);
     if (kind == ReportKind::final && in.session) {
       RecordAccount account;
       account.launches = in.api->launches_seen();

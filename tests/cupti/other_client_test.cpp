@@ -40,5 +40,18 @@ TEST(OtherCuptiClient, ThisProcessIsDescribedWithoutFailing) {
   EXPECT_FALSE(describe_other_cupti_client().empty());
 }
 
+// A refused cuptiSubscribe is named by the library the call came from.
+TEST(CuptiCaller, IsNamedByTheLibraryTheCallCameFrom) {
+  EXPECT_EQ(describe_cupti_caller("/venv/lib/python3.12/site-packages/torch/lib/libtorch_cpu.so"),
+            "PyTorch's profiler (torch.profiler, Kineto)");
+  EXPECT_EQ(describe_cupti_caller("/opt/lib/libkineto.so"),
+            "PyTorch's profiler (torch.profiler, Kineto)");
+  EXPECT_EQ(describe_cupti_caller("/usr/local/lib/libkerntime.so.0"),
+            "a kerntime::Tracer in the program");
+  EXPECT_EQ(describe_cupti_caller("/x/jaxlib/xla_extension.so"), "JAX/XLA's profiler");
+  EXPECT_EQ(describe_cupti_caller("/opt/app/libtracer.so"), "a CUPTI client in libtracer.so");
+  EXPECT_EQ(describe_cupti_caller(""), "a CUPTI client");
+}
+
 }  // namespace
 }  // namespace kerntime::cupti

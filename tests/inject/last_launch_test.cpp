@@ -398,6 +398,29 @@ TEST(EndOfProcess, ACrashReportNamesTheSignalTheMissingRecordsAndTheLastLaunch) 
   EXPECT_TRUE(contains(final_report.warnings, "CUPTI saw 4 kernel launches but delivered 3"));
 }
 
+// torch.profiler inside `kerntime run`: CUPTI refuses it the subscriber slot kerntime holds, so
+// its trace has no GPU activity; every report of the process says so, naming it.
+TEST(EndOfProcess, AClientRefusedCuptisSubscriberSlotIsNamedInEveryReport) {
+  for (const ReportKind kind : {ReportKind::checkpoint, ReportKind::final}) {
+    ProcessEnd end;
+    end.kind = kind;
+    end.refused_subscribers = 2;
+    end.refused_client = "PyTorch's profiler (torch.profiler, Kineto)";
+    Report report = report_with_counts(5, 0);
+    add_end_warnings(report, end);
+    EXPECT_TRUE(contains(report.warnings,
+                         "PyTorch's profiler (torch.profiler, Kineto) in this process asked "
+                         "CUPTI for its subscriber slot and was refused (2 calls): `kerntime "
+                         "run` holds that one slot from the start of CUDA, so that client "
+                         "recorded no GPU activity, while this report has every kernel; to "
+                         "profile with it instead, run the program without `kerntime run`"));
+  }
+  ProcessEnd none;
+  Report report = report_with_counts(5, 0);
+  add_end_warnings(report, none);
+  EXPECT_FALSE(contains(report.warnings, "subscriber slot"));
+}
+
 TEST(EndOfProcess, ACrashWithoutALaunchOrWithoutTheWatchSaysWhich) {
   ProcessEnd end;
   end.kind = ReportKind::crash;

@@ -97,9 +97,10 @@ TEST_F(RunGpu, APyTorchStepStoppedBySigtermBlamesNoOtherClient) {
 }
 
 // torch.profiler inside the program: CUPTI gives activity records to one client. Whichever got
-// them, the report says so truly: if the profiler received kernels, kerntime's report names it
-// as the client that took them; if kerntime kept every record (it holds CUPTI's subscriber slot,
-// and PyTorch's Kineto then starts without CUDA activities), no other client is claimed.
+// them, the report says so truly and names the profiler: if it received kernels, kerntime's
+// report names it as the client that took them; if kerntime kept every record (it holds CUPTI's
+// subscriber slot, and PyTorch's Kineto, refused it, starts without CUDA activities), no other
+// client is claimed, and the report says the profiler was refused and recorded no GPU activity.
 TEST_F(RunGpu, TorchProfilerInsideTheProgramIsNamedExactlyWhenItTookRecords) {
   const std::string path = report_path("torch_profiler");
   const auto result = run_command("timeout 300 " + std::string{KERNTIME_CLI} + " run -o " + path +
@@ -122,10 +123,20 @@ TEST_F(RunGpu, TorchProfilerInsideTheProgramIsNamedExactlyWhenItTookRecords) {
     EXPECT_EQ(claim, "") << result.err;
     EXPECT_EQ(warning(report, "CUPTI saw "), "") << result.err;
     EXPECT_GE(report.trace->counts.kernels, 60u) << result.err;
+    const std::string refused = warning(report, "for its subscriber slot and was refused");
+    EXPECT_EQ(refused.rfind("PyTorch's profiler (torch.profiler, Kineto) in this process asked "
+                            "CUPTI for its subscriber slot and was refused",
+                            0),
+              0u)
+        << refused << "\n"
+        << result.err;
+    EXPECT_NE(refused.find("so that client recorded no GPU activity"), std::string::npos)
+        << refused;
+    EXPECT_TRUE(testing::prints_warning(result.err, refused)) << result.err;
   }
   std::printf("torch.profiler got %s CUDA kernels; kerntime %llu; %s\n", got.c_str(),
               static_cast<unsigned long long>(report.trace->counts.kernels),
-              claim.empty() ? "no other client claimed" : claim.c_str());
+              claim.empty() ? warning(report, "was refused").c_str() : claim.c_str());
 }
 
 // torch.compile's workers start CUDA and launch nothing: one line lists them, not a warning each.

@@ -79,5 +79,25 @@ TEST(RunPreload, ASecondReportOfTheSamePidGetsANameOfItsOwn) {
             "/d/host.rank1.pid8.json");
 }
 
+// A profiler the program starts (torch.profiler's Kineto) asks CUPTI for the subscriber slot
+// that `kerntime run` holds: CUPTI refuses it, and the preload passes the call on unchanged and
+// counts it, naming the library of the first refused call. That library's libcupti may be in
+// the global scope, or in the library's own (Python's extension modules load so).
+TEST(RunPreload, CuptiSubscribeIsPassedOnAndItsRefusalsCounted) {
+  for (const char* scope : {"local", "global"}) {
+    const std::string probe =
+        std::string{KERNTIME_SUBSCRIBER_PROBE} + " " + KERNTIME_SUBSCRIBER_MODULE + " " + scope;
+    const auto bare = testing::run_command(probe);
+    ASSERT_EQ(bare.exit_status, 0) << bare.err;
+    EXPECT_EQ(bare.out, "results 0 39 39\nno preload\n") << scope;
+    const auto preloaded =
+        testing::run_command("LD_PRELOAD=" + std::string{KERNTIME_PRELOAD} + " " + probe);
+    ASSERT_EQ(preloaded.exit_status, 0) << preloaded.err;
+    EXPECT_EQ(preloaded.out, "results 0 39 39\nrefused 2\nfirst caller " +
+                                 std::string{KERNTIME_SUBSCRIBER_MODULE} + "\n")
+        << scope;
+  }
+}
+
 }  // namespace
 }  // namespace kerntime

@@ -1,0 +1,117 @@
+// SPDX-License-Identifier: Apache-2.0
+// Part of libkerntime_preload.so: CUPTI's subscriber slot, seen from the program's side.
+// `kerntime run` holds that one slot from cuInit on, so a profiler the program starts itself
+// (torch.profiler's Kineto, a kerntime::Tracer) is refused it and records no GPU activity,
+// while kerntime keeps every record. CUPTI tells only the refused caller; the call passes
+// through here on its way to CUPTI, so the refusal is noted for the report
+// (kerntime_refused_cupti_subscribers_v1, end_hook_abi.hpp). kerntime's own CUPTI calls go
+// through dlsym on its handle and never come here.
+//
+// libc only, as the rest of the preload: the result codes are CUPTI's numbers
+// (end_hook_abi.hpp).
+#include <atomic>
+#include <cstddef>
+#include <dlfcn.h>
+#include <link.h>
+
+#include "inject/end_hook_abi.hpp"
+
+namespace {
+
+using kerntime::inject::kCuptiErrorMultipleSubscribers;
+using kerntime::inject::kCuptiErrorNotInitialized;
+
+using SubscribeFn = int (*)(void**, void*, void*);
+using SubscribeV2Fn = int (*)(void**, void*, void*, void*);
+
+// Whether `path` holds "libcupti.so" (no string functions: libc's may be interposed too).
+bool names_libcupti(const char* path) {
+  constexpr char kName[] = "libcupti.so";
+  for (const char* p = path; p != nullptr && *p != '\0'; ++p) {
+    std::size_t i = 0;
+    while (kName[i] != '\0' && p[i] == kName[i])
+      ++i;
+    if (kName[i] == '\0') return true;
+  }
+  return false;
+}
+
+std::atomic<unsigned> g_refused{0};
+std::atomic<int> g_caller_claimed{0};
+std::atomic<int> g_caller_written{0};
+char g_caller[512];  // the library of the first refused call, written once
+
+// The function the caller would have reached without this library: in the global scope after
+// it, else in the caller's own dependencies (a libcupti that a Python extension module loaded
+// into its local scope), else in any loaded libcupti. Looked up at each call: CUPTI is
+// subscribed to once or twice in a process, and two callers may use two libcupti copies.
+void* real_function(const char* name, void* return_address) {
+  if (void* found = dlsym(RTLD_NEXT, name)) return found;
+  Dl_info caller{};
+  if (dladdr(return_address, &caller) != 0 && caller.dli_fname != nullptr) {
+    if (void* handle = dlopen(caller.dli_fname, RTLD_LAZY | RTLD_NOLOAD)) {
+      void* found = dlsym(handle, name);
+      dlclose(handle);
+      if (found != nullptr) return found;
+    }
+  }
+  struct Search {
+    const char* name;
+    void* found;
+  } search{name, nullptr};
+  dl_iterate_phdr(
+      [](dl_phdr_info* info, std::size_t, void* data) {
+        auto* s = static_cast<Search*>(data);
+        if (!names_libcupti(info->dlpi_name)) return 0;
+        if (void* handle = dlopen(info->dlpi_name, RTLD_LAZY | RTLD_NOLOAD)) {
+          s->found = dlsym(handle, s->name);
+          dlclose(handle);
+        }
+        return s->found != nullptr ? 1 : 0;
+      },
+      &search);
+  return search.found;
+}
+
+void note_refusal(void* return_address) {
+  g_refused.fetch_add(1, std::memory_order_relaxed);
+  if (g_caller_claimed.exchange(1) != 0) return;
+  Dl_info info{};
+  const char* path =
+      dladdr(return_address, &info) != 0 && info.dli_fname != nullptr ? info.dli_fname : "";
+  std::size_t n = 0;
+  for (; path[n] != '\0' && n + 1 < sizeof g_caller; ++n)
+    g_caller[n] = path[n];
+  g_caller[n] = '\0';
+  g_caller_written.store(1, std::memory_order_release);
+}
+
+}  // namespace
+
+#define KERNTIME_EXPORT extern "C" __attribute__((visibility("default")))
+
+KERNTIME_EXPORT int cuptiSubscribe(void** subscriber, void* callback, void* userdata) {
+  void* caller = __builtin_return_address(0);
+  const auto real = reinterpret_cast<SubscribeFn>(real_function("cuptiSubscribe", caller));
+  if (real == nullptr) return kCuptiErrorNotInitialized;
+  const int result = real(subscriber, callback, userdata);
+  if (result == kCuptiErrorMultipleSubscribers) note_refusal(caller);
+  return result;
+}
+
+KERNTIME_EXPORT int cuptiSubscribe_v2(void** subscriber, void* callback, void* userdata,
+                                      void* params) {
+  void* caller = __builtin_return_address(0);
+  const auto real = reinterpret_cast<SubscribeV2Fn>(real_function("cuptiSubscribe_v2", caller));
+  if (real == nullptr) return kCuptiErrorNotInitialized;
+  const int result = real(subscriber, callback, userdata, params);
+  if (result == kCuptiErrorMultipleSubscribers) note_refusal(caller);
+  return result;
+}
+
+KERNTIME_EXPORT unsigned kerntime_refused_cupti_subscribers_v1(const char** first_caller) {
+  if (first_caller != nullptr) {
+    *first_caller = g_caller_written.load(std::memory_order_acquire) != 0 ? g_caller : nullptr;
+  }
+  return g_refused.load(std::memory_order_relaxed);
+}
