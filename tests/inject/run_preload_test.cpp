@@ -90,8 +90,10 @@ TEST(RunPreload, CuptiSubscribeIsPassedOnAndItsRefusalsCounted) {
     const auto bare = testing::run_command(probe);
     ASSERT_EQ(bare.exit_status, 0) << bare.err;
     EXPECT_EQ(bare.out, "results 0 39 39\nno preload\n") << scope;
-    const auto preloaded =
-        testing::run_command("LD_PRELOAD=" + std::string{KERNTIME_PRELOAD} + " " + probe);
+    // The sanitizers' runtimes want to be loaded first; the preload is plain libc code.
+    const auto preloaded = testing::run_command(
+        "ASAN_OPTIONS=\"${ASAN_OPTIONS}:verify_asan_link_order=0\" LD_PRELOAD=" +
+        std::string{KERNTIME_PRELOAD} + " " + probe);
     ASSERT_EQ(preloaded.exit_status, 0) << preloaded.err;
     EXPECT_EQ(preloaded.out, "results 0 39 39\nrefused 2\nfirst caller " +
                                  std::string{KERNTIME_SUBSCRIBER_MODULE} + "\n")
