@@ -8,9 +8,10 @@ ends_py_beta, a synchronize, then the end.
     ends_target.py END main|thread N
 
 END: return exit _exit exec mp_fork mp_forkserver sigterm sigint sighup handler_sigterm
-handler_sigint handler_sighup exception abort segv sigkill, sigwait_sigterm (SIGTERM blocked
-before any thread starts and taken by signal.sigwait, then sys.exit(6)), and torch_exit (the
-same end as _exit, with PyTorch's kernels instead).
+handler_sigint handler_sighup exception abort segv sigkill, sigterm_busy (a kernel of 2 s still
+running when SIGTERM comes), sigwait_sigterm (SIGTERM blocked before any thread starts and taken
+by signal.sigwait, then sys.exit(6)), and torch_exit (the same end as _exit, with PyTorch's
+kernels instead).
 
 "thread": the CUDA work runs on another thread, and so does the end where Python lets another
 thread end the process (os._exit, os.execv, os.abort, a fault); sys.exit, an exception and the
@@ -34,6 +35,19 @@ PTX = b"""
 .address_size 64
 .visible .entry ends_py_alpha(.param .u64 data) { ret; }
 .visible .entry ends_py_beta(.param .u64 data) { ret; }
+.visible .entry ends_py_spin(.param .u64 ns)
+{
+  .reg .u64 %rd<5>;
+  .reg .pred %p;
+  ld.param.u64 %rd1, [ns];
+  mov.u64 %rd2, %globaltimer;
+WAIT:
+  mov.u64 %rd3, %globaltimer;
+  sub.u64 %rd4, %rd3, %rd2;
+  setp.lt.u64 %p, %rd4, %rd1;
+  @%p bra WAIT;
+  ret;
+}
 """
 STEPS_AFTER_EXEC = 7
 FORKED_WORKERS = 2
@@ -55,7 +69,7 @@ class Cuda:
         self.check(self.lib.cuModuleLoadData(ctypes.byref(module), ctypes.c_char_p(PTX)),
                    "cuModuleLoadData")
         self.functions = {}
-        for name in (b"ends_py_alpha", b"ends_py_beta"):
+        for name in (b"ends_py_alpha", b"ends_py_beta", b"ends_py_spin"):
             function = ctypes.c_void_p()
             self.check(self.lib.cuModuleGetFunction(ctypes.byref(function), module, name),
                        "cuModuleGetFunction")
@@ -74,6 +88,13 @@ class Cuda:
         self.check(self.lib.cuLaunchKernel(self.functions[name], 4, 1, 1, 32, 1, 1, 0, None,
                                            self.arguments, None), "cuLaunchKernel")
 
+    def spin(self, ns):
+        """One kernel that runs `ns` nanoseconds of the GPU's global timer."""
+        length = ctypes.c_uint64(ns)
+        arguments = (ctypes.c_void_p * 1)(ctypes.cast(ctypes.byref(length), ctypes.c_void_p))
+        self.check(self.lib.cuLaunchKernel(self.functions[b"ends_py_spin"], 1, 1, 1, 1, 1, 1, 0,
+                                           None, arguments, None), "cuLaunchKernel")
+
     def synchronize(self):
         self.check(self.lib.cuCtxSynchronize(), "cuCtxSynchronize")
 
@@ -86,6 +107,7 @@ def work(steps):
         cuda.launch(b"ends_py_beta")
         cuda.launch(b"ends_py_beta")
     cuda.synchronize()
+    return cuda
 
 
 def torch_work(steps):
@@ -115,8 +137,9 @@ def handler_then_default(number, frame):
 
 
 def signal_of(end):
-    for name, number in (("sigterm", signal.SIGTERM), ("sigint", signal.SIGINT),
-                         ("sighup", signal.SIGHUP), ("sigkill", signal.SIGKILL)):
+    for name, number in (("sigterm_busy", signal.SIGTERM), ("sigterm", signal.SIGTERM),
+                         ("sigint", signal.SIGINT), ("sighup", signal.SIGHUP),
+                         ("sigkill", signal.SIGKILL)):
         if end.endswith(name):
             return number
     return 0
@@ -146,7 +169,11 @@ def workers(method, where, steps):
 
 def ending_work(end, where, steps):
     """The work and the ends that may happen on whichever thread did it."""
-    torch_work(steps) if end.startswith("torch") else work(steps)
+    cuda = torch_work(steps) if end.startswith("torch") else work(steps)
+    if end == "sigterm_busy":
+        cuda.spin(2_000_000_000)  # still running when the signal comes 0.2 s later
+        signal_from_outside(signal.SIGTERM, 0.2)
+        return
     if end in ("_exit", "torch_exit"):
         os._exit(4)
     if end == "exec":

@@ -339,29 +339,36 @@ std::vector<End> ends() {
 INSTANTIATE_TEST_SUITE_P(Ends, RunEnds, ::testing::ValuesIn(ends()),
                          [](const auto& info) { return test_name(info.param); });
 
-using RunEndsInFlight = testing::GpuTest;
+class RunEndsInFlight : public testing::GpuTest, public ::testing::WithParamInterface<End> {};
 
 // A kernel still running when SIGTERM comes: the kernels that finished before it are all
 // there, as the reader counts them, and the running one is in the report, finished (kerntime
 // waits for the GPU before its last records) or named as in flight; the reader, which is not
-// told of the signal, never has it.
-TEST_F(RunEndsInFlight, AKernelRunningAtASignalIsCountedOrNamed) {
+// told of the signal, never has it. In a C++ program and in a Python one.
+TEST_P(RunEndsInFlight, AKernelRunningAtASignalIsCountedOrNamed) {
   ASSERT_NE(std::string{KERNTIME_REFERENCE_READER}, "");
-  const End end{Language::cpp, "sigterm_busy", "main", 143};
-  Outcome outcome = run_both(end, "");
+  const End& end = GetParam();
+  Outcome outcome = run_both(end, KERNTIME_PYTHON);
   EXPECT_EQ(outcome.kerntime.status, 143) << outcome.kerntime.err;
   EXPECT_EQ(outcome.reference.status, 143) << outcome.reference.err;
-  const std::string spin = "ends_spin(unsigned long long)";
+  const std::string spin =
+      end.language == Language::cpp ? "ends_spin(unsigned long long)" : "ends_py_spin";
   EXPECT_EQ(outcome.theirs.count(spin), 0u) << outcome.context;
   const std::uint64_t spun = outcome.ours.count(spin) != 0 ? outcome.ours.at(spin) : 0;
   outcome.ours.erase(spin);
   EXPECT_EQ(outcome.ours, outcome.theirs) << outcome.context;
   EXPECT_EQ(outcome.ours, launched(end)) << outcome.context;
-  const std::string named = warning(outcome.report, "ends_spin");
+  const std::string named =
+      warning(outcome.report, end.language == Language::cpp ? "ends_spin" : "ends_py_spin");
   EXPECT_TRUE(spun == 1 || named != "") << outcome.context;
-  std::printf("the kernel running at SIGTERM: %s\n",
+  std::printf("%s: the kernel running at SIGTERM: %s\n", test_name(end).c_str(),
               spun == 1 ? "recorded, finished after the signal" : named.c_str());
 }
+
+INSTANTIATE_TEST_SUITE_P(Busy, RunEndsInFlight,
+                         ::testing::Values(End{Language::cpp, "sigterm_busy", "main", 143},
+                                           End{Language::python, "sigterm_busy", "main", 143}),
+                         [](const auto& info) { return test_name(info.param); });
 
 using RunEndsCheckpoint = testing::GpuTest;
 
