@@ -5,7 +5,8 @@
 //   spin kernels, cold: the CUPTI headline within max(2 %, 0.25 us) of the kernel's CUPTI
 //     duration from plain launches, as kerntime's Tracer reads them in this process and as an
 //     independent reader (tests/support/reference_reader) reads them in a child process; the
-//     naive single event pair printed beside.
+//     naive single event pair printed beside. Device copies of 1 MiB to 1 GiB likewise against
+//     that reader, each of its launches behind an L2-sized memset as the engine's samples are.
 //   events only (accuracy_events_only.hpp): spins and copies measured without a Tracer in
 //     child processes where another client holds CUPTI, or where CUPTI is absent, within
 //     max(2 %, 0.25 us) of the CUPTI references; a third child without the fixed cost's cache
@@ -73,18 +74,15 @@ std::string utc_now() {
   return text;
 }
 
-// The CUPTI headline of the spin kernels against their CUPTI duration from plain launches;
-// returns the references, which the events-only section holds its children against too.
+// The CUPTI headline of the spin kernels against their CUPTI duration from plain launches, and
+// against `reader` (the independent reader's, one per length; empty without it); returns the
+// references, which the events-only section holds its children against too.
 std::vector<double> spin_section(Tracer& tracer, cudaStream_t stream,
-                                 const std::vector<std::uint64_t>& lengths) {
+                                 const std::vector<std::uint64_t>& lengths,
+                                 const std::vector<double>& reader) {
   std::vector<Measurement> with_cupti;
   std::vector<double> truth;
   std::vector<double> naive;
-  std::vector<int> counts;
-  for (std::uint64_t ns : lengths)
-    counts.push_back(reference_count(ns));
-  // First, while nothing of this process has run a spin: a child under the independent reader.
-  const std::vector<double> reader = examples::reader_spin_medians_ns(lengths, counts);
   Engine engine;
   for (std::uint64_t ns : lengths) {
     MeasureOptions options;
@@ -153,6 +151,31 @@ std::vector<double> spin_section(Tracer& tracer, cudaStream_t stream,
   }
   std::printf("\n");
   return truth;
+}
+
+// The device copies' cold CUPTI headline (the events-only section's references) against the
+// independent reader's plain launches in a child process, each behind an L2-sized memset as the
+// engine's samples are: a memory-bound kernel read by a reader that is not kerntime, under the
+// same cold protocol.
+void copy_reader_section(const std::vector<examples::EventsOnlyCase>& cases,
+                         const std::vector<double>& reader) {
+  if (reader.empty()) return;
+  std::printf("## Device copies against an independent reader (cold: L2-sized memset first)\n\n");
+  std::printf(
+      "| Copy | Reader, separate process (plain launches) | Headline, CUPTI | Error vs reader | "
+      "Within max(2%%, 0.25 us) |\n");
+  std::printf("|---:|---:|---:|---:|:-:|\n");
+  std::size_t at = 0;
+  for (const examples::EventsOnlyCase& c : cases) {
+    if (c.copy_bytes == 0) continue;
+    const double r = reader.at(at++);
+    const double error = c.reference_ns - r;
+    const bool ok = std::abs(error) <= std::max(0.02 * r, 250.0);
+    std::printf("| %llu MiB | %.3f us | %.3f us | %+.3f us (%+.2f%%) | %s |\n",
+                static_cast<unsigned long long>(c.copy_bytes >> 20), us(r), us(c.reference_ns),
+                us(error), 100.0 * error / r, verdict(ok));
+  }
+  std::printf("\n");
 }
 
 // The references of the events-only section: spins from spin_section, copies the engine's cold
@@ -359,9 +382,28 @@ int run() {
   if (!tracer.active()) throw Error("CUPTI is unavailable: " + tracer.unavailable_reason());
   std::printf("CUPTI version %d\n\n", tracer.cupti_version());
   const std::vector<std::uint64_t> lengths = {2'000, 5'000, 10'000, 100'000, 1'000'000, 10'000'000};
-  const std::vector<double> truth = spin_section(tracer, stream, lengths);
-  failures +=
-      examples::events_only_section(events_only_references(tracer, lengths, truth), cache.path());
+  // First, while nothing of this process has run: a child under the independent reader, with
+  // the spins and the events-only section's copies.
+  std::vector<examples::ReaderWork> work;
+  for (std::uint64_t ns : lengths)
+    work.push_back({ns, 0, reference_count(ns)});
+  for (const examples::EventsOnlyCase& c : examples::events_only_cases()) {
+    if (c.copy_bytes > 0) work.push_back({0, c.copy_bytes, c.copy_bytes >= (1u << 30) ? 20 : 100});
+  }
+  const std::vector<double> reader = examples::reader_medians_ns(work);
+  const std::vector<double> spins_read =
+      reader.empty()
+          ? reader
+          : std::vector<double>(reader.begin(), reader.begin() + static_cast<long>(lengths.size()));
+  const std::vector<double> copies_read =
+      reader.empty()
+          ? reader
+          : std::vector<double>(reader.begin() + static_cast<long>(lengths.size()), reader.end());
+  const std::vector<double> truth = spin_section(tracer, stream, lengths, spins_read);
+  const std::vector<examples::EventsOnlyCase> cases =
+      events_only_references(tracer, lengths, truth);
+  copy_reader_section(cases, copies_read);
+  failures += examples::events_only_section(cases, cache.path());
   copy_section(tracer, stream, info);
   modes_section(tracer);
   speed_section(tracer);

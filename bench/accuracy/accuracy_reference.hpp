@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // Independent measurements that bench_accuracy holds the engine against: CUPTI durations of
-// plain launches, the naive single event pair, and large-copy bandwidth timed by events.
+// plain launches (kerntime's Tracer in this process, and the reference reader in a child), the
+// naive single event pair, and large-copy bandwidth timed by events.
 #pragma once
 
 #include <cstdint>
@@ -19,16 +20,24 @@ namespace kerntime::examples {
 double cupti_plain_median_ns(Tracer& tracer, const Launcher& launcher, const std::string& kernel,
                              int count, cudaStream_t stream);
 
-/// What a reader that is not kerntime sees: median durations of plain launches of each spin of
-/// `lengths` (`counts[i]` launches each, each waited for), read by the reference reader
-/// (tests/support/reference_reader, a minimal CUPTI kernel reader injected with
-/// CUDA_INJECTION64_PATH) in a child process of this program (run_reader_child) that has no
-/// kerntime Tracer. Empty when the reader was not built (KERNTIME_BUILD_TESTS off); throws
-/// kerntime::Error when the child or its records fail.
-std::vector<double> reader_spin_medians_ns(const std::vector<std::uint64_t>& lengths,
-                                           const std::vector<int>& counts);
+/// One kind of plain launch the reader's child makes, `count` times after one untimed launch,
+/// each waited for: a spin of `spin_ns`, or (spin_ns 0) a device copy of `copy_bytes` behind an
+/// L2-sized memset, the engine's cold flush.
+struct ReaderWork {
+  std::uint64_t spin_ns = 0;
+  std::uint64_t copy_bytes = 0;
+  int count = 0;
+};
 
-/// The child of reader_spin_medians_ns(): `arguments` is "ns:count,ns:count,...".
+/// What a reader that is not kerntime sees: the median kernel duration of each of `work`, read
+/// by the reference reader (tests/support/reference_reader, a minimal CUPTI kernel reader
+/// injected with CUDA_INJECTION64_PATH) in a child process of this program (run_reader_child)
+/// that has no kerntime Tracer. Empty when the reader was not built (KERNTIME_BUILD_TESTS off);
+/// throws kerntime::Error when the child or its records fail.
+std::vector<double> reader_medians_ns(const std::vector<ReaderWork>& work);
+
+/// The child of reader_medians_ns(): `arguments` is "sNS:COUNT" (a spin) or "cBYTES:COUNT" (a
+/// copy), comma-separated.
 int run_reader_child(const std::string& arguments);
 
 /// Median of a cudaEvent pair around one call of `launcher` (a kerntime::ScopedTimer), each
