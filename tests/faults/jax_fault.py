@@ -15,6 +15,8 @@ import sys
 import threading
 
 os.environ.setdefault("XLA_PYTHON_CLIENT_PREALLOCATE", "false")
+# No autotuning: its candidate kernels would only lengthen the list of kernels that may have run.
+os.environ.setdefault("XLA_FLAGS", "--xla_gpu_autotune_level=0")
 try:
     import jax
     import jax.numpy as jnp
