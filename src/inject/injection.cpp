@@ -10,6 +10,7 @@
 #include <atomic>
 #include <cstdio>
 #include <cstdlib>
+#include <dlfcn.h>
 #include <fcntl.h>
 #include <mutex>
 #include <pthread.h>
@@ -103,6 +104,8 @@ Injection* injection() {
   ends.finish = [] { finish(); };
   ends.snapshot = [](int signal) { snapshot(signal); };
   install_end_hooks(std::move(ends), EndLimits{});
+  in.refused_subscribers = reinterpret_cast<kerntime_refused_cupti_subscribers_fn>(
+      dlsym(RTLD_DEFAULT, kRefusedCuptiSubscribersSymbol));
   return g_injection;
 }
 

@@ -3,7 +3,6 @@
 // report at whichever end comes first, and the crash report a fatal signal leaves.
 #include <cstdio>
 #include <cstdlib>
-#include <dlfcn.h>
 #include <exception>
 #include <string>
 #include <unistd.h>
@@ -48,12 +47,10 @@ static_assert(kCuptiErrorNotInitialized == CUPTI_ERROR_NOT_INITIALIZED &&
 
 // What libkerntime_preload.so saw of the program's own cuptiSubscribe calls (end_hook_abi.hpp);
 // nothing without the preload.
-void note_refused_subscribers(ProcessEnd& end) {
-  const auto refused = reinterpret_cast<kerntime_refused_cupti_subscribers_fn>(
-      dlsym(RTLD_DEFAULT, kRefusedCuptiSubscribersSymbol));
-  if (refused == nullptr) return;
+void note_refused_subscribers(const Injection& in, ProcessEnd& end) {
+  if (in.refused_subscribers == nullptr) return;
   const char* caller = nullptr;
-  end.refused_subscribers = refused(&caller);
+  end.refused_subscribers = in.refused_subscribers(&caller);
   if (end.refused_subscribers > 0) {
     end.refused_client = cupti::describe_cupti_caller(caller != nullptr ? caller : "");
   }
@@ -87,8 +84,7 @@ void write_report(Injection& in, ReportKind kind, int sent_signal) {
         }
       }
     }
-    // Not in a report after a fatal signal: the dynamic linker's lock may be held.
-    if (kind != ReportKind::crash) note_refused_subscribers(end);
+    note_refused_subscribers(in, end);
     if (kind == ReportKind::final && in.session) {
       RecordAccount account;
       account.launches = in.api->launches_seen();

@@ -19,6 +19,7 @@
 
 #include "cupti/activity_session.hpp"
 #include "cupti/cupti_api.hpp"
+#include "inject/end_hook_abi.hpp"
 #include "inject/end_of_process.hpp"
 #include "inject/fault_report.hpp"
 #include "inject/last_launch.hpp"
@@ -53,6 +54,9 @@ struct Injection {
   bool api_records_for_timeline_only = false;
   bool watching_launch_sites = false;
   FaultWatch faults;  // the first GPU fault, and the synchronizations before it
+  // The preload's count of the program's refused cuptiSubscribe calls (end_hook_abi.hpp),
+  // looked up once at the start: never inside the dynamic linker while a report is written.
+  kerntime_refused_cupti_subscribers_fn refused_subscribers = nullptr;
   // When the final synchronization began: the launches counted, the newest launch's
   // correlation id, the thread running it (set before it starts, read after it ends).
   std::optional<std::uint64_t> launches_before_final_flush;

@@ -41,37 +41,68 @@ std::atomic<int> g_caller_claimed{0};
 std::atomic<int> g_caller_written{0};
 char g_caller[512];  // the library of the first refused call, written once
 
+// Set while this thread is inside a call this library passed on: another interposer that passes
+// the call back here (one preloaded before this library that forwards with RTLD_NEXT) must not
+// send it around again.
+thread_local bool t_forwarding = false;
+
+// The base address of the object `address` lies in; nullptr when none.
+void* object_of(const void* address) {
+  Dl_info info{};
+  return dladdr(address, &info) != 0 ? info.dli_fbase : nullptr;
+}
+
+// `name` in a loaded libcupti, found by its file name: the first whose path names it.
+void* in_loaded_libcupti(const char* name) {
+  // The path is copied out first: dlopen inside dl_iterate_phdr's callback would take the
+  // loader's lock it holds.
+  char path[1024];
+  path[0] = '\0';
+  dl_iterate_phdr(
+      [](dl_phdr_info* info, std::size_t, void* data) {
+        if (!names_libcupti(info->dlpi_name)) return 0;
+        auto* out = static_cast<char*>(data);
+        std::size_t n = 0;
+        for (; info->dlpi_name[n] != '\0' && n + 1 < 1024; ++n)
+          out[n] = info->dlpi_name[n];
+        out[n] = '\0';
+        return 1;
+      },
+      path);
+  if (path[0] == '\0') return nullptr;
+  void* handle = dlopen(path, RTLD_LAZY | RTLD_NOLOAD);
+  if (handle == nullptr) return nullptr;
+  void* found = dlsym(handle, name);
+  dlclose(handle);
+  return found;
+}
+
 // The function the caller would have reached without this library: in the global scope after
 // it, else in the caller's own dependencies (a libcupti that a Python extension module loaded
-// into its local scope), else in any loaded libcupti. Looked up at each call: CUPTI is
-// subscribed to once or twice in a process, and two callers may use two libcupti copies.
+// into its local scope), else in a loaded libcupti. Looked up at each call: CUPTI is subscribed
+// to once or twice in a process, and two callers may use two libcupti copies. Never this
+// library's own function, nor the caller's.
 void* real_function(const char* name, void* return_address) {
+  if (t_forwarding) return in_loaded_libcupti(name);
   if (void* found = dlsym(RTLD_NEXT, name)) return found;
   Dl_info caller{};
   if (dladdr(return_address, &caller) != 0 && caller.dli_fname != nullptr) {
     if (void* handle = dlopen(caller.dli_fname, RTLD_LAZY | RTLD_NOLOAD)) {
       void* found = dlsym(handle, name);
       dlclose(handle);
-      if (found != nullptr) return found;
+      const void* own = object_of(reinterpret_cast<const void*>(&in_loaded_libcupti));
+      const void* where = object_of(found);
+      if (found != nullptr && where != own && where != caller.dli_fbase) return found;
     }
   }
-  struct Search {
-    const char* name;
-    void* found;
-  } search{name, nullptr};
-  dl_iterate_phdr(
-      [](dl_phdr_info* info, std::size_t, void* data) {
-        auto* s = static_cast<Search*>(data);
-        if (!names_libcupti(info->dlpi_name)) return 0;
-        if (void* handle = dlopen(info->dlpi_name, RTLD_LAZY | RTLD_NOLOAD)) {
-          s->found = dlsym(handle, s->name);
-          dlclose(handle);
-        }
-        return s->found != nullptr ? 1 : 0;
-      },
-      &search);
-  return search.found;
+  return in_loaded_libcupti(name);
 }
+
+// Marks this thread as inside a passed-on call while it lives.
+struct Forwarding {
+  Forwarding() { t_forwarding = true; }
+  ~Forwarding() { t_forwarding = false; }
+};
 
 void note_refusal(void* return_address) {
   g_refused.fetch_add(1, std::memory_order_relaxed);
@@ -94,7 +125,11 @@ KERNTIME_EXPORT int cuptiSubscribe(void** subscriber, void* callback, void* user
   void* caller = __builtin_return_address(0);
   const auto real = reinterpret_cast<SubscribeFn>(real_function("cuptiSubscribe", caller));
   if (real == nullptr) return kCuptiErrorNotInitialized;
-  const int result = real(subscriber, callback, userdata);
+  int result = 0;
+  {
+    const Forwarding inside;
+    result = real(subscriber, callback, userdata);
+  }
   if (result == kCuptiErrorMultipleSubscribers) note_refusal(caller);
   return result;
 }
@@ -104,7 +139,11 @@ KERNTIME_EXPORT int cuptiSubscribe_v2(void** subscriber, void* callback, void* u
   void* caller = __builtin_return_address(0);
   const auto real = reinterpret_cast<SubscribeV2Fn>(real_function("cuptiSubscribe_v2", caller));
   if (real == nullptr) return kCuptiErrorNotInitialized;
-  const int result = real(subscriber, callback, userdata, params);
+  int result = 0;
+  {
+    const Forwarding inside;
+    result = real(subscriber, callback, userdata, params);
+  }
   if (result == kCuptiErrorMultipleSubscribers) note_refusal(caller);
   return result;
 }
