@@ -54,7 +54,9 @@ std::optional<EventRecords::Record> EventRecords::find(const void* event) const 
   for (std::size_t i = 0; i < kProbe; ++i) {
     const Slot& slot = slots_[(first + i) % kSlots];
     const std::uint32_t before = slot.version.load(std::memory_order_acquire);
-    if ((before & 1U) != 0) continue;
+    // A slot being written may be this event's newest record: an older copy further on (two
+    // threads that recorded it at once can leave two) must not answer for it.
+    if ((before & 1U) != 0) return std::nullopt;
     if (slot.event.load(std::memory_order_relaxed) != event) continue;
     Record record;
     record.stream = slot.stream.load(std::memory_order_relaxed);
@@ -66,6 +68,25 @@ std::optional<EventRecords::Record> EventRecords::find(const void* event) const 
     return record;
   }
   return std::nullopt;
+}
+
+void EventRecords::forget(const void* event) noexcept {
+  if (event == nullptr) return;
+  const std::size_t first = home(event);
+  for (std::size_t i = 0; i < kProbe; ++i) {
+    Slot& slot = slots_[(first + i) % kSlots];
+    if (slot.event.load(std::memory_order_relaxed) != event) continue;
+    std::uint32_t version = slot.version.load(std::memory_order_relaxed);
+    if ((version & 1U) != 0 ||
+        !slot.version.compare_exchange_strong(version, version + 1, std::memory_order_acquire)) {
+      continue;  // being written: the writer's record is a new event's, or this one's again
+    }
+    std::atomic_thread_fence(std::memory_order_release);
+    if (slot.event.load(std::memory_order_relaxed) == event) {
+      slot.event.store(nullptr, std::memory_order_relaxed);
+    }
+    slot.version.store(version + 2, std::memory_order_release);
+  }
 }
 
 }  // namespace kerntime::cupti

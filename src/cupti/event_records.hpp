@@ -32,6 +32,9 @@ class EventRecords {
   void recorded(const void* event, const Record& record) noexcept;
   /// The event's latest record kept, or nullopt (never recorded, lost, or being rewritten).
   std::optional<Record> find(const void* event) const noexcept;
+  /// The event is destroyed: its records go, so that a new event at its address never finds
+  /// them (a synchronization of an event never recorded returns at once, and says nothing).
+  void forget(const void* event) noexcept;
 
  private:
   struct Slot {

@@ -2,6 +2,8 @@
 #include "cupti/launch_watch.hpp"
 
 #include <algorithm>
+#include <optional>
+#include <utility>
 
 #include <cuda.h>
 #include <cuda_runtime_api.h>
@@ -147,10 +149,23 @@ void on_result(LaunchWatch& watch, CUpti_CallbackDomain domain, CUpti_CallbackId
 
 // An event record that succeeds is kept (not one captured into a graph: it records nothing
 // yet); a successful synchronization or query of a kept event says its stream had finished what
-// came before the record, as a stream synchronization would.
+// came before the record, as a stream synchronization would. The record is read as the call
+// begins: one another thread makes meanwhile is not what this call waited for. A destroyed
+// event's record goes.
+thread_local std::optional<EventRecords::Record> t_waited_record;
+
 void on_event(LaunchWatch& watch, CUpti_CallbackDomain domain, CUpti_CallbackId id,
               const CUpti_CallbackData& call, const Classified& what) {
-  if (call.callbackSite != CUPTI_API_EXIT) return;
+  if (call.callbackSite == CUPTI_API_ENTER) {
+    if (what.call == Call::event_sync) {
+      t_waited_record = watch.events.find(named_event(call.functionParams));
+    } else if (what.call == Call::event_destroy) {
+      watch.events.forget(named_event(call.functionParams));
+    }
+    return;
+  }
+  const std::optional<EventRecords::Record> waited = std::move(t_waited_record);
+  t_waited_record.reset();
   if (const int error = returned(call); error != 0) {
     if (is_gpu_fault(error)) {
       report_result(watch, CuptiApi::ApiResult::Kind::fault, error, domain, id, call, nullptr,
@@ -168,9 +183,9 @@ void on_event(LaunchWatch& watch, CUpti_CallbackDomain domain, CUpti_CallbackId 
     watch.events.recorded(named_event(call.functionParams), record);
     return;
   }
-  if (const auto record = watch.events.find(named_event(call.functionParams))) {
+  if (what.call == Call::event_sync && waited) {
     report_result(watch, CuptiApi::ApiResult::Kind::stream_synchronized, 0, domain, id, call,
-                  nullptr, false, &*record);
+                  nullptr, false, &*waited);
   }
 }
 
@@ -271,6 +286,7 @@ void CUPTIAPI on_cupti_callback(void* userdata, CUpti_CallbackDomain domain,
       break;
     case Call::event_record:
     case Call::event_sync:
+    case Call::event_destroy:
       on_event(watch, domain, callback_id, call, what);
       break;
     case Call::device_sync:

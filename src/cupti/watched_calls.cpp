@@ -150,6 +150,7 @@ constexpr WatchedCall kRuntimeCalls[] = {
     {CUPTI_RUNTIME_TRACE_CBID_cudaEventRecord_ptsz_v7000, Call::event_record, true},
     {CUPTI_RUNTIME_TRACE_CBID_cudaEventRecordWithFlags_v11010, Call::event_record},
     {CUPTI_RUNTIME_TRACE_CBID_cudaEventRecordWithFlags_ptsz_v11010, Call::event_record, true},
+    {CUPTI_RUNTIME_TRACE_CBID_cudaEventDestroy_v3020, Call::event_destroy},
     {CUPTI_RUNTIME_TRACE_CBID_cudaMemcpyToArray_v3020, Call::copy},
     {CUPTI_RUNTIME_TRACE_CBID_cudaMemcpyToArray_ptds_v7000, Call::copy},
     {CUPTI_RUNTIME_TRACE_CBID_cudaMemcpyToArrayAsync_v3020, Call::copy},
@@ -225,6 +226,8 @@ constexpr WatchedCall kDriverCalls[] = {
     {CUPTI_DRIVER_TRACE_CBID_cuEventRecord_ptsz, Call::event_record, true},
     {CUPTI_DRIVER_TRACE_CBID_cuEventRecordWithFlags, Call::event_record},
     {CUPTI_DRIVER_TRACE_CBID_cuEventRecordWithFlags_ptsz, Call::event_record, true},
+    {CUPTI_DRIVER_TRACE_CBID_cuEventDestroy, Call::event_destroy},
+    {CUPTI_DRIVER_TRACE_CBID_cuEventDestroy_v2, Call::event_destroy},
     {CUPTI_DRIVER_TRACE_CBID_cuMemcpy, Call::copy},
     {CUPTI_DRIVER_TRACE_CBID_cuMemcpy_ptds, Call::copy},
     {CUPTI_DRIVER_TRACE_CBID_cuMemcpyAsync, Call::copy},
@@ -491,7 +494,10 @@ static_assert(offsetof(cudaEventRecord_v3020_params, event) == 0 &&
               offsetof(cudaEventSynchronize_v3020_params, event) == 0 &&
               offsetof(cudaEventQuery_v3020_params, event) == 0 &&
               offsetof(cuEventSynchronize_params, hEvent) == 0 &&
-              offsetof(cuEventQuery_params, hEvent) == 0);
+              offsetof(cuEventQuery_params, hEvent) == 0 &&
+              offsetof(cudaEventDestroy_v3020_params, event) == 0 &&
+              offsetof(cuEventDestroy_v2_params, hEvent) == 0 &&
+              offsetof(cuEventDestroy_params, hEvent) == 0);
 const void* named_event(const void* params) {
   return params != nullptr ? static_cast<const void* const*>(params)[0] : nullptr;
 }

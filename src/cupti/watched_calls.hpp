@@ -15,8 +15,9 @@ namespace kerntime::cupti {
 /// The last six are where a GPU fault surfaces (besides launches): a synchronization of the
 /// device or of one stream (a successful one says what had finished), an event's record and its
 /// synchronization or query (a successful one says the event's stream had finished what came
-/// before the record), a copy or memset (whose records find their NVTX ranges by the call's
-/// correlation id, as a launch's kernels do), and others that only fail.
+/// before the record) and its destruction (its record goes), a copy or memset (whose records find
+/// their NVTX ranges by the call's correlation id, as a launch's kernels do), and others that only
+/// fail.
 enum class Call : std::uint8_t {
   other,
   kernel_launch,
@@ -27,6 +28,7 @@ enum class Call : std::uint8_t {
   stream_sync,
   event_record,
   event_sync,
+  event_destroy,
   copy,
   may_fault
 };
@@ -48,8 +50,8 @@ const void* driver_stream(CUpti_CallbackId id, const void* params);
 /// The stream a stream synchronization or query names (its parameters are the stream alone).
 const void* synchronized_stream(const void* params);
 
-/// The event an event record, synchronization or query names (its first parameter, in both
-/// APIs); nullptr without parameters.
+/// The event an event record, synchronization, query or destruction names (its first
+/// parameter, in both APIs); nullptr without parameters.
 const void* named_event(const void* params);
 /// The stream an event record names (its second parameter, in both APIs).
 const void* recording_stream(const void* params);

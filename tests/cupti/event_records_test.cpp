@@ -42,6 +42,20 @@ TEST(EventRecords, AnEventsLatestRecordIsFoundAndAnUnknownEventIsNot) {
   EXPECT_FALSE(table->find(nullptr).has_value());
 }
 
+TEST(EventRecords, AForgottenEventIsNotFoundAndOthersStay) {
+  auto table = std::make_unique<EventRecords>();
+  table->recorded(address(0x1000), record_of(0x1000, 5));
+  table->recorded(address(0x2000), record_of(0x2000, 6));
+  table->forget(address(0x1000));
+  EXPECT_FALSE(table->find(address(0x1000)).has_value());
+  ASSERT_TRUE(table->find(address(0x2000)).has_value());
+  table->recorded(address(0x1000), record_of(0x1000, 7));  // a new event at the address
+  ASSERT_TRUE(table->find(address(0x1000)).has_value());
+  EXPECT_EQ(table->find(address(0x1000))->correlation_id, 7u);
+  table->forget(address(0x3000));  // never recorded: nothing happens
+  table->forget(nullptr);
+}
+
 TEST(EventRecords, ManyMoreEventsThanSlotsLoseSomeButNeverAnswerWrong) {
   auto table = std::make_unique<EventRecords>();
   constexpr std::uintptr_t kEvents = 4 * EventRecords::kSlots;

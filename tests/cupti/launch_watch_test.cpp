@@ -12,6 +12,7 @@
 #include <set>
 #include <sstream>
 #include <string>
+#include <thread>
 #include <utility>
 #include <vector>
 
@@ -221,6 +222,49 @@ TEST(ApiResults, AnEventSynchronizationMarksItsStreamUpToTheRecord) {
   failing_call(watch, runtime, CUPTI_RUNTIME_TRACE_CBID_cudaEventSynchronize_v3020, CUPTI_API_EXIT,
                32, 0, other);
   EXPECT_EQ(g_results.size(), 3u);
+}
+
+// What a synchronization waited for is the record it found as it began: another thread that
+// records the event again meanwhile (on another stream) does not change what it says. A
+// destroyed event's record goes, so a new event at its address says nothing until recorded.
+TEST(ApiResults, AnEventSynchronizationSaysTheRecordItBeganWithAndADestroyedEventNone) {
+  g_results.clear();
+  LaunchWatch watch;
+  watch.result_handler.store(&keep_result);
+  const auto driver = CUPTI_CB_DOMAIN_DRIVER_API;
+  const auto runtime = CUPTI_CB_DOMAIN_RUNTIME_API;
+  const void* first = reinterpret_cast<const void*>(std::uintptr_t{0x5000});
+  const void* second = reinterpret_cast<const void*>(std::uintptr_t{0x6000});
+  const void* event = reinterpret_cast<const void*>(std::uintptr_t{0x7100});
+  const void* on_first[] = {event, first};
+  const void* on_second[] = {event, second};
+  const void* waited[] = {event};
+  failing_call(watch, driver, CUPTI_DRIVER_TRACE_CBID_cuEventRecord, CUPTI_API_ENTER, 50, 0,
+               on_first);
+  failing_call(watch, driver, CUPTI_DRIVER_TRACE_CBID_cuEventRecord, CUPTI_API_EXIT, 50, 0,
+               on_first);
+  failing_call(watch, driver, CUPTI_DRIVER_TRACE_CBID_cuEventSynchronize, CUPTI_API_ENTER, 51, 0,
+               waited);
+  // Meanwhile (as another thread would, its own depth): the event recorded on another stream.
+  std::thread([&] {
+    failing_call(watch, driver, CUPTI_DRIVER_TRACE_CBID_cuEventRecord, CUPTI_API_ENTER, 60, 0,
+                 on_second);
+    failing_call(watch, driver, CUPTI_DRIVER_TRACE_CBID_cuEventRecord, CUPTI_API_EXIT, 60, 0,
+                 on_second);
+  }).join();
+  failing_call(watch, driver, CUPTI_DRIVER_TRACE_CBID_cuEventSynchronize, CUPTI_API_EXIT, 51, 0,
+               waited);
+  ASSERT_EQ(g_results.size(), 1u);
+  EXPECT_EQ(g_results[0].stream, first);
+  EXPECT_EQ(g_results[0].correlation_id, 50u);
+  // Destroyed, and a new event at the same address waited on before any record: nothing.
+  failing_call(watch, runtime, CUPTI_RUNTIME_TRACE_CBID_cudaEventDestroy_v3020, CUPTI_API_ENTER, 70,
+               0, waited);
+  failing_call(watch, runtime, CUPTI_RUNTIME_TRACE_CBID_cudaEventDestroy_v3020, CUPTI_API_EXIT, 70,
+               0, waited);
+  failing_call(watch, driver, CUPTI_DRIVER_TRACE_CBID_cuEventQuery, CUPTI_API_ENTER, 71, 0, waited);
+  failing_call(watch, driver, CUPTI_DRIVER_TRACE_CBID_cuEventQuery, CUPTI_API_EXIT, 71, 0, waited);
+  EXPECT_EQ(g_results.size(), 1u);
 }
 
 TEST(ApiResults, AnEventRecordedInsideAStreamCaptureIsNotKept) {
