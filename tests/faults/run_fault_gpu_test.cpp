@@ -199,7 +199,11 @@ TEST_P(RunPythonFaultGpu, AnExceptionStillNamesTheKernelItsStreamThreadAndRange)
                            0),
             0u)
       << headline;
-  EXPECT_NE(headline.find(" to thread " + thread + " ("), std::string::npos) << headline;
+  // The program's thread met the fault first, unless the framework's own threads wait on its
+  // work (XLA polls its events): then the launch line below still names the program's thread.
+  if (c.alone) {
+    EXPECT_NE(headline.find(" to thread " + thread + " ("), std::string::npos) << headline;
+  }
   const std::string named =
       c.alone ? warning_with(report, "the kernel that faulted: ") : warning_with(report, c.kernel);
   ASSERT_NE(named, "") << result.err;

@@ -10,12 +10,13 @@
 // END: return exit _exit _Exit exec fork sigterm sigint sighup handler_sigterm handler_sigint
 // handler_sighup exception abort segv sigkill, sigterm_busy (a kernel still running at the
 // signal), sigkill_busy (20 us kernels launched without a pause until SIGKILL comes after
-// 3 s; "launched N" on standard output every 1,000) and sigwait_sigterm (a service's way: SIGTERM
-// blocked before any thread starts and taken by sigwait(), then exit(6)). A signal comes from a
-// child made by fork(), as from another process; "handler_*" installs the program's own handler
-// first, which says so on standard output, restores the default and sends the signal again, so
-// that the signal still ends the process. With "thread", a signal is taken by the thread that
-// did the work, while the main thread waits in join() with it blocked.
+// 3 s; "launched N" on standard output every 1,000), sigwait_sigterm (a service's way: SIGTERM
+// blocked before any thread starts and taken by sigwait(), then exit(6)) and sigwait_late_sigusr1
+// (SIGUSR1 blocked by the main thread only after CUDA started, then taken by sigwait()). A signal
+// comes from a child made by fork(), as from another process; "handler_*" installs the program's
+// own handler first, which says so on standard output, restores the default and sends the signal
+// again, so that the signal still ends the process. With "thread", a signal is taken by the thread
+// that did the work, while the main thread waits in join() with it blocked.
 #include <atomic>
 #include <csignal>
 #include <cstdint>
@@ -103,6 +104,7 @@ int signal_of(const std::string& end) {
   if (end.find("sigterm") != std::string::npos) return SIGTERM;
   if (end.find("sigint") != std::string::npos) return SIGINT;
   if (end.find("sighup") != std::string::npos) return SIGHUP;
+  if (end.find("sigusr1") != std::string::npos) return SIGUSR1;
   if (end.rfind("sigkill", 0) == 0) return SIGKILL;
   return 0;
 }
@@ -152,7 +154,10 @@ int main(int argc, char** argv) {
   sigemptyset(&taken);
   if (signal != 0) sigaddset(&taken, signal);
   const bool waits = end == "sigwait_sigterm";
-  const bool on_worker = other_thread && signal != 0 && !waits;
+  // Blocked only after CUDA (and a tool's threads) started, as a program that sets up its signal
+  // handling late does: a thread that leaves it unblocked would take it instead of sigwait().
+  const bool waits_late = end == "sigwait_late_sigusr1";
+  const bool on_worker = other_thread && signal != 0 && !waits && !waits_late;
   // Blocked before CUDA (and its threads, CUPTI's and a tool's) starts, so that only sigwait(),
   // or with "thread" only the thread that did the work, can take it.
   if (waits || on_worker) pthread_sigmask(SIG_BLOCK, &taken, nullptr);
@@ -206,7 +211,8 @@ int main(int argc, char** argv) {
       wait_for_the_end();
     }
   });
-  if (waits) {
+  if (waits_late) pthread_sigmask(SIG_BLOCK, &taken, nullptr);
+  if (waits || waits_late) {
     int got = 0;
     if (sigwait(&taken, &got) != 0 || got != signal) std::_Exit(96);
     std::printf("sigwait took signal %d\n", got);

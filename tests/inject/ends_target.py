@@ -10,8 +10,9 @@ ends_py_beta, a synchronize, then the end.
 END: return exit _exit exec mp_fork mp_forkserver sigterm sigint sighup handler_sigterm
 handler_sigint handler_sighup exception abort segv sigkill, sigterm_busy (a kernel of 2 s still
 running when SIGTERM comes), sigwait_sigterm (SIGTERM blocked before any thread starts and taken
-by signal.sigwait, then sys.exit(6)), and torch_exit (the same end as _exit, with PyTorch's
-kernels instead).
+by signal.sigwait, then sys.exit(6)), sigwait_late_sigusr1 (SIGUSR1 blocked by the main thread
+only after CUDA started, then taken by signal.sigwait), and torch_exit (the same end as _exit,
+with PyTorch's kernels instead).
 
 "thread": the CUDA work runs on another thread, and so does the end where Python lets another
 thread end the process (os._exit, os.execv, os.abort, a fault); sys.exit, an exception and the
@@ -139,7 +140,7 @@ def handler_then_default(number, frame):
 def signal_of(end):
     for name, number in (("sigterm_busy", signal.SIGTERM), ("sigterm", signal.SIGTERM),
                          ("sigint", signal.SIGINT), ("sighup", signal.SIGHUP),
-                         ("sigkill", signal.SIGKILL)):
+                         ("sigkill", signal.SIGKILL), ("sigusr1", signal.SIGUSR1)):
         if end.endswith(name):
             return number
     return 0
@@ -187,7 +188,7 @@ def ending_work(end, where, steps):
     number = signal_of(end)
     if number:
         signal_from_outside(number, 1.5 if end == "sigkill" else 0.1)
-        if where == "thread" and end != "sigwait_sigterm":
+        if where == "thread" and not end.startswith("sigwait"):
             time.sleep(30)  # the signal ends the process while this thread is alive
 
 
@@ -208,7 +209,9 @@ def main():
         thread.join()
     else:
         ending_work(end, where, steps)
-    if end == "sigwait_sigterm":
+    if end == "sigwait_late_sigusr1":
+        signal.pthread_sigmask(signal.SIG_BLOCK, {number})  # only now, after CUDA started
+    if end.startswith("sigwait"):
         got = signal.sigwait({number})
         print(f"sigwait took signal {int(got)}", flush=True)
         sys.exit(6)
