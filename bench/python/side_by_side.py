@@ -40,6 +40,7 @@ import torch.utils.benchmark as torch_benchmark
 import triton.testing
 
 import kerntime
+import nvml_clock
 from _common import copy, cupti_reference, machine, median, profiler_reference, spin, timed
 
 
@@ -84,16 +85,19 @@ CONFIGURATIONS = {
 
 
 def profiler_child(label: str) -> int:
-    """The torch.profiler reference of one configuration, as one JSON line: its median (us) and
-    the wall time of its 200 calls (s)."""
+    """The torch.profiler reference of one configuration, as one JSON line: its median (us), the
+    wall time of its 200 calls (s), and the median SM clock NVML read meanwhile (MHz)."""
     fn = CONFIGURATIONS[label]()
-    result, wall = timed(lambda: median(profiler_reference(fn)) / 1e3)
-    print(json.dumps({"label": label, "median_us": result, "wall_s": wall}))
+    with nvml_clock.ClockSampler(nvml_clock.nvml_reader(torch.cuda.current_device())) as clock:
+        result, wall = timed(lambda: median(profiler_reference(fn)) / 1e3)
+    print(json.dumps({"label": label, "median_us": result, "wall_s": wall,
+                      "sm_mhz": clock.median_mhz}))
     return 0
 
 
 def profiler_in_child(label: str):
-    """(median us, wall s) of torch.profiler's reference of `label`, read in a fresh process."""
+    """(median us, wall s, median SM MHz or None) of torch.profiler's reference of `label`, read
+    in a fresh process."""
     child = subprocess.run([sys.executable, os.path.abspath(__file__), "--profiler-child", label],
                            capture_output=True, text=True, timeout=120)
     lines = [line for line in child.stdout.splitlines() if line.startswith("{")]
@@ -101,7 +105,7 @@ def profiler_in_child(label: str):
         raise SystemExit(f"the torch.profiler reference of {label} failed (exit {child.returncode}): "
                          f"{child.stderr.strip()[-400:]}")
     row = json.loads(lines[-1])
-    return row["median_us"], row["wall_s"]
+    return row["median_us"], row["wall_s"], row.get("sm_mhz")
 
 
 def engine_clock(clock) -> str:
@@ -111,6 +115,11 @@ def engine_clock(clock) -> str:
     mhz, slowed, counted = clock
     speed = f"SM {mhz:.0f} MHz" if mhz else "SM clock unknown"
     return f" ({speed}, {slowed} of {counted} slowed)"
+
+
+def profiler_clock(mhz) -> str:
+    """' (torch.profiler at SM 1980 MHz)', or nothing without NVML."""
+    return f" (torch.profiler at SM {mhz:.0f} MHz)" if mhz else ""
 
 
 def main() -> int:
@@ -147,6 +156,7 @@ def main() -> int:
     # The engine's own view of the GPU's speed in its latest measurement of each configuration,
     # printed in the round's line: a GEMM read at the power cap tells itself from a bias.
     clocks = {}
+    profiler_clocks = {}  # the SM clock while torch.profiler's reference ran, by NVML
 
     def run_methods(label, fn, methods):
         for method in methods:
@@ -170,7 +180,9 @@ def main() -> int:
         run_methods(label, fn, ["triton do_bench", "torch Timer", "torch events"])
 
     def torch_profiler(label, fn):
-        samples.setdefault((label, "torch.profiler"), []).append(profiler_in_child(label))
+        median_us, wall, mhz = profiler_in_child(label)
+        samples.setdefault((label, "torch.profiler"), []).append((median_us, wall))
+        profiler_clocks[label] = mhz
 
     for round_index in range(args.rounds):
         blocks = [tracer_reference, engine, without_kerntime_cupti, torch_profiler]
@@ -184,6 +196,7 @@ def main() -> int:
             f"{label} " + " ".join(f"{method} {samples[label, method][-1][0]:.3f}"
                                    for method in ("torch.profiler", "CUPTI", "kerntime.measure"))
             + engine_clock(clocks.get((label, "kerntime.measure")))
+            + profiler_clock(profiler_clocks.get(label))
             for label in configurations), flush=True)
     times = {key: statistics.median(r[0] for r in results) for key, results in samples.items()}
     walls = {key: statistics.median(r[1] for r in results) for key, results in samples.items()}
