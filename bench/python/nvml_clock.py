@@ -15,9 +15,11 @@ from typing import Callable, List, Optional
 NVML_CLOCK_SM = 1
 
 
-def nvml_reader(index: int = 0) -> Optional[Callable[[], Optional[float]]]:
-    """A function that returns the SM clock of GPU `index` now (MHz), or None when NVML cannot
-    be loaded or does not know the device."""
+def nvml_reader(index: int = 0,
+                pci_bus_id: Optional[str] = None) -> Optional[Callable[[], Optional[float]]]:
+    """A function that returns the SM clock of a GPU now (MHz), or None when NVML cannot be
+    loaded or does not know the device. The GPU is the one at `pci_bus_id` ("0000:19:00.0"),
+    else NVML's `index`: NVML numbers GPUs by PCI bus, CUDA by default fastest first."""
     try:
         nvml = ctypes.CDLL("libnvidia-ml.so.1")
     except OSError:
@@ -25,7 +27,11 @@ def nvml_reader(index: int = 0) -> Optional[Callable[[], Optional[float]]]:
     if nvml.nvmlInit_v2() != 0:
         return None
     handle = ctypes.c_void_p()
-    if nvml.nvmlDeviceGetHandleByIndex_v2(ctypes.c_uint(index), ctypes.byref(handle)) != 0:
+    if pci_bus_id:
+        found = nvml.nvmlDeviceGetHandleByPciBusId_v2(pci_bus_id.encode(), ctypes.byref(handle))
+    else:
+        found = nvml.nvmlDeviceGetHandleByIndex_v2(ctypes.c_uint(index), ctypes.byref(handle))
+    if found != 0:
         return None
 
     def read() -> Optional[float]:
@@ -68,3 +74,14 @@ class ClockSampler:
     @property
     def median_mhz(self) -> Optional[float]:
         return statistics.median(self.readings) if self.readings else None
+
+
+def torch_device_bus_id(torch, device: int) -> Optional[str]:
+    """The PCI bus id of PyTorch's CUDA `device` in NVML's form, or None when PyTorch does not
+    say it."""
+    props = torch.cuda.get_device_properties(device)
+    parts = [getattr(props, name, None) for name in ("pci_domain_id", "pci_bus_id", "pci_device_id")]
+    if any(part is None for part in parts):
+        return None
+    domain, bus, slot = parts
+    return f"{domain:08x}:{bus:02x}:{slot:02x}.0"

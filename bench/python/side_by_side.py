@@ -88,7 +88,9 @@ def profiler_child(label: str) -> int:
     """The torch.profiler reference of one configuration, as one JSON line: its median (us), the
     wall time of its 200 calls (s), and the median SM clock NVML read meanwhile (MHz)."""
     fn = CONFIGURATIONS[label]()
-    with nvml_clock.ClockSampler(nvml_clock.nvml_reader(torch.cuda.current_device())) as clock:
+    device = torch.cuda.current_device()
+    read = nvml_clock.nvml_reader(device, nvml_clock.torch_device_bus_id(torch, device))
+    with nvml_clock.ClockSampler(read) as clock:
         result, wall = timed(lambda: median(profiler_reference(fn)) / 1e3)
     print(json.dumps({"label": label, "median_us": result, "wall_s": wall,
                       "sm_mhz": clock.median_mhz}))

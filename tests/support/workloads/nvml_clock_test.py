@@ -46,5 +46,23 @@ class ClockSampler(unittest.TestCase):
             self.assertTrue(value is None or 100 < value < 10_000, value)
 
 
+class BusId(unittest.TestCase):
+    def test_pytorchs_pci_fields_become_nvmls_bus_id(self):
+        class Props:
+            pci_domain_id, pci_bus_id, pci_device_id = 0, 0x19, 0
+
+        class Cuda:
+            @staticmethod
+            def get_device_properties(device):
+                return Props()
+
+        class Torch:
+            cuda = Cuda()
+
+        self.assertEqual(nvml_clock.torch_device_bus_id(Torch(), 0), "00000000:19:00.0")
+        Props.pci_bus_id = None
+        self.assertIsNone(nvml_clock.torch_device_bus_id(Torch(), 0))
+
+
 if __name__ == "__main__":
     unittest.main()
