@@ -80,7 +80,8 @@ def torch_device_bus_id(torch, device: int) -> Optional[str]:
     """The PCI bus id of PyTorch's CUDA `device` in NVML's form, or None when PyTorch does not
     say it."""
     props = torch.cuda.get_device_properties(device)
-    parts = [getattr(props, name, None) for name in ("pci_domain_id", "pci_bus_id", "pci_device_id")]
+    fields = ("pci_domain_id", "pci_bus_id", "pci_device_id")
+    parts = [getattr(props, name, None) for name in fields]
     if any(part is None for part in parts):
         return None
     domain, bus, slot = parts
