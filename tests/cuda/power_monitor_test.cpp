@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 // NVML's monitor where it cannot read: on a machine without a driver (CI) and, on a GPU machine,
 // for a device index no machine has. It says why instead of throwing, and reads nothing.
-#include <gtest/gtest.h>
-
 #include "cuda/power_monitor.hpp"
+
+#include <gtest/gtest.h>
 
 namespace kerntime {
 namespace {
