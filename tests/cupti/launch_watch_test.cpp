@@ -103,6 +103,13 @@ void failing_call(LaunchWatch& watch, CUpti_CallbackDomain domain, CUpti_Callbac
   on_cupti_callback(&watch, domain, id, &data);
 }
 
+// A whole call on one thread, entered and left, that returns `error`.
+void whole_call(LaunchWatch& watch, CUpti_CallbackDomain domain, CUpti_CallbackId id,
+                std::uint32_t correlation, int error, const void* params = nullptr) {
+  failing_call(watch, domain, id, CUPTI_API_ENTER, correlation, error, params);
+  failing_call(watch, domain, id, CUPTI_API_EXIT, correlation, error, params);
+}
+
 std::vector<CuptiApi::ApiResult> g_results;
 void keep_result(const CuptiApi::ApiResult& result, void*) {
   g_results.push_back(result);
@@ -177,15 +184,12 @@ TEST(ApiResults, AnEventSynchronizationMarksItsStreamUpToTheRecord) {
   const void* stream = reinterpret_cast<const void*>(std::uintptr_t{0x5000});
   const void* event = reinterpret_cast<const void*>(std::uintptr_t{0x7100});
   const void* record[] = {event, stream};
-  failing_call(watch, driver, CUPTI_DRIVER_TRACE_CBID_cuEventRecord, CUPTI_API_ENTER, 20, 0,
-               record);
-  failing_call(watch, driver, CUPTI_DRIVER_TRACE_CBID_cuEventRecord, CUPTI_API_EXIT, 20, 0, record);
+  whole_call(watch, driver, CUPTI_DRIVER_TRACE_CBID_cuEventRecord, 20, 0, record);
   EXPECT_TRUE(g_results.empty());  // a record is no synchronization
   const void* waited[] = {event};
   for (const auto id :
        {CUPTI_DRIVER_TRACE_CBID_cuEventQuery, CUPTI_DRIVER_TRACE_CBID_cuEventSynchronize}) {
-    failing_call(watch, driver, id, CUPTI_API_ENTER, 25, 0, waited);
-    failing_call(watch, driver, id, CUPTI_API_EXIT, 25, 0, waited);
+    whole_call(watch, driver, id, 25, 0, waited);
   }
   ASSERT_EQ(g_results.size(), 2u);
   for (const CuptiApi::ApiResult& result : g_results) {
@@ -196,31 +200,20 @@ TEST(ApiResults, AnEventSynchronizationMarksItsStreamUpToTheRecord) {
     EXPECT_FALSE(result.per_thread_stream);
   }
   // A query that finds it not ready (600) says nothing.
-  failing_call(watch, driver, CUPTI_DRIVER_TRACE_CBID_cuEventQuery, CUPTI_API_ENTER, 26, 600,
-               waited);
-  failing_call(watch, driver, CUPTI_DRIVER_TRACE_CBID_cuEventQuery, CUPTI_API_EXIT, 26, 600,
-               waited);
+  whole_call(watch, driver, CUPTI_DRIVER_TRACE_CBID_cuEventQuery, 26, 600, waited);
   EXPECT_EQ(g_results.size(), 2u);
   // Recorded again, on the per-thread default stream through the runtime: the latest counts.
   const void* per_thread[] = {event, nullptr};
-  failing_call(watch, runtime, CUPTI_RUNTIME_TRACE_CBID_cudaEventRecord_ptsz_v7000, CUPTI_API_ENTER,
-               30, 0, per_thread);
-  failing_call(watch, runtime, CUPTI_RUNTIME_TRACE_CBID_cudaEventRecord_ptsz_v7000, CUPTI_API_EXIT,
-               30, 0, per_thread);
-  failing_call(watch, runtime, CUPTI_RUNTIME_TRACE_CBID_cudaEventSynchronize_v3020, CUPTI_API_ENTER,
-               31, 0, waited);
-  failing_call(watch, runtime, CUPTI_RUNTIME_TRACE_CBID_cudaEventSynchronize_v3020, CUPTI_API_EXIT,
-               31, 0, waited);
+  whole_call(watch, runtime, CUPTI_RUNTIME_TRACE_CBID_cudaEventRecord_ptsz_v7000, 30, 0,
+             per_thread);
+  whole_call(watch, runtime, CUPTI_RUNTIME_TRACE_CBID_cudaEventSynchronize_v3020, 31, 0, waited);
   ASSERT_EQ(g_results.size(), 3u);
   EXPECT_EQ(g_results[2].correlation_id, 30u);
   EXPECT_EQ(g_results[2].stream, nullptr);
   EXPECT_TRUE(g_results[2].per_thread_stream);
   // Another event, never recorded, says nothing when waited on.
   const void* other[] = {reinterpret_cast<const void*>(std::uintptr_t{0x7200})};
-  failing_call(watch, runtime, CUPTI_RUNTIME_TRACE_CBID_cudaEventSynchronize_v3020, CUPTI_API_ENTER,
-               32, 0, other);
-  failing_call(watch, runtime, CUPTI_RUNTIME_TRACE_CBID_cudaEventSynchronize_v3020, CUPTI_API_EXIT,
-               32, 0, other);
+  whole_call(watch, runtime, CUPTI_RUNTIME_TRACE_CBID_cudaEventSynchronize_v3020, 32, 0, other);
   EXPECT_EQ(g_results.size(), 3u);
 }
 
@@ -239,18 +232,12 @@ TEST(ApiResults, AnEventSynchronizationSaysTheRecordItBeganWithAndADestroyedEven
   const void* on_first[] = {event, first};
   const void* on_second[] = {event, second};
   const void* waited[] = {event};
-  failing_call(watch, driver, CUPTI_DRIVER_TRACE_CBID_cuEventRecord, CUPTI_API_ENTER, 50, 0,
-               on_first);
-  failing_call(watch, driver, CUPTI_DRIVER_TRACE_CBID_cuEventRecord, CUPTI_API_EXIT, 50, 0,
-               on_first);
+  whole_call(watch, driver, CUPTI_DRIVER_TRACE_CBID_cuEventRecord, 50, 0, on_first);
   failing_call(watch, driver, CUPTI_DRIVER_TRACE_CBID_cuEventSynchronize, CUPTI_API_ENTER, 51, 0,
                waited);
   // Meanwhile (as another thread would, its own depth): the event recorded on another stream.
   std::thread([&] {
-    failing_call(watch, driver, CUPTI_DRIVER_TRACE_CBID_cuEventRecord, CUPTI_API_ENTER, 60, 0,
-                 on_second);
-    failing_call(watch, driver, CUPTI_DRIVER_TRACE_CBID_cuEventRecord, CUPTI_API_EXIT, 60, 0,
-                 on_second);
+    whole_call(watch, driver, CUPTI_DRIVER_TRACE_CBID_cuEventRecord, 60, 0, on_second);
   }).join();
   failing_call(watch, driver, CUPTI_DRIVER_TRACE_CBID_cuEventSynchronize, CUPTI_API_EXIT, 51, 0,
                waited);
@@ -258,12 +245,8 @@ TEST(ApiResults, AnEventSynchronizationSaysTheRecordItBeganWithAndADestroyedEven
   EXPECT_EQ(g_results[0].stream, first);
   EXPECT_EQ(g_results[0].correlation_id, 50u);
   // Destroyed, and a new event at the same address waited on before any record: nothing.
-  failing_call(watch, runtime, CUPTI_RUNTIME_TRACE_CBID_cudaEventDestroy_v3020, CUPTI_API_ENTER, 70,
-               0, waited);
-  failing_call(watch, runtime, CUPTI_RUNTIME_TRACE_CBID_cudaEventDestroy_v3020, CUPTI_API_EXIT, 70,
-               0, waited);
-  failing_call(watch, driver, CUPTI_DRIVER_TRACE_CBID_cuEventQuery, CUPTI_API_ENTER, 71, 0, waited);
-  failing_call(watch, driver, CUPTI_DRIVER_TRACE_CBID_cuEventQuery, CUPTI_API_EXIT, 71, 0, waited);
+  whole_call(watch, runtime, CUPTI_RUNTIME_TRACE_CBID_cudaEventDestroy_v3020, 70, 0, waited);
+  whole_call(watch, driver, CUPTI_DRIVER_TRACE_CBID_cuEventQuery, 71, 0, waited);
   EXPECT_EQ(g_results.size(), 1u);
 }
 
@@ -276,22 +259,10 @@ TEST(ApiResults, AnEventRecordedInsideAStreamCaptureIsNotKept) {
   const void* event = reinterpret_cast<const void*>(std::uintptr_t{0x7100});
   const void* record[] = {event, stream};
   const void* waited[] = {event};
-  failing_call(watch, runtime, CUPTI_RUNTIME_TRACE_CBID_cudaStreamBeginCapture_v10000,
-               CUPTI_API_ENTER, 40, 0);
-  failing_call(watch, runtime, CUPTI_RUNTIME_TRACE_CBID_cudaStreamBeginCapture_v10000,
-               CUPTI_API_EXIT, 40, 0);
-  failing_call(watch, runtime, CUPTI_RUNTIME_TRACE_CBID_cudaEventRecord_v3020, CUPTI_API_ENTER, 41,
-               0, record);
-  failing_call(watch, runtime, CUPTI_RUNTIME_TRACE_CBID_cudaEventRecord_v3020, CUPTI_API_EXIT, 41,
-               0, record);
-  failing_call(watch, runtime, CUPTI_RUNTIME_TRACE_CBID_cudaStreamEndCapture_v10000,
-               CUPTI_API_ENTER, 42, 0);
-  failing_call(watch, runtime, CUPTI_RUNTIME_TRACE_CBID_cudaStreamEndCapture_v10000, CUPTI_API_EXIT,
-               42, 0);
-  failing_call(watch, runtime, CUPTI_RUNTIME_TRACE_CBID_cudaEventSynchronize_v3020, CUPTI_API_ENTER,
-               43, 0, waited);
-  failing_call(watch, runtime, CUPTI_RUNTIME_TRACE_CBID_cudaEventSynchronize_v3020, CUPTI_API_EXIT,
-               43, 0, waited);
+  whole_call(watch, runtime, CUPTI_RUNTIME_TRACE_CBID_cudaStreamBeginCapture_v10000, 40, 0);
+  whole_call(watch, runtime, CUPTI_RUNTIME_TRACE_CBID_cudaEventRecord_v3020, 41, 0, record);
+  whole_call(watch, runtime, CUPTI_RUNTIME_TRACE_CBID_cudaStreamEndCapture_v10000, 42, 0);
+  whole_call(watch, runtime, CUPTI_RUNTIME_TRACE_CBID_cudaEventSynchronize_v3020, 43, 0, waited);
   EXPECT_TRUE(g_results.empty());
 }
 
