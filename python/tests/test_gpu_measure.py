@@ -152,11 +152,18 @@ def test_a_triton_kernel_launch(torch_cuda):
 
 def test_hot_and_graph_modes(cupy_spin):
     spin = cupy_spin(5_000)
+    cold = kerntime.measure(spin)
     hot = kerntime.measure(spin, mode="hot")
     graph = kerntime.measure(spin, mode="graph")
-    for m in (hot, graph):
+    # The spin's own length depends on the GPU's %globaltimer step (about 0.6 us over on the
+    # H200, 0.85 on the H100), so each batched mode is held against the cold launch of the same
+    # kernel: a kernel queued behind another reads up to about 1.2 us longer in CUPTI's records,
+    # one in a graph about 0.35 us (docs/benchmarks.md, "Modes").
+    assert cold.batch_size == 1
+    assert 5 * US <= cold.median_ns <= 6.5 * US, cold
+    for m, most in ((hot, 1.5 * US), (graph, 0.6 * US)):
         assert m.batch_size > 1
-        assert 5 * US <= m.median_ns <= 7 * US, m
+        assert cold.median_ns - 0.1 * US <= m.median_ns <= cold.median_ns + most, (m, cold)
 
 
 def test_the_function_s_exception_propagates_unchanged(cupy_spin):
