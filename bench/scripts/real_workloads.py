@@ -329,6 +329,7 @@ def main(argv):
         print(f"real-workloads: unknown program(s) {unknown}; known: {list(table)}",
               file=sys.stderr)
         return 2
+    environment = environment_line(python)
     started = time.monotonic()
     rows = []
     for name in chosen:
@@ -356,18 +357,29 @@ def main(argv):
         rows.append(row)
         print(f"real-workloads: {name}: {'FAIL' if row.failures else 'ok'} "
               f"({sum(a.wall_s for a in arms.values()):.0f} s)", file=sys.stderr, flush=True)
+        # The programs done so far stay on disk if a caller's time limit ends the rest.
+        if len(rows) < len(chosen):
+            write_table(args.output, environment, rows, started,
+                        f"{len(chosen) - len(rows)} of {len(chosen)} programs still to run")
+    text = write_table(args.output, environment, rows, started, None)
+    print(text)
+    return 1 if any(r.failures for r in rows) else 0
+
+
+def write_table(output, environment, rows, started, unfinished):
+    """Writes the table of `rows` to `output` and returns its text; `unfinished` says what is left."""
     header = (f"`kerntime run` on real programs against the independent CUPTI reader "
-              f"({environment_line(python)}; `.ci/real-workloads`, "
+              f"({environment}; `.ci/real-workloads`, "
               f"{time.monotonic() - started:.0f} s)")
     text = header + "\n\n" + markdown(rows) + "\n"
     failed = [r.program for r in rows if r.failures]
     text += (f"\n{len(rows) - len(failed)} passed, {len(failed)} failed"
-             + (f": {', '.join(failed)}" if failed else "") + "\n")
-    print(text)
-    os.makedirs(os.path.dirname(os.path.abspath(args.output)), exist_ok=True)
-    with open(args.output, "w") as f:
+             + (f": {', '.join(failed)}" if failed else "")
+             + (f" ({unfinished})" if unfinished else "") + "\n")
+    os.makedirs(os.path.dirname(os.path.abspath(output)), exist_ok=True)
+    with open(output, "w") as f:
         f.write(text)
-    return 1 if failed else 0
+    return text
 
 
 if __name__ == "__main__":
