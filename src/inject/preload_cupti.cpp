@@ -117,35 +117,33 @@ void note_refusal(void* return_address) {
   g_caller_written.store(1, std::memory_order_release);
 }
 
-}  // namespace
-
-#define KERNTIME_EXPORT extern "C" __attribute__((visibility("default")))
-
-KERNTIME_EXPORT int cuptiSubscribe(void** subscriber, void* callback, void* userdata) {
-  void* caller = __builtin_return_address(0);
-  const auto real = reinterpret_cast<SubscribeFn>(real_function("cuptiSubscribe", caller));
+// Passes the call on to the function the caller would have reached, and notes a refusal.
+template <typename Fn, typename... Args>
+int pass_on(const char* name, void* caller, Args... args) {
+  const auto real = reinterpret_cast<Fn>(real_function(name, caller));
   if (real == nullptr) return kCuptiErrorNotInitialized;
   int result = 0;
   {
     const Forwarding inside;
-    result = real(subscriber, callback, userdata);
+    result = real(args...);
   }
   if (result == kCuptiErrorMultipleSubscribers) note_refusal(caller);
   return result;
 }
 
+}  // namespace
+
+#define KERNTIME_EXPORT extern "C" __attribute__((visibility("default")))
+
+KERNTIME_EXPORT int cuptiSubscribe(void** subscriber, void* callback, void* userdata) {
+  return pass_on<SubscribeFn>("cuptiSubscribe", __builtin_return_address(0), subscriber, callback,
+                              userdata);
+}
+
 KERNTIME_EXPORT int cuptiSubscribe_v2(void** subscriber, void* callback, void* userdata,
                                       void* params) {
-  void* caller = __builtin_return_address(0);
-  const auto real = reinterpret_cast<SubscribeV2Fn>(real_function("cuptiSubscribe_v2", caller));
-  if (real == nullptr) return kCuptiErrorNotInitialized;
-  int result = 0;
-  {
-    const Forwarding inside;
-    result = real(subscriber, callback, userdata, params);
-  }
-  if (result == kCuptiErrorMultipleSubscribers) note_refusal(caller);
-  return result;
+  return pass_on<SubscribeV2Fn>("cuptiSubscribe_v2", __builtin_return_address(0), subscriber,
+                                callback, userdata, params);
 }
 
 KERNTIME_EXPORT unsigned kerntime_refused_cupti_subscribers_v1(const char** first_caller) {
