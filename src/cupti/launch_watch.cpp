@@ -166,11 +166,8 @@ void on_event(LaunchWatch& watch, CUpti_CallbackDomain domain, CUpti_CallbackId 
   }
   const std::optional<EventRecords::Record> waited = std::move(t_waited_record);
   t_waited_record.reset();
-  if (const int error = returned(call); error != 0) {
-    if (is_gpu_fault(error)) {
-      report_result(watch, CuptiApi::ApiResult::Kind::fault, error, domain, id, call, nullptr,
-                    false);
-    }
+  if (returned(call) != 0) {
+    on_result(watch, domain, id, call, what);  // a fault, as any call may return one
     return;
   }
   if (what.call == Call::event_record) {
