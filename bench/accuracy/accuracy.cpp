@@ -391,14 +391,11 @@ int run() {
     if (c.copy_bytes > 0) work.push_back({0, c.copy_bytes, c.copy_bytes >= (1u << 30) ? 20 : 100});
   }
   const std::vector<double> reader = examples::reader_medians_ns(work);
-  const std::vector<double> spins_read =
-      reader.empty()
-          ? reader
-          : std::vector<double>(reader.begin(), reader.begin() + static_cast<long>(lengths.size()));
-  const std::vector<double> copies_read =
-      reader.empty()
-          ? reader
-          : std::vector<double>(reader.begin() + static_cast<long>(lengths.size()), reader.end());
+  // The spins' medians first, then the copies' (none without the reader).
+  const auto copies_begin =
+      reader.begin() + static_cast<long>(std::min(reader.size(), lengths.size()));
+  const std::vector<double> spins_read(reader.begin(), copies_begin);
+  const std::vector<double> copies_read(copies_begin, reader.end());
   const std::vector<double> truth = spin_section(tracer, stream, lengths, spins_read);
   const std::vector<examples::EventsOnlyCase> cases =
       events_only_references(tracer, lengths, truth);

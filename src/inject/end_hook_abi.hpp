@@ -40,7 +40,7 @@ inline constexpr const char* kInstallEndHooksSymbol = "kerntime_install_end_hook
 inline constexpr const char* kRefusedCuptiSubscribersSymbol =
     "kerntime_refused_cupti_subscribers_v1";
 /// CUPTI's result codes the preload passes on, by number (it includes no CUPTI header;
-/// injection_hooks.cpp checks them against cupti_result.h).
+/// injection_reports.cpp checks them against cupti_result.h).
 inline constexpr int kCuptiErrorNotInitialized = 15;
 inline constexpr int kCuptiErrorMultipleSubscribers = 39;
 }  // namespace kerntime::inject
