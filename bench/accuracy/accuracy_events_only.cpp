@@ -92,11 +92,11 @@ bool within(double error, double reference) {
   return std::abs(error) <= std::max(0.02 * reference, 250.0);
 }
 
-// The floor alone (no fixed cost known) says it may read low by about 0.5 to 0.9 us on an H200
+// The floor alone (no fixed cost known) says it may read low by about 0.5 to 1.1 us
 // (src/bench/sampler.cpp): below by up to that, plus the target's 2 % for the work's own noise,
 // and never above the target.
 bool within_what_it_says(double error, double reference) {
-  return error >= -(900.0 + 0.02 * reference) && error <= std::max(0.02 * reference, 250.0);
+  return error >= -(1100.0 + 0.02 * reference) && error <= std::max(0.02 * reference, 250.0);
 }
 
 }  // namespace
@@ -164,7 +164,7 @@ int events_only_section(const std::vector<EventsOnlyCase>& cases, const std::str
       "Each scenario is a child process of bench_accuracy measuring with the defaults and no "
       "Tracer. References: spins, the kernel's CUPTI duration from plain launches; copies, the "
       "engine's cold CUPTI headline. Target: max(2%%, 0.25 us) in the first two; in the third, "
-      "what its warning says (low by up to 0.9 us, plus 2%% of the work).\n\n");
+      "what its warning says (low by up to 1.1 us, plus 2%% of the work).\n\n");
   for (const Scenario& scenario : kScenarios) {
     std::string cupti_line;
     results.push_back(run_child(scenario, cache_dir, cupti_line));

@@ -50,7 +50,7 @@ int run_events_only_child(const std::string& scenario);
 
 /// Runs the three children and prints the section's table against `cases`' references;
 /// returns the number of targets missed (held and absent within max(2 %, 0.25 us); the floor
-/// alone within what its warning says: low by up to 0.9 us, plus 2 % of the work).
+/// alone within what its warning says: low by up to 1.1 us, plus 2 % of the work).
 int events_only_section(const std::vector<EventsOnlyCase>& cases, const std::string& cache_dir);
 
 }  // namespace kerntime::examples

@@ -195,11 +195,12 @@ TEST(Sampler, AnUnknownFixedCostIsSaidWithItsReason) {
   EXPECT_FALSE(m.info.kernel_fixed_cost_ns.has_value());
   EXPECT_EQ(m.info.kernel_fixed_cost_source, "");
   EXPECT_TRUE(any_contains(m.warnings,
-                           "the events-only headline may read low by about 0.5 to 0.9 us on an "
-                           "H200 (20 to 35 % of a 2.5 us kernel, under 1 % of a 100 us one): the "
-                           "GPU time of an empty kernel (0.53 to 0.67 us there), which events "
-                           "cannot see and no CUPTI calibration of this GPU has measured yet, and "
-                           "the launch floor's drift between processes (up to 0.3 us there) "
+                           "the events-only headline may read low by about 0.5 to 1.1 us (0.5 "
+                           "to 0.9 us measured on an H200, 0.8 to 1.0 us on an H100; up to 45 % "
+                           "of a 2.5 us kernel, about 1 % of a 100 us one): the GPU time of an "
+                           "empty kernel (0.53 to 0.67 us on an H200, 0.86 us on an H100), which "
+                           "events cannot see and no CUPTI calibration of this GPU has measured "
+                           "yet, and the launch floor's drift between processes (up to 0.3 us) "
                            "(CUPTI is held by another tool)"))
       << ::testing::PrintToString(m.warnings);
 }
