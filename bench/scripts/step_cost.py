@@ -51,6 +51,7 @@ BREAKDOWN = {
     "run-no-api": ("api", []),
     "run-no-scopes": ("scopes", []),
     "run-no-copies": ("copies", []),
+    "run-no-sync-flush": ("sync-flush", []),
     "run-no-last-launch": ("", ["--no-last-launch"]),
     "run-no-checkpoint": ("", ["--checkpoint", "0"]),
     "run-kernels-only": ("api,scopes,copies", ["--no-last-launch", "--checkpoint", "0"]),

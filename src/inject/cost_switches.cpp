@@ -16,6 +16,7 @@ CostSwitches parse_cost_switches(const char* record_off, const char* as_before) 
   s.api_off = listed(record_off, "api");
   s.scopes_off = listed(record_off, "scopes");
   s.copies_off = listed(record_off, "copies");
+  s.sync_flush_off = listed(record_off, "sync-flush");
   s.tags_as_before = listed(as_before, "tags");
   s.api_as_before = listed(as_before, "api");
   return s;

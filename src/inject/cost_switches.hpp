@@ -10,10 +10,11 @@ namespace kerntime::inject {
 /// program (bench/scripts/step_cost.py's breakdown arms). Diagnostics, not options: a report
 /// without API records cannot tie kernels to threads.
 struct CostSwitches {
-  // KERNTIME_RUN_RECORD_OFF=api,scopes,copies
-  bool api_off = false;     ///< no runtime or driver API records
-  bool scopes_off = false;  ///< no NVTX ranges
-  bool copies_off = false;  ///< no copy or memset records
+  // KERNTIME_RUN_RECORD_OFF=api,scopes,copies,sync-flush
+  bool api_off = false;         ///< no runtime or driver API records
+  bool scopes_off = false;      ///< no NVTX ranges
+  bool copies_off = false;      ///< no copy or memset records
+  bool sync_flush_off = false;  ///< no flush at a synchronization (sync_flush_pacer.hpp)
   // KERNTIME_RUN_AS_BEFORE=tags,api
   bool tags_as_before = false;  ///< CUPTI's external correlation ids for the NVTX ranges
   bool api_as_before = false;   ///< API records all along, not only for the timeline's start

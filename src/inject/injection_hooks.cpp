@@ -4,6 +4,7 @@
 // (checkpoints, the watches that end once records arrive, and the ends by signal).
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <exception>
@@ -11,6 +12,7 @@
 #include <string>
 #include <utility>
 
+#include "inject/end_hooks.hpp"
 #include "inject/injection_state.hpp"
 #include "inject/nvtx_hooks.hpp"
 #include "inject/signal_worker.hpp"
@@ -34,7 +36,29 @@ void keep_names_before_unload(void* context) {
   static_cast<LaunchNames*>(context)->keep_before_unload();
 }
 
-// Inside the call, on the program's thread: successful synchronizations mark what had finished;
+namespace {
+
+std::uint64_t steady_ns() {
+  return static_cast<std::uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(
+                                        std::chrono::steady_clock::now().time_since_epoch())
+                                        .count());
+}
+
+// At the exit of a successful synchronization the records of what it saw finish are complete:
+// handed to the recorder now, a fault after it cannot take them (sync_flush_pacer.hpp). Not once
+// the final report has begun: that flushes everything itself.
+void flush_after_synchronization(Injection& in) {
+  if (!in.flush_at_synchronization || !in.session || final_report_begun()) return;
+  const std::uint64_t began = steady_ns();
+  if (!in.sync_flushes.begin(began)) return;
+  in.api->flush_all(0);
+  in.sync_flushes.done(began, steady_ns());
+}
+
+}  // namespace
+
+// Inside the call, on the program's thread: successful synchronizations mark what had finished
+// and flush CUPTI's completed buffers;
 // the first fault is described at once, while the slots still hold the kernels that were running
 // and their names can be read.
 void on_api_result(const cupti::CuptiApi::ApiResult& result, void*) {
@@ -44,11 +68,13 @@ void on_api_result(const cupti::CuptiApi::ApiResult& result, void*) {
   switch (result.kind) {
     case Kind::device_synchronized:
       in->faults.marks().device_synchronized(result.context_id, result.correlation_id);
+      flush_after_synchronization(*in);
       return;
     case Kind::stream_synchronized:
       in->faults.marks().stream_synchronized(result.context_id,
                                              reinterpret_cast<std::uintptr_t>(result.stream),
                                              result.per_thread_stream, result.correlation_id);
+      flush_after_synchronization(*in);
       return;
     case Kind::copy_called:
       // Its record finds its ranges as a kernel's does (the timeline shows them).

@@ -27,6 +27,7 @@
 #include "inject/launch_ranges.hpp"
 #include "inject/run_recorder.hpp"
 #include "inject/run_settings.hpp"
+#include "inject/sync_flush_pacer.hpp"
 
 namespace kerntime::inject {
 
@@ -54,6 +55,10 @@ struct Injection {
   bool api_records_for_timeline_only = false;
   bool watching_launch_sites = false;
   FaultWatch faults;  // the first GPU fault, and the synchronizations before it
+  // A successful synchronization flushes CUPTI's completed buffers, paced (sync_flush_pacer.hpp);
+  // KERNTIME_RUN_RECORD_OFF=sync-flush turns that off (cost_switches.hpp).
+  bool flush_at_synchronization = false;
+  SyncFlushPacer sync_flushes;
   // The preload's count of the program's refused cuptiSubscribe calls (end_hook_abi.hpp),
   // looked up once at the start: never inside the dynamic linker while a report is written.
   kerntime_refused_cupti_subscribers_fn refused_subscribers = nullptr;

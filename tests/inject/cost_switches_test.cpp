@@ -50,6 +50,21 @@ TEST(CostSwitches, EachPartTurnsOffItsRecordsAndNoOther) {
   TracerOptions all;
   apply_record_off(parse_cost_switches("api,scopes,copies", nullptr), all);
   EXPECT_FALSE(all.runtime_api || all.driver_api || all.memcpy || all.memset || all.scopes);
+  EXPECT_FALSE(parse_cost_switches("api,scopes,copies", nullptr).sync_flush_off);
+}
+
+TEST(CostSwitches, TheFlushAtASynchronizationIsAPartOfItsOwnAndRecordsNothing) {
+  const CostSwitches s = parse_cost_switches("sync-flush", nullptr);
+  EXPECT_TRUE(s.sync_flush_off);
+  EXPECT_FALSE(s.api_off || s.scopes_off || s.copies_off);
+  TracerOptions options;
+  const TracerOptions before = options;
+  apply_record_off(s, options);
+  EXPECT_EQ(options.runtime_api, before.runtime_api);
+  EXPECT_EQ(options.memcpy, before.memcpy);
+  EXPECT_EQ(options.scopes, before.scopes);
+  EXPECT_FALSE(parse_cost_switches(nullptr, nullptr).sync_flush_off);
+  EXPECT_FALSE(parse_cost_switches("sync", nullptr).sync_flush_off);
 }
 
 TEST(CostSwitches, AsBeforeNamesTagsAndApiApart) {

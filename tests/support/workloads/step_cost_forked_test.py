@@ -228,8 +228,9 @@ class Rounds(unittest.TestCase):
         self.assertEqual(status, 2)
         self.assertEqual(err, "step_cost_forked: unknown arm run-no-gpu in "
                               "KERNTIME_STEP_COST_ARMS; known: run-no-nvtx, run-no-api, "
-                              "run-no-scopes, run-no-copies, run-no-last-launch, "
-                              "run-no-checkpoint, run-kernels-only, run-as-before, "
+                              "run-no-scopes, run-no-copies, run-no-sync-flush, "
+                              "run-no-last-launch, run-no-checkpoint, run-kernels-only, "
+                              "run-as-before, "
                               "run-tags-as-before, run-api-as-before\n")
 
     def test_a_folder_with_rounds_already_is_refused(self):
