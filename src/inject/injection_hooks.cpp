@@ -46,9 +46,13 @@ std::uint64_t steady_ns() {
 
 // At the exit of a successful synchronization the records of what it saw finish are complete:
 // handed to the recorder now, a fault after it cannot take them (sync_flush_pacer.hpp). Not once
-// the final report has begun: that flushes everything itself.
+// the final report has begun: that flushes everything itself; nor in a child made by fork()
+// alone, whose CUPTI is its parent's memory only.
 void flush_after_synchronization(Injection& in) {
-  if (!in.flush_at_synchronization || !in.session || final_report_begun()) return;
+  if (!in.flush_at_synchronization || !in.session || final_report_begun() ||
+      g_forked_child.load(std::memory_order_relaxed)) {
+    return;
+  }
   const std::uint64_t began = steady_ns();
   if (!in.sync_flushes.begin(began)) return;
   in.api->flush_all(0);
