@@ -62,9 +62,8 @@ void flush_after_synchronization(Injection& in) {
 }  // namespace
 
 // Inside the call, on the program's thread: successful synchronizations mark what had finished
-// and flush CUPTI's completed buffers;
-// the first fault is described at once, while the slots still hold the kernels that were running
-// and their names can be read.
+// and flush CUPTI's completed buffers; the first fault is described at once, while the slots
+// still hold the kernels that were running and their names can be read.
 void on_api_result(const cupti::CuptiApi::ApiResult& result, void*) {
   Injection* in = g_injection;
   if (in == nullptr || g_own_work_idle.load(std::memory_order_relaxed)) return;
