@@ -250,10 +250,10 @@ extern "C" __attribute__((visibility("default"))) int InitializeInjection(void) 
     }
     in->watching_launch_sites = in->settings.last_launch &&
                                 in->api->watch_launch_sites(&on_launch_site, in) == CUPTI_SUCCESS;
+    // Set before the watch below starts, so that no hook reads it while it is written.
+    in->flush_at_synchronization = in->watching_launch_sites && !switches.sync_flush_off;
     // The fault watch names kernels from the slots: it runs with them (--no-last-launch turns
     // both off; the end-of-process synchronization still reports a fault then).
-    // Set before the watch starts, so that no hook reads it while it is written.
-    in->flush_at_synchronization = in->watching_launch_sites && !switches.sync_flush_off;
     if (in->watching_launch_sites) in->api->watch_api_results(&on_api_result, nullptr);
     // Without the launch sites no names are noted, and records delivered after their module's
     // unload keep what CUPTI's pointer reads then.

@@ -54,7 +54,7 @@ void flush_after_synchronization(Injection& in) {
     return;
   }
   const std::uint64_t began = steady_ns();
-  if (!in.sync_flushes.begin(began)) return;
+  if (!in.sync_flushes.begin(began, in.api->launches_seen())) return;
   in.api->flush_all(0);
   in.sync_flushes.done(began, steady_ns());
 }

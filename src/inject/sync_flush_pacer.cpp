@@ -5,9 +5,12 @@
 
 namespace kerntime::inject {
 
-bool SyncFlushPacer::begin(std::uint64_t now_ns) {
-  // While one thread flushes, the others pass on a load, without writing the shared flag.
-  if (busy_.load(std::memory_order_relaxed)) return false;
+bool SyncFlushPacer::begin(std::uint64_t now_ns, std::uint64_t launches) {
+  // Nothing new, or another thread flushing: the caller passes on loads, writing nothing shared.
+  if (launches == flushed_launches_.load(std::memory_order_relaxed) ||
+      busy_.load(std::memory_order_relaxed)) {
+    return false;
+  }
   bool expected = false;
   if (!busy_.compare_exchange_strong(expected, true, std::memory_order_acquire)) return false;
   if (!started_) {
@@ -25,6 +28,7 @@ bool SyncFlushPacer::begin(std::uint64_t now_ns) {
     busy_.store(false, std::memory_order_release);
     return false;
   }
+  flushed_launches_.store(launches, std::memory_order_relaxed);
   return true;
 }
 

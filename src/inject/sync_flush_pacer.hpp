@@ -7,7 +7,9 @@
 // flush there hands them to the recorder before anything launched after it can fault, as the
 // reference reader does at every synchronization. Since it runs on the program's thread, a token
 // bucket paces it: the flushes take at most 1 / kShare of the time, after a burst that lets a
-// short program flush at every synchronization.
+// short program flush at every synchronization. A synchronization (or a successful query) with
+// nothing launched since the last flush does not flush: a polling loop would spend the bucket on
+// flushes that hand over nothing new, and leave none for the one before a fault.
 #pragma once
 
 #include <atomic>
@@ -22,9 +24,10 @@ class SyncFlushPacer {
   /// The flush time the bucket holds, and starts with.
   static constexpr std::int64_t kBurstNs = 2'000'000;
 
-  /// Whether a synchronization ending at `now_ns` (a steady clock) flushes. While one flush
-  /// runs, every other synchronization is refused; a true answer must be followed by done().
-  bool begin(std::uint64_t now_ns);
+  /// Whether a synchronization ending at `now_ns` (a steady clock), with `launches` counted so
+  /// far, flushes. While one flush runs, every other synchronization is refused; a true answer
+  /// must be followed by done().
+  bool begin(std::uint64_t now_ns, std::uint64_t launches);
   /// The flush that begin() allowed ran from `began_ns` to `ended_ns`.
   void done(std::uint64_t began_ns, std::uint64_t ended_ns);
 
@@ -34,6 +37,8 @@ class SyncFlushPacer {
 
  private:
   std::atomic<bool> busy_{false};
+  // The launches counted when the last flush began (written only by the thread that set busy_).
+  std::atomic<std::uint64_t> flushed_launches_{0};
   // Read and written only by the thread that set busy_.
   std::int64_t tokens_ns_ = kBurstNs;
   std::uint64_t refilled_at_ns_ = 0;

@@ -18,8 +18,8 @@ TEST(CostSwitches, AListNamesWholePartsOnly) {
   EXPECT_FALSE(listed(nullptr, "api"));
 }
 
-TEST(CostSwitches, UnsetTurnsNothingOff) {
-  const CostSwitches s = parse_cost_switches(nullptr, nullptr);
+// `s` leaves every record kind of the tracer's options as it was.
+void expect_every_record_kind_kept(const CostSwitches& s) {
   TracerOptions options;
   const TracerOptions before = options;
   apply_record_off(s, options);
@@ -28,6 +28,12 @@ TEST(CostSwitches, UnsetTurnsNothingOff) {
   EXPECT_EQ(options.memcpy, before.memcpy);
   EXPECT_EQ(options.memset, before.memset);
   EXPECT_EQ(options.scopes, before.scopes);
+}
+
+TEST(CostSwitches, UnsetTurnsNothingOff) {
+  const CostSwitches s = parse_cost_switches(nullptr, nullptr);
+  expect_every_record_kind_kept(s);
+  EXPECT_FALSE(s.sync_flush_off);
   EXPECT_FALSE(s.tags_as_before);
   EXPECT_FALSE(s.api_as_before);
 }
@@ -57,13 +63,7 @@ TEST(CostSwitches, TheFlushAtASynchronizationIsAPartOfItsOwnAndRecordsNothing) {
   const CostSwitches s = parse_cost_switches("sync-flush", nullptr);
   EXPECT_TRUE(s.sync_flush_off);
   EXPECT_FALSE(s.api_off || s.scopes_off || s.copies_off);
-  TracerOptions options;
-  const TracerOptions before = options;
-  apply_record_off(s, options);
-  EXPECT_EQ(options.runtime_api, before.runtime_api);
-  EXPECT_EQ(options.memcpy, before.memcpy);
-  EXPECT_EQ(options.scopes, before.scopes);
-  EXPECT_FALSE(parse_cost_switches(nullptr, nullptr).sync_flush_off);
+  expect_every_record_kind_kept(s);
   EXPECT_FALSE(parse_cost_switches("sync", nullptr).sync_flush_off);
 }
 
