@@ -1,12 +1,13 @@
 # SPDX-License-Identifier: Apache-2.0
 """Side by side, on the same kernels launched from Python: each timing method's median and wall time.
 
-    python bench/python/side_by_side.py [--rounds N]
+    python bench/python/side_by_side.py [--rounds N] [--idle SECONDS]
 
 Kernels: a %globaltimer spin of 2, 10 and 100 us (Triton), a bandwidth-bound copy of 256 MiB
 (Triton) and a torch.matmul (4096^2, bf16). Methods, each on its own; every configuration runs all
 of them back to back, in rounds (3 by default) whose block order alternates, and each figure is the
-median over the rounds:
+median over the rounds. Every block starts after the GPU has idled for --idle seconds (default 1), as
+torch.profiler's child does while its process starts, so that no method reads another's heat:
   CUPTI            kerntime.Tracer over 200 plain calls (L2 flushed between them), each call's
                    GPU span from its first kernel's start to its last kernel's end
   torch.profiler   the reference: the same protocol read by torch.profiler, a reader that is not
@@ -34,6 +35,7 @@ import os
 import statistics
 import subprocess
 import sys
+import time
 
 import torch
 import torch.utils.benchmark as torch_benchmark
@@ -128,11 +130,15 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=3,
                         help="rounds, each running every method once per configuration (median shown)")
+    parser.add_argument("--idle", type=float, default=1.0,
+                        help="seconds the GPU idles before each block (default 1)")
     parser.add_argument("--profiler-child", metavar="CONFIGURATION", choices=list(CONFIGURATIONS),
                         help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.rounds < 1:
         parser.error("--rounds must be at least 1")
+    if args.idle < 0:
+        parser.error("--idle must not be negative")
     kerntime.require_gpu()
     if args.profiler_child:
         return profiler_child(args.profiler_child)
@@ -192,6 +198,12 @@ def main() -> int:
             blocks.reverse()
         for label, fn in configurations.items():
             for block in blocks:
+                # A 4096 bf16 GEMM holds an H100 or H200 at its software power cap within tens
+                # of milliseconds: without the idle, a block read right after triton's or torch
+                # Timer's hundreds of milliseconds of it ran at 83 % of the clock that
+                # torch.profiler's child, started cool, saw (docs/benchmarks.md, 2026-12-04/05).
+                torch.cuda.synchronize()
+                time.sleep(args.idle)
                 block(label, fn)
         # As each round ends: a run cut short by a time limit still leaves its figures.
         print(f"round {round_index + 1}: " + "; ".join(
