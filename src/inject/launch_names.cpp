@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <iterator>
 #include <unordered_map>
 
 namespace kerntime::inject {
@@ -33,7 +34,7 @@ void LaunchNames::note(std::uint32_t correlation_id, const char* name) noexcept 
   entry.stamp.store(position + 1, std::memory_order_release);
 }
 
-void LaunchNames::keep_before_unload() {
+void LaunchNames::keep_noted() {
   std::lock_guard lock{mutex_};
   const std::uint64_t end = next_.load(std::memory_order_acquire);
   std::uint64_t from = read_up_to_;
@@ -75,15 +76,21 @@ void LaunchNames::keep_before_unload() {
     highest = std::max(highest, id);
   }
   read_up_to_ = unfinished;
-  // Launches of several threads reach the ring a little out of order.
-  std::sort(kept_.begin() + static_cast<std::ptrdiff_t>(first_new), kept_.end());
-  std::inplace_merge(kept_.begin(), kept_.begin() + static_cast<std::ptrdiff_t>(first_new),
-                     kept_.end());
+  // Launches of several threads reach the ring a little out of order. Called for every batch
+  // of records, this must not cost the whole list each time: correlation ids grow, so the new
+  // entries nearly always follow the old ones, and only then is the merge skipped.
+  const auto new_begin = kept_.begin() + static_cast<std::ptrdiff_t>(first_new);
+  std::sort(new_begin, kept_.end());
+  const bool in_order =
+      first_new == 0 || new_begin == kept_.end() || std::prev(new_begin)->first <= new_begin->first;
+  if (!in_order) std::inplace_merge(kept_.begin(), new_begin, kept_.end());
   // Entries read again after an unfinished one are kept once.
-  kept_.erase(std::unique(kept_.begin(), kept_.end(),
-                          [](const auto& a, const auto& b) { return a.first == b.first; }),
-              kept_.end());
-  if (kept_.size() > kKept) {
+  const auto same_id = [](const auto& a, const auto& b) { return a.first == b.first; };
+  const std::size_t unique_from = in_order && first_new > 0 ? first_new - 1 : 0;
+  kept_.erase(
+      std::unique(kept_.begin() + static_cast<std::ptrdiff_t>(unique_from), kept_.end(), same_id),
+      kept_.end());
+  if (kept_.size() > kKept + kKept / 4) {
     kept_.erase(kept_.begin(), kept_.begin() + static_cast<std::ptrdiff_t>(kept_.size() - kKept));
   }
   kept_through_.store(highest, std::memory_order_release);

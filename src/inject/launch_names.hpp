@@ -26,7 +26,8 @@ class LaunchNames {
  public:
   /// Launches noted between two unloads without loss (a ring: older ones are overwritten).
   static constexpr std::size_t kNoted = std::size_t{1} << 16;
-  /// Launches whose names are kept (8 bytes each); past it the oldest are forgotten.
+  /// Launches whose names are kept (16 bytes each); past it (by a quarter, so that trimming is
+  /// rare) the oldest are forgotten.
   static constexpr std::size_t kKept = std::size_t{1} << 20;
   /// A name longer than this is kept cut (no kernel name comes near it).
   static constexpr std::size_t kMaxName = std::size_t{1} << 16;
@@ -41,8 +42,16 @@ class LaunchNames {
 
   /// Before a module is unloaded or a context destroyed (CUPTI's resource callback), while
   /// every noted name is still readable: copies the names of the launches noted since the last
-  /// call.
-  void keep_before_unload();
+  /// call (of this or of keep_noted).
+  void keep_before_unload() { keep_noted(); }
+
+  /// The same, from any thread (the record reader's): a name noted and not yet kept belongs to
+  /// a module not yet unloaded, and its unload's callback waits for this call's lock before the
+  /// module goes. After a first unload, CUPTI's own name for a record, read as it arrives, is
+  /// not to be trusted even while its module is loaded (on the H200, with records flushed at
+  /// synchronizations, 300 of 1,000 launches of module B came named as module A, the earlier
+  /// module at that address); names kept at launch are.
+  void keep_noted();
 
   /// The highest correlation id kept by keep_before_unload; 0: no unload yet.
   std::uint32_t kept_through() const noexcept {

@@ -55,7 +55,7 @@ void RunRecorder::trust_name_pointers(const std::atomic<std::uint64_t>* unloads)
   unloads_.store(unloads, std::memory_order_release);
 }
 
-void RunRecorder::restore_names_from(const LaunchNames* names) {
+void RunRecorder::restore_names_from(LaunchNames* names) {
   launch_names_.store(names, std::memory_order_release);
 }
 
@@ -69,11 +69,22 @@ void RunRecorder::append(trace::RecordBatch&& batch) {
   if (!batch.empty()) ++version_;
   // Read before the batch: an unload that lets CUPTI reuse a name's memory for a kernel of this
   // batch came before that kernel's launch, so before now.
+  std::uint64_t unload_count = 0;
   if (const std::atomic<std::uint64_t>* unloads = unloads_.load(std::memory_order_acquire)) {
-    names_.trust_pointers(unloads->load(std::memory_order_acquire));
+    unload_count = unloads->load(std::memory_order_acquire);
+    names_.trust_pointers(unload_count);
   }
-  // After the count was read: a name kept by an unload after it is not missed.
-  if (const LaunchNames* launch_names = launch_names_.load(std::memory_order_acquire)) {
+  // After the count was read: a name kept by an unload after it is not missed. Once a module
+  // was unloaded, every record takes the name noted at its launch (launch_names.hpp says why),
+  // so the launches not kept yet are kept now.
+  if (LaunchNames* launch_names = launch_names_.load(std::memory_order_acquire)) {
+    if (unload_count > 0) {
+      const std::uint32_t kept = launch_names->kept_through();
+      if (std::any_of(batch.kernels.begin(), batch.kernels.end(),
+                      [kept](const trace::RawKernel& k) { return k.correlation_id > kept; })) {
+        launch_names->keep_noted();
+      }
+    }
     launch_names->restore_names(batch.kernels);
   }
   const LaunchRanges* launch_ranges = launch_ranges_.load(std::memory_order_acquire);

@@ -58,9 +58,10 @@ class RunRecorder {
   /// it, while `unloads` (CuptiApi::watch_unloads, which must outlive the recorder) stays the
   /// same: PyTorch's names run to thousands of characters, and were compared on every record.
   void trust_name_pointers(const std::atomic<std::uint64_t>* unloads);
-  /// Kernels launched before the latest module unload take the names `names` kept at their
-  /// launch (which must outlive the recorder): CUPTI's pointer may name another kernel by then.
-  void restore_names_from(const LaunchNames* names);
+  /// Kernels launched before the latest module unload, and once a module was unloaded every
+  /// kernel, take the names `names` kept at their launch (which must outlive the recorder):
+  /// CUPTI's pointer may name another kernel by then.
+  void restore_names_from(LaunchNames* names);
   /// Kernels take their NVTX ranges from the paths `ranges` noted at their launch (which must
   /// outlive the recorder), not from external correlation records.
   void tag_from_launches(const LaunchRanges* ranges);
@@ -181,7 +182,7 @@ class RunRecorder {
   std::vector<FinishedRange> spilled_;
 
   std::atomic<const std::atomic<std::uint64_t>*> unloads_{nullptr};
-  std::atomic<const LaunchNames*> launch_names_{nullptr};
+  std::atomic<LaunchNames*> launch_names_{nullptr};
   std::atomic<const LaunchRanges*> launch_ranges_{nullptr};
 
   mutable std::mutex mutex_;

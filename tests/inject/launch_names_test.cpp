@@ -79,6 +79,43 @@ TEST(LaunchNames, ARingThatOverflowedBeforeAnUnloadSaysHowManyItLost) {
   EXPECT_STREQ(records[1].name, "k");
 }
 
+// keep_noted runs for every batch of records once a module was unloaded: names kept a few at a
+// time, in order or not, restore as one keep would, and past kKept and a quarter the oldest go.
+TEST(LaunchNames, NamesKeptAFewAtATimeRestoreAsOneKeepWouldAndTheOldestGo) {
+  LaunchNames names;
+  const char* even = "even";
+  const char* odd = "odd";
+  names.note(2, even);
+  names.note(1, odd);  // another thread's launch, noted late
+  names.keep_noted();
+  names.note(4, even);
+  names.keep_noted();
+  names.note(3, odd);  // older than one kept already: merged in
+  names.note(5, odd);
+  names.keep_noted();
+  names.keep_noted();  // nothing new
+  std::vector<trace::RawKernel> records;
+  for (std::uint32_t id = 1; id <= 5; ++id)
+    records.push_back(kernel("cupti", id));
+  EXPECT_EQ(names.restore_names(records), 5u);
+  for (const trace::RawKernel& record : records)
+    EXPECT_STREQ(record.name, record.correlation_id % 2 == 0 ? "even" : "odd");
+
+  const auto last = static_cast<std::uint32_t>(LaunchNames::kKept + LaunchNames::kKept / 2);
+  for (std::uint32_t id = 6; id <= last; ++id) {
+    names.note(id, even);
+    if (id % 1000 == 0) names.keep_noted();
+  }
+  names.keep_noted();
+  EXPECT_EQ(names.lost(), 0u);
+  std::vector<trace::RawKernel> ends = {kernel("cupti", 1), kernel("cupti", last - 100),
+                                        kernel("cupti", last - LaunchNames::kKept + 1)};
+  EXPECT_EQ(names.restore_names(ends), 2u);
+  EXPECT_STREQ(ends[0].name, "cupti");  // forgotten
+  EXPECT_STREQ(ends[1].name, "even");
+  EXPECT_STREQ(ends[2].name, "even");
+}
+
 // Launches on several threads while unloads keep names on another: every name kept belongs to
 // its own launch (no id paired with another launch's name).
 TEST(LaunchNames, ConcurrentLaunchesAndUnloadsNeverPairAnIdWithAnotherLaunchsName) {

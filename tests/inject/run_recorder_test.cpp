@@ -240,6 +240,42 @@ TEST(RunRecorder, KernelsDeliveredAfterTheirModulesUnloadKeepTheirNames) {
   EXPECT_EQ(b_on_timeline, 1u);
 }
 
+// Records flushed at a synchronization arrive while their module is still loaded, but after an
+// earlier module's unload CUPTI's name for them may be the earlier kernel's (on the H200, 300 of
+// 1,000 launches of module B came named as module A): once a module was unloaded, every record
+// takes the name noted at its launch.
+TEST(RunRecorder, AfterAnUnloadKernelsTakeTheNamesOfTheirLaunchesEvenBeforeTheirOwnUnload) {
+  RunRecorder recorder(settings());
+  std::atomic<std::uint64_t> unloads{0};
+  LaunchNames names;
+  recorder.trust_name_pointers(&unloads);
+  recorder.restore_names_from(&names);
+  char launched_a[16] = "kernel_a";
+  char cupti_a[16] = "kernel_a";
+  names.note(1, launched_a);
+  trace::RecordBatch first;  // flushed at the first synchronization, before any unload
+  first.kernels = {kernel(cupti_a, 100, 10, 1)};
+  recorder.append(std::move(first));
+  names.keep_before_unload();
+  unloads.store(1);
+  char launched_b[16] = "kernel_b";
+  names.note(2, launched_b);
+  names.note(3, launched_b);
+  trace::RecordBatch second;  // module B's, flushed before B's unload, CUPTI naming them A
+  second.kernels = {kernel(cupti_a, 200, 10, 2), kernel(cupti_a, 300, 10, 3)};
+  recorder.append(std::move(second));
+  names.keep_before_unload();
+  unloads.store(2);
+  std::snprintf(launched_b, sizeof(launched_b), "%s", "freed");  // B's memory, reused
+  const Report report = recorder.report(false);
+  ASSERT_NE(row(report, "kernel_a"), nullptr);
+  EXPECT_EQ(row(report, "kernel_a")->instances, 1u);
+  ASSERT_NE(row(report, "kernel_b"), nullptr);
+  EXPECT_EQ(row(report, "kernel_b")->instances, 2u);
+  EXPECT_EQ(row(report, "freed"), nullptr);
+  EXPECT_EQ(names.lost(), 0u);
+}
+
 // Once the timeline lists all it may, the reader only counts API calls, copies and memsets
 // (RecordBatch::counted_*), and the recorder leaves the batch's memory to the reader.
 TEST(RunRecorder, OnceTheTimelineIsFullOtherRecordsAreCountedAndTheBatchKeepsItsMemory) {
