@@ -47,13 +47,13 @@ class LaunchNames {
 
   /// The same, from any thread (the record reader's): a name noted and not yet kept belongs to
   /// a module not yet unloaded, and its unload's callback waits for this call's lock before the
-  /// module goes. After a first unload, CUPTI's own name for a record, read as it arrives, is
-  /// not to be trusted even while its module is loaded (on the H200, with records flushed at
-  /// synchronizations, 300 of 1,000 launches of module B came named as module A, the earlier
-  /// module at that address); names kept at launch are.
+  /// module goes. After a first unload, a record's name read through CUPTI's pointer as it
+  /// arrives may be an earlier kernel's even while its own module is loaded (on the H200, with
+  /// records flushed at synchronizations, 300 of 1,000 launches of module B came named as
+  /// module A); names kept at launch are right. Returns at once when nothing new was noted.
   void keep_noted();
 
-  /// The highest correlation id kept by keep_before_unload; 0: no unload yet.
+  /// The highest correlation id kept so far; 0: none kept (no unload yet).
   std::uint32_t kept_through() const noexcept {
     return kept_through_.load(std::memory_order_acquire);
   }

@@ -78,13 +78,7 @@ void RunRecorder::append(trace::RecordBatch&& batch) {
   // was unloaded, every record takes the name noted at its launch (launch_names.hpp says why),
   // so the launches not kept yet are kept now.
   if (LaunchNames* launch_names = launch_names_.load(std::memory_order_acquire)) {
-    if (unload_count > 0) {
-      const std::uint32_t kept = launch_names->kept_through();
-      if (std::any_of(batch.kernels.begin(), batch.kernels.end(),
-                      [kept](const trace::RawKernel& k) { return k.correlation_id > kept; })) {
-        launch_names->keep_noted();
-      }
-    }
+    if (unload_count > 0) launch_names->keep_noted();
     launch_names->restore_names(batch.kernels);
   }
   const LaunchRanges* launch_ranges = launch_ranges_.load(std::memory_order_acquire);

@@ -204,24 +204,36 @@ TEST(RunRecorder, AKernelNamePointerIsReadOncePerUnloadCount) {
   EXPECT_EQ(row(report, "second")->instances, 1u);
 }
 
+// A recorder set up as the injection sets it up where modules are unloaded: name pointers
+// trusted per unload count, names kept at launch restored. unload() plays CUPTI's unload
+// callback: the names noted so far are kept, then the count moves.
+class RecorderOverUnloads : public ::testing::Test {
+ protected:
+  RecorderOverUnloads() {
+    recorder.trust_name_pointers(&unloads);
+    recorder.restore_names_from(&names);
+  }
+  void unload() {
+    names.keep_before_unload();
+    unloads.fetch_add(1);
+  }
+
+  RunRecorder recorder{settings()};
+  std::atomic<std::uint64_t> unloads{0};
+  LaunchNames names;
+};
+
 // CUPTI reuses a freed name's memory, at the same address, for the next module's kernel: the
 // records of kernels launched before an unload and delivered after it count under the names
 // kept at their launch, in the summary and on the timeline.
-TEST(RunRecorder, KernelsDeliveredAfterTheirModulesUnloadKeepTheirNames) {
-  RunRecorder recorder(settings());
-  std::atomic<std::uint64_t> unloads{0};
-  LaunchNames names;
-  recorder.trust_name_pointers(&unloads);
-  recorder.restore_names_from(&names);
+TEST_F(RecorderOverUnloads, KernelsDeliveredAfterTheirModulesUnloadKeepTheirNames) {
   char memory[16] = "kernel_a";
   names.note(1, memory);
   names.note(2, memory);
-  names.keep_before_unload();
-  unloads.store(1);
+  unload();
   std::snprintf(memory, sizeof(memory), "%s", "kernel_b");
   names.note(3, memory);
-  names.keep_before_unload();
-  unloads.store(2);
+  unload();
   std::snprintf(memory, sizeof(memory), "%s", "kernel_a");
   names.note(4, memory);
   trace::RecordBatch records;  // one batch, after both unloads
@@ -244,28 +256,22 @@ TEST(RunRecorder, KernelsDeliveredAfterTheirModulesUnloadKeepTheirNames) {
 // earlier module's unload CUPTI's name for them may be the earlier kernel's (on the H200, 300 of
 // 1,000 launches of module B came named as module A): once a module was unloaded, every record
 // takes the name noted at its launch.
-TEST(RunRecorder, AfterAnUnloadKernelsTakeTheNamesOfTheirLaunchesEvenBeforeTheirOwnUnload) {
-  RunRecorder recorder(settings());
-  std::atomic<std::uint64_t> unloads{0};
-  LaunchNames names;
-  recorder.trust_name_pointers(&unloads);
-  recorder.restore_names_from(&names);
+TEST_F(RecorderOverUnloads,
+       AfterAnUnloadKernelsTakeTheNamesOfTheirLaunchesEvenBeforeTheirOwnUnload) {
   char launched_a[16] = "kernel_a";
   char cupti_a[16] = "kernel_a";
   names.note(1, launched_a);
   trace::RecordBatch first;  // flushed at the first synchronization, before any unload
   first.kernels = {kernel(cupti_a, 100, 10, 1)};
   recorder.append(std::move(first));
-  names.keep_before_unload();
-  unloads.store(1);
+  unload();
   char launched_b[16] = "kernel_b";
   names.note(2, launched_b);
   names.note(3, launched_b);
   trace::RecordBatch second;  // module B's, flushed before B's unload, CUPTI naming them A
   second.kernels = {kernel(cupti_a, 200, 10, 2), kernel(cupti_a, 300, 10, 3)};
   recorder.append(std::move(second));
-  names.keep_before_unload();
-  unloads.store(2);
+  unload();
   std::snprintf(launched_b, sizeof(launched_b), "%s", "freed");  // B's memory, reused
   const Report report = recorder.report(false);
   ASSERT_NE(row(report, "kernel_a"), nullptr);
