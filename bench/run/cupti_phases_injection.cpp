@@ -12,6 +12,14 @@
 //   api        + runtime and driver API records (kerntime run's first launches, --all-api-calls)
 //   callbacks  copies, and a callback on every launch API that does nothing (the floor of
 //              kerntime run's launch watch)
+//   watch      copies, and a callback that does nothing on every call kerntime run watches:
+//              launches, synchronizations, event records and queries, copies and memsets, and
+//              module unloads (src/cupti/watched_calls.cpp)
+//
+// KERNTIME_PHASES_ONCE=NAME@CYCLE runs phase NAME once, before cycle CYCLE (its row's cycle is
+// CYCLE and its phase "NAME-once"), so that cycles before and after it, in one process, tell
+// whether a configuration costs launches after it is switched off again (bench/scripts/
+// cupti_phases.py --once).
 //
 // `copies` follows `api` in the default cycle, so it also tells whether switching API records off
 // restores what they cost. Each phase counts the kernels that started on the GPU within it (in a
@@ -42,6 +50,7 @@
 #include <cupti.h>
 
 #include "../cupti_buffer_free_list.hpp"
+#include "cupti/watched_calls.hpp"
 
 namespace {
 
@@ -54,6 +63,7 @@ kerntime_bench::CuptiBufferFreeList buffers;
 struct Phase {
   std::uint32_t cycle = 0;
   std::uint32_t kind = 0;  ///< index into kNames
+  bool once = false;       ///< the KERNTIME_PHASES_ONCE phase
   std::uint64_t begin = 0;
   std::uint64_t end = 0;
 };
@@ -64,7 +74,7 @@ std::mutex starts_mutex;
 std::vector<std::uint64_t> kernel_starts;  // appended on CUPTI's buffer thread
 std::atomic<int> configuring{-1};          // the phase being configured, for a fault's report
 
-const char* const kNames[] = {"kernels", "copies", "api", "callbacks"};
+const char* const kNames[] = {"kernels", "copies", "api", "callbacks", "watch"};
 
 constexpr CUpti_ActivityKind kCopyKinds[] = {
     CUPTI_ACTIVITY_KIND_EXTERNAL_CORRELATION, CUPTI_ACTIVITY_KIND_MEMCPY,
@@ -129,11 +139,33 @@ void set_callbacks(bool on) {
     cuptiEnableCallback(on ? 1 : 0, subscriber, CUPTI_CB_DOMAIN_DRIVER_API, id);
 }
 
+// Every callback kerntime run enables (launch_watch.hpp's watch, with the result watch on).
+void set_watch(bool on) {
+  const std::uint32_t enable = on ? 1 : 0;
+  for (const auto list : {&kerntime::cupti::launch_callbacks, &kerntime::cupti::result_callbacks}) {
+    std::size_t count = 0;
+    const kerntime::cupti::WatchedCallback* callbacks = list(count);
+    for (std::size_t i = 0; i < count; ++i)
+      cuptiEnableCallback(enable, subscriber, callbacks[i].domain, callbacks[i].id);
+  }
+  for (const CUpti_CallbackId id :
+       {CUPTI_CBID_RESOURCE_MODULE_UNLOAD_STARTING, CUPTI_CBID_RESOURCE_CONTEXT_DESTROY_STARTING})
+    cuptiEnableCallback(enable, subscriber, CUPTI_CB_DOMAIN_RESOURCE, id);
+}
+
 // Brings CUPTI to phase `kind`'s configuration.
 void configure(std::uint32_t kind) {
   set_kinds(kCopyKinds, std::size(kCopyKinds), kind != 0);
   set_kinds(kApiKinds, std::size(kApiKinds), kind == 2);
   set_callbacks(kind == 3);
+  set_watch(kind == 4);
+}
+
+std::uint32_t phase_named(const std::string& name) {
+  for (std::uint32_t k = 0; k < std::size(kNames); ++k) {
+    if (name == kNames[k]) return k;
+  }
+  return 0;
 }
 
 std::vector<std::uint32_t> phase_order() {
@@ -163,8 +195,9 @@ void write_phases(std::size_t settled) {
     std::size_t kernels = 0;
     for (const std::uint64_t start : kernel_starts)
       kernels += start >= p.begin && start < p.end ? 1 : 0;
-    std::fprintf(out, "{\"cycle\": %u, \"phase\": \"%s\", \"kernels\": %zu, \"seconds\": %.9f}\n",
-                 p.cycle, kNames[p.kind], kernels, static_cast<double>(p.end - p.begin) * 1e-9);
+    std::fprintf(out, "{\"cycle\": %u, \"phase\": \"%s%s\", \"kernels\": %zu, \"seconds\": %.9f}\n",
+                 p.cycle, kNames[p.kind], p.once ? "-once" : "", kernels,
+                 static_cast<double>(p.end - p.begin) * 1e-9);
   }
   const std::uint64_t before = phases[settled - 1].end;
   kernel_starts.erase(std::remove_if(kernel_starts.begin(), kernel_starts.end(),
@@ -178,8 +211,20 @@ void switch_phases() {
   const char* ms_text = std::getenv("KERNTIME_PHASE_MS");
   const int ms = ms_text != nullptr && std::atoi(ms_text) > 0 ? std::atoi(ms_text) : 100;
   const std::vector<std::uint32_t> order = phase_order();
+  // KERNTIME_PHASES_ONCE=NAME@CYCLE
+  const char* once_text = std::getenv("KERNTIME_PHASES_ONCE");
+  const std::string once{once_text != nullptr ? once_text : ""};
+  const std::size_t at = once.find('@');
+  const bool has_once = at != std::string::npos;
+  const std::uint32_t once_kind = has_once ? phase_named(once.substr(0, at)) : 0;
+  const std::uint32_t once_cycle =
+      has_once ? static_cast<std::uint32_t>(std::atoi(once.c_str() + at + 1)) : 0;
   for (std::uint32_t cycle = 0; !stopping.load(); ++cycle) {
-    for (const std::uint32_t kind : order) {
+    std::vector<std::pair<std::uint32_t, bool>> this_cycle;
+    if (has_once && cycle == once_cycle) this_cycle.emplace_back(once_kind, true);
+    for (const std::uint32_t kind : order)
+      this_cycle.emplace_back(kind, false);
+    for (const auto& [kind, is_once] : this_cycle) {
       if (stopping.load() || phases.size() == kMaxPhases) return;
       configuring.store(static_cast<int>(kind));
       configure(kind);
@@ -187,6 +232,7 @@ void switch_phases() {
       Phase p;
       p.cycle = cycle;
       p.kind = kind;
+      p.once = is_once;
       cuptiGetTimestamp(&p.begin);
       std::this_thread::sleep_for(std::chrono::milliseconds(ms));
       cuptiGetTimestamp(&p.end);
@@ -194,7 +240,7 @@ void switch_phases() {
     }
     // The phases of two cycles ago: their kernels' records have come by now.
     cuptiActivityFlushAll(0);
-    if (phases.size() > 2 * order.size()) write_phases(phases.size() - 2 * order.size());
+    if (phases.size() > 2 * order.size() + 1) write_phases(phases.size() - 2 * order.size() - 1);
   }
 }
 

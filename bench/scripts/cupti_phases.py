@@ -5,6 +5,7 @@
     python3 bench/scripts/cupti_phases.py INJECTION OUT_DIR [PROCESSES] -- PROGRAM [ARGS ...]
     python3 bench/scripts/cupti_phases.py --kerntime-run KERNTIME OUT_DIR [PROCESSES] -- PROGRAM ...
     python3 bench/scripts/cupti_phases.py --summarize OUT_DIR/phases-*.jsonl
+    python3 bench/scripts/cupti_phases.py --once CYCLE GROUP_A/phases-*.jsonl -- GROUP_B/...
 
 Runs PROGRAM PROCESSES times (default 3) under bench/run/cupti_phases_injection.cpp, pinned to the
 CPUs step_cost.py uses (KERNTIME_MEASURE_CPUS), and judges the phases: a phase's host time per
@@ -21,6 +22,12 @@ watch's body, the NVTX hooks) and on its own (the record reader, whose buffers w
 working phase, which so reads twice its share; the checkpoints). A phase's host time per launch
 is its length over the launches made in it; `kerntime` is compared with `idle` of the same
 cycle. The first phase of a cycle is the one the others are compared with.
+
+--once judges processes run with KERNTIME_PHASES_ONCE=NAME@CYCLE (one phase NAME before cycle
+CYCLE, never again) against control processes without it: within each process, each phase's
+host time per launch after the once phase over before it (medians of the cycles on each side,
+the once cycle left out). If switching NAME's configuration off again gives back what it cost,
+the ratios read as the controls' (which show the drift of a process over its run).
 """
 import json
 import os
@@ -79,6 +86,35 @@ def summary(rows):
     return lines
 
 
+def before_after(phases, cycle):
+    """{phase: after / before - 1} of one process's phase rows, around cycle `cycle`."""
+    kept = per_launch({"p": [r for r in phases if not r["phase"].endswith("-once")]})
+    out = {}
+    for name in sorted({n for c in kept.values() for n in c}):
+        before = [c[name] for (_, k), c in kept.items() if k < cycle and name in c]
+        after = [c[name] for (_, k), c in kept.items() if k > cycle and name in c]
+        if len(before) >= 3 and len(after) >= 3:
+            out[name] = statistics.median(after) / statistics.median(before) - 1
+    return out
+
+
+def once_summary(cycle, groups):
+    """The lines that set each group's after/before ratios side by side (groups: [(label,
+    {path: rows})])."""
+    lines = [f"host time per launch after cycle {cycle} over before it, per process:"]
+    medians = {}
+    for label, rows in groups:
+        ratios = {}
+        for path, phases in rows.items():
+            for name, r in before_after(phases, cycle).items():
+                ratios.setdefault(name, []).append(r * 100)
+        for name, values in sorted(ratios.items()):
+            medians[(label, name)] = statistics.median(values)
+            lines.append(f"  {label:8s} {name:10s} median {statistics.median(values):+6.2f} %  "
+                         f"({' '.join(f'{v:+.1f}' for v in values)})")
+    return lines
+
+
 def load(paths):
     rows = {}
     for path in paths:
@@ -88,6 +124,12 @@ def load(paths):
 
 
 def main(argv):
+    if argv[:1] == ["--once"] and "--" in argv:
+        split = argv.index("--")
+        groups = [("once", load(argv[2:split])), ("control", load(argv[split + 1:]))]
+        for line in once_summary(int(argv[1]), groups):
+            print(line)
+        return 0
     if argv[:1] == ["--summarize"]:
         for line in summary(load(argv[1:])):
             print(line)
