@@ -47,7 +47,10 @@ import step_cost  # noqa: E402  (its breakdown arms)
 # What `kerntime run`'s options set in its program's environment (src/cli/run_environment.cpp):
 # the children of a program already under it take an arm's options through these.
 OPTION_SETTINGS = {("--no-last-launch",): ("KERNTIME_RUN_LAST_LAUNCH", "0"),
-                   ("--checkpoint", "0"): ("KERNTIME_RUN_CHECKPOINT_MS", "0")}
+                   ("--checkpoint", "0"): ("KERNTIME_RUN_CHECKPOINT_MS", "0"),
+                   # The launch calls' API records a timeline asks for (the command writes the
+                   # timeline; a child under the parent's run only records them).
+                   ("--timeline", "TIMELINE"): ("KERNTIME_RUN_LAUNCH_CALLS", "1")}
 # Breakdown arms (KERNTIME_STEP_COST_ARMS): step_cost.py's, each `kerntime run`'s environment with
 # one part switched off or as it was before, and run-no-nvtx: no NVTX injection at all, so the
 # program's NVTX calls (and cuBLAS's and cuDNN's own, which only call out when a tool is

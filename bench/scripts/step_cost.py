@@ -55,6 +55,9 @@ BREAKDOWN = {
     "run-no-last-launch": ("", ["--no-last-launch"]),
     "run-no-checkpoint": ("", ["--checkpoint", "0"]),
     "run-kernels-only": ("api,scopes,copies", ["--no-last-launch", "--checkpoint", "0"]),
+    # With a timeline, as every run was before 2026-12-05: API records of the launches for the
+    # program's first 2,000 launches (TIMELINE: a file in the output directory).
+    "run-timeline": ("", ["--timeline", "TIMELINE"]),
 }
 # Arms with parts as they were before the cost target's changes (KERNTIME_RUN_AS_BEFORE): CUPTI's
 # external correlation ids for NVTX ranges, and API records all along.
@@ -315,6 +318,8 @@ def main(argv):
         if arm.startswith("run"):
             # The breakdown arms (KERNTIME_STEP_COST_ARMS) switch one part of kerntime run off.
             options, extra = run_arm(arm) or ([], {})
+            options = [os.path.join(out, f"cost-{arm}-{i}.trace.json") if o == "TIMELINE" else o
+                       for o in options]
             env.update(extra)
             return [kerntime, "run", "-o", os.path.join(out, f"cost-{arm}-{i}.json")] + \
                 options + ["--"] + step + ["plain", size, steps], env

@@ -158,6 +158,9 @@ std::vector<std::string> run_environment(char** current, const std::string& libr
       std::to_string(parse_run_duration("--checkpoint", o.checkpoint) / 1'000'000);
   set["KERNTIME_RUN_LAST_LAUNCH"] = o.no_last_launch ? "0" : "1";
   set["KERNTIME_RUN_ALL_API_CALLS"] = o.all_api_calls ? "1" : "0";
+  // Only a timeline draws the launch calls' records; asking CUPTI for them costs every later
+  // launch (RunSettings::launch_calls).
+  set["KERNTIME_RUN_LAUNCH_CALLS"] = o.timeline.empty() ? "0" : "1";
   const bool bounded = !o.duration.empty();
   std::string preloads = preload;
   std::vector<std::string> env;

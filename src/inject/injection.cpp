@@ -220,6 +220,10 @@ extern "C" __attribute__((visibility("default"))) int InitializeInjection(void) 
   options.synchronization = false;  // not summarized; every record costs the program time
   const CostSwitches switches = cost_switches_from_environment();
   apply_record_off(switches, options);
+  // API records only where something reads them (RunSettings::launch_calls says why).
+  const bool api_records_wanted =
+      in->settings.all_api_calls || in->settings.launch_calls || switches.api_as_before;
+  if (!api_records_wanted) options.runtime_api = options.driver_api = false;
   scopes_off = !options.scopes;
   in->sink = std::make_unique<RecorderSink>(*in->recorder);
   in->session = std::make_unique<kerntime::cupti::ActivitySession>(
@@ -262,7 +266,10 @@ extern "C" __attribute__((visibility("default"))) int InitializeInjection(void) 
       in->recorder->trust_name_pointers(unloads);
       if (in->watching_launch_sites) in->recorder->restore_names_from(&in->launch_names);
     }
-    if (!in->settings.all_api_calls) mute_calls_that_enqueue_nothing(*in->api);
+    if (!in->settings.all_api_calls && options.runtime_api && options.driver_api) {
+      mute_calls_that_enqueue_nothing(*in->api);
+    }
+    if (!api_records_wanted) in->recorder->api_records_off();
     // --all-api-calls keeps CUPTI's tags too: every call then carries its ranges in the timeline.
     if (in->watching_launch_sites && !in->settings.all_api_calls && !switches.tags_as_before) {
       in->recorder->tag_from_launches(&in->launch_ranges);

@@ -249,6 +249,12 @@ void RunRecorder::api_records_stopped(std::uint64_t launches) {
   ++version_;
 }
 
+void RunRecorder::api_records_off() {
+  std::lock_guard lock{mutex_};
+  api_records_off_ = true;
+  ++version_;
+}
+
 void RunRecorder::add_dropped(std::uint64_t records) {
   std::lock_guard lock{mutex_};
   if (records > 0) ++version_;

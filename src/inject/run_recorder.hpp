@@ -72,6 +72,9 @@ class RunRecorder {
   /// target of docs/run.md): the report says what that leaves out, instead of the timeline's
   /// warning about kernels without a launch record.
   void api_records_stopped(std::uint64_t launches);
+  /// No API record was asked for (RunSettings::launch_calls off): the report says so, instead
+  /// of the timeline's warning about kernels without a launch record.
+  void api_records_off();
   void add_dropped(std::uint64_t records);
   void add_warning(std::string message);
 
@@ -167,6 +170,7 @@ class RunRecorder {
     std::uint64_t folded = 0;
     std::uint64_t ranges_forgotten = 0;
     std::uint64_t api_records_stopped_after = 0;
+    bool api_records_off = false;
     std::vector<std::string> warnings;
   };
   Figures copy_figures(const std::vector<RangeRegistry::Range>& names) const;
@@ -212,6 +216,7 @@ class RunRecorder {
   std::uint64_t kernels_outside_capture_ = 0;
   std::uint64_t kernels_filtered_ = 0;
   std::uint64_t api_records_stopped_after_ = 0;  // launches; 0: on all along
+  bool api_records_off_ = false;                 // never on
   std::uint64_t ranges_forgotten_ = 0;  // kernels whose launch's noted ranges were overwritten
   std::uint64_t dropped_ = 0;
   std::uint64_t timeline_kept_ = 0;

@@ -113,6 +113,7 @@ RunRecorder::Figures RunRecorder::copy_figures(
   figures.filtered = kernels_filtered_;
   figures.ranges_forgotten = ranges_forgotten_;
   figures.api_records_stopped_after = api_records_stopped_after_;
+  figures.api_records_off = api_records_off_;
   figures.warnings = warnings_;
   return figures;
 }
@@ -141,7 +142,7 @@ Report RunRecorder::report(bool with_records) {
       options.max_records_per_kind = settings_.timeline_records;
       options.api_calls = false;  // the timeline keeps them for its launch arrows only
       attach_trace(report, trace, options);
-      if (api_records_stopped_after_ > 0) {
+      if (api_records_stopped_after_ > 0 || api_records_off_) {
         // Said once, with why, below: not a record CUPTI lost.
         const auto no_launch_record = [](const std::string& warning) {
           return warning.rfind("no launch API record for ", 0) == 0;
@@ -229,6 +230,12 @@ Report RunRecorder::report(bool with_records) {
         " launches, then switched off to spare it their cost: \"API calls\" counts those, and "
         "the timeline's later kernels have no launch arrow or thread (--all-api-calls records "
         "every call)");
+  }
+  if (figures.api_records_off) {
+    report.warnings.push_back(
+        "no API call records were asked of CUPTI, to spare the program their cost: the report's "
+        "kernels have no launch call or thread (--timeline records those of the first 2000 "
+        "launches for its launch arrows, --all-api-calls every call)");
   }
   if (figures.ranges_forgotten > 0) {
     report.warnings.push_back(

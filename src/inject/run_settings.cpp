@@ -112,6 +112,9 @@ RunSettings read_run_settings(const std::function<const char*(const char*)>& loo
   if (const char* v = lookup(env::kAllApiCalls)) {
     settings.all_api_calls = unsigned_value(env::kAllApiCalls, v, 0, 1) == 1;
   }
+  if (const char* v = lookup(env::kLaunchCalls)) {
+    settings.launch_calls = unsigned_value(env::kLaunchCalls, v, 0, 1) == 1;
+  }
   return settings;
 }
 

@@ -49,6 +49,12 @@ struct RunSettings {
   /// many times per operator) does not pay CUPTI for each of them, and kernels find their NVTX
   /// ranges through the launch callback (LaunchRanges).
   bool all_api_calls = false;
+  /// Keep the API records of the calls that enqueue work for the program's first launches
+  /// (--timeline): the timeline's launch arrows and threads are drawn from them. Off, no API
+  /// activity kind is ever enabled: enabled once, even for a moment, CUPTI's API records leave
+  /// every later launch of the process slower after they are switched off (docs/run.md, "The
+  /// cost target"), so a run that draws no timeline does not ask for them.
+  bool launch_calls = false;
 };
 
 /// The environment variables the command sets and the library reads.
@@ -64,6 +70,7 @@ inline constexpr const char* kTimelineRecords = "KERNTIME_RUN_TIMELINE_RECORDS";
 inline constexpr const char* kCheckpointMs = "KERNTIME_RUN_CHECKPOINT_MS";
 inline constexpr const char* kLastLaunch = "KERNTIME_RUN_LAST_LAUNCH";     // "1" (default) or "0"
 inline constexpr const char* kAllApiCalls = "KERNTIME_RUN_ALL_API_CALLS";  // "0" (default) or "1"
+inline constexpr const char* kLaunchCalls = "KERNTIME_RUN_LAUNCH_CALLS";   // "0" (default) or "1"
 }  // namespace env
 
 /// Whether the CUDA API function named `name` (as cuptiGetCallbackName gives it) enqueues work

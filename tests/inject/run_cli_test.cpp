@@ -364,6 +364,12 @@ TEST(RunEnvironment, SetsTheInjectionAndKeepsEverythingElse) {
   options.all_api_calls = true;
   const auto every = cli::run_environment(pointers.data(), "/lib/inject.so", "/tmp/d", options);
   EXPECT_NE(std::find(every.begin(), every.end(), "KERNTIME_RUN_ALL_API_CALLS=1"), every.end());
+  // Launch calls' API records only for a timeline, which alone draws them.
+  EXPECT_TRUE(has("KERNTIME_RUN_LAUNCH_CALLS=0"));
+  options.timeline = "/tmp/t.json";
+  const auto drawn = cli::run_environment(pointers.data(), "/lib/inject.so", "/tmp/d", options);
+  EXPECT_NE(std::find(drawn.begin(), drawn.end(), "KERNTIME_RUN_LAUNCH_CALLS=1"), drawn.end());
+  EXPECT_EQ(std::find(drawn.begin(), drawn.end(), "KERNTIME_RUN_LAUNCH_CALLS=0"), drawn.end());
   EXPECT_EQ(cli::parse_run_duration("--delay", "250ms"), 250'000'000u);
   EXPECT_EQ(cli::parse_run_duration("--delay", "1.5min"), 90'000'000'000u);
   EXPECT_THROW(cli::parse_run_duration("--delay", "-1s"), Error);

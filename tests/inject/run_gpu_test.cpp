@@ -102,15 +102,34 @@ TEST_F(RunGpu, CopiesAndMemsetsCarryTheRangesOfTheirCalls) {
   EXPECT_EQ(report.trace->memsets.front().scope_name, "");  // buffer()'s, before the range
 }
 
-TEST_F(RunGpu, OnlyCallsThatEnqueueWorkHaveApiRecordsUnlessAllAreAsked) {
+// API records cost every later launch once asked for (docs/run.md, "The cost target"): a run
+// without a timeline asks for none, a timeline those of the calls that enqueue work, and
+// --all-api-calls every call.
+TEST_F(RunGpu, ApiRecordsOnlyForATimelineAndThenOnlyOfCallsThatEnqueueWork) {
+  const std::string none = report_path("api_none");
   const std::string launches_only = report_path("api_launches");
+  const std::string timeline = ::testing::TempDir() + "kerntime_run_api_timeline.json";
   const std::string all = report_path("api_all");
-  const auto a = run("-o " + launches_only, "basic 200");
+  const auto n = run("-o " + none, "basic 200");
+  const auto a = run("--timeline " + timeline + " -o " + launches_only, "basic 200");
   const auto b = run("--all-api-calls -o " + all, "basic 200");
+  ASSERT_EQ(n.exit_status, 0) << n.err;
   ASSERT_EQ(a.exit_status, 0) << a.err;
   ASSERT_EQ(b.exit_status, 0) << b.err;
+  const Report without = read_report_file(none);
   const Report few = read_report_file(launches_only);
   const Report every = read_report_file(all);
+  EXPECT_EQ(without.trace->counts.api_calls, 0u);
+  EXPECT_EQ(without.trace->counts.kernels, few.trace->counts.kernels);
+  for (const KernelActivity& k : without.trace->kernels)
+    EXPECT_FALSE(k.launch.has_value());
+  const auto said = [](const Report& report, const std::string& start) {
+    return std::count_if(report.warnings.begin(), report.warnings.end(),
+                         [&](const std::string& w) { return w.rfind(start, 0) == 0; });
+  };
+  EXPECT_EQ(said(without, "no API call records were asked of CUPTI"), 1) << n.err;
+  EXPECT_EQ(said(without, "no launch API record for "), 0) << n.err;
+  EXPECT_EQ(said(few, "no API call records were asked of CUPTI"), 0) << a.err;
   const TraceCounts& f = few.trace->counts;
   // Each launch, copy and memset has its call (a runtime call may bring its driver call);
   // nothing else does. The program also synchronizes, allocates and asks for its device.
@@ -118,16 +137,23 @@ TEST_F(RunGpu, OnlyCallsThatEnqueueWorkHaveApiRecordsUnlessAllAreAsked) {
   EXPECT_LE(f.api_calls, 2 * (f.kernels + f.memcpys + f.memsets));
   EXPECT_GT(every.trace->counts.api_calls, f.api_calls);
   EXPECT_EQ(f.kernels, every.trace->counts.kernels);
+  // The timeline's kernels have their launch call, for its launch arrows.
+  ASSERT_FALSE(few.trace->kernels.empty());
+  for (const KernelActivity& k : few.trace->kernels)
+    EXPECT_TRUE(k.launch.has_value()) << k.name;
+  EXPECT_NE(run_command("cat " + timeline).out.find("\"name\":\"launch\""), std::string::npos);
 }
 
 // The default: NVTX ranges come from the launch callback, not CUPTI's external correlation
-// records, and API records stop after the first launches (the cost target of docs/run.md).
+// records, and with a timeline, API records stop after the first launches (the cost target of
+// docs/run.md).
 // The ranges must count exactly what --all-api-calls (CUPTI's tags, API records throughout)
 // counts: 1,500 + 5 steps of 40 operators in each of forward, backward and optimizer.
 TEST_F(RunGpu, RangesNotedAtLaunchCountAsCuptisTagsAndApiRecordsStopEarly) {
   const std::string fast = report_path("operators_default");
   const std::string all = report_path("operators_all_api");
-  const auto a = run("-o " + fast, "operators 1500");
+  const std::string timeline = ::testing::TempDir() + "kerntime_run_operators_timeline.json";
+  const auto a = run("--timeline " + timeline + " -o " + fast, "operators 1500");
   const auto b = run("--all-api-calls -o " + all, "operators 1500");
   ASSERT_EQ(a.exit_status, 0) << a.err;
   ASSERT_EQ(b.exit_status, 0) << b.err;

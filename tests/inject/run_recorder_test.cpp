@@ -163,6 +163,31 @@ TEST(RunRecorder, ApiRecordsSwitchedOffAreSaidInsteadOfKernelsWithoutLaunchRecor
             1);
 }
 
+// Without a timeline no API record is asked for at all: the report says so once, and no kernel
+// counts as one whose launch record CUPTI lost.
+TEST(RunRecorder, ApiRecordsNeverAskedForAreSaidInsteadOfKernelsWithoutLaunchRecords) {
+  RunRecorder recorder(settings());
+  const std::uint64_t before = recorder.version();
+  recorder.api_records_off();
+  EXPECT_NE(recorder.version(), before);
+  trace::RecordBatch records;
+  records.kernels.push_back(kernel("k", 100, 10, 1));
+  records.kernels.push_back(kernel("k", 200, 10, 2));
+  recorder.append(std::move(records));
+  const Report report = recorder.report();
+  ASSERT_TRUE(report.trace.has_value());
+  EXPECT_EQ(report.trace->counts.kernels, 2u);
+  EXPECT_EQ(report.trace->counts.api_calls, 0u);
+  for (const std::string& warning : report.warnings)
+    EXPECT_NE(warning.rfind("no launch API record for ", 0), 0u) << warning;
+  EXPECT_EQ(std::count(report.warnings.begin(), report.warnings.end(),
+                       "no API call records were asked of CUPTI, to spare the program their "
+                       "cost: the report's kernels have no launch call or thread (--timeline "
+                       "records those of the first 2000 launches for its launch arrows, "
+                       "--all-api-calls every call)"),
+            1);
+}
+
 TEST(RunRecorder, KnowsEachContextsDeviceFromItsKernels) {
   RunRecorder recorder(settings());
   EXPECT_EQ(recorder.device_of_context(5), -1);

@@ -55,6 +55,12 @@ TEST(RunSettings, ReadsTheEnvironmentAndRefusesMalformedValues) {
   env["KERNTIME_RUN_ALL_API_CALLS"] = "all";
   EXPECT_THROW(read_run_settings(lookup), Error);
   env.erase("KERNTIME_RUN_ALL_API_CALLS");
+  EXPECT_FALSE(read_run_settings(lookup).launch_calls);
+  env["KERNTIME_RUN_LAUNCH_CALLS"] = "1";
+  EXPECT_TRUE(read_run_settings(lookup).launch_calls);
+  env["KERNTIME_RUN_LAUNCH_CALLS"] = "2";
+  EXPECT_THROW(read_run_settings(lookup), Error);
+  env.erase("KERNTIME_RUN_LAUNCH_CALLS");
   env["KERNTIME_RUN_SAMPLES_PER_KERNEL"] = "5x";
   EXPECT_THROW(read_run_settings(lookup), Error);
   env["KERNTIME_RUN_SAMPLES_PER_KERNEL"] = "5";

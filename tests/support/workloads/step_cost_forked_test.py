@@ -230,7 +230,7 @@ class Rounds(unittest.TestCase):
                               "KERNTIME_STEP_COST_ARMS; known: run-no-nvtx, run-no-api, "
                               "run-no-scopes, run-no-copies, run-no-sync-flush, "
                               "run-no-last-launch, run-no-checkpoint, run-kernels-only, "
-                              "run-as-before, "
+                              "run-timeline, run-as-before, "
                               "run-tags-as-before, run-api-as-before\n")
 
     def test_a_folder_with_rounds_already_is_refused(self):
