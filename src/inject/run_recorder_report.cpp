@@ -231,7 +231,9 @@ Report RunRecorder::report(bool with_records) {
         "the timeline's later kernels have no launch arrow or thread (--all-api-calls records "
         "every call)");
   }
-  if (figures.api_records_off) {
+  // Only where kernels could have had a launch call: a helper process that started CUDA and
+  // launched nothing (torch.compile's workers) is listed as such, with no note of its own.
+  if (figures.api_records_off && !figures.kernels.empty()) {
     report.warnings.push_back(
         "no API call records were asked of CUPTI, to spare the program their cost: the report's "
         "kernels have no launch call or thread (--timeline records those of the first 2000 "

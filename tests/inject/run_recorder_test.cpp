@@ -170,6 +170,9 @@ TEST(RunRecorder, ApiRecordsNeverAskedForAreSaidInsteadOfKernelsWithoutLaunchRec
   const std::uint64_t before = recorder.version();
   recorder.api_records_off();
   EXPECT_NE(recorder.version(), before);
+  // Not before any kernel: a process that launches nothing has nothing to say it of.
+  EXPECT_TRUE(recorder.report().warnings.empty())
+      << ::testing::PrintToString(recorder.report().warnings);
   trace::RecordBatch records;
   records.kernels.push_back(kernel("k", 100, 10, 1));
   records.kernels.push_back(kernel("k", 200, 10, 2));
