@@ -305,7 +305,8 @@ void add_run_command(CLI::App& app, int& exit_status) {
       ->type_name("FILE");
   command
       ->add_option("--timeline", options->timeline,
-                   "Write a Chrome/Perfetto trace of the recorded kernels to FILE")
+                   "Write a Chrome/Perfetto trace of the recorded kernels to FILE (the calls "
+                   "that launch the first 2000 are recorded too, for its launch arrows)")
       ->type_name("FILE");
   command
       ->add_option("--html", options->html,
@@ -348,10 +349,12 @@ void add_run_command(CLI::App& app, int& exit_status) {
   command->add_flag("--no-last-launch", options->no_last_launch,
                     "Do not keep each thread's last kernel launch (a callback in every launch): "
                     "a process that aborts or faults then cannot name it");
-  command->add_flag("--all-api-calls", options->all_api_calls,
-                    "Record every CUDA runtime and driver API call for the whole run, tagged "
-                    "with its NVTX ranges. Without it, only the first 2000 launches, copies and "
-                    "memsets are recorded (each recorded call costs the program host time)");
+  command->add_flag(
+      "--all-api-calls", options->all_api_calls,
+      "Record every CUDA runtime and driver API call for the whole run, tagged "
+      "with its NVTX ranges. Without it, API calls are recorded only with --timeline, "
+      "and then only the first 2000 launches, copies and memsets (each recorded "
+      "call costs the program host time, even after recording stops)");
   command->add_option("command", options->command, "PROGRAM [ARGS...] (after --)")
       ->type_name("PROGRAM")
       ->required();
