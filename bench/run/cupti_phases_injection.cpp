@@ -15,6 +15,8 @@
 //   watch      copies, and a callback that does nothing on every call kerntime run watches:
 //              launches, synchronizations, event records and queries, copies and memsets, and
 //              module unloads (src/cupti/watched_calls.cpp)
+//   launch-api + runtime and driver API records muted to the calls that launch, copy or set
+//              memory (what `kerntime run --timeline` asks for its first launches)
 //
 // KERNTIME_PHASES_ONCE=NAME@CYCLE runs phase NAME once, before cycle CYCLE (its row's cycle is
 // CYCLE and its phase "NAME-once"), so that cycles before and after it, in one process, tell
@@ -38,6 +40,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <execinfo.h>
 #include <iterator>
 #include <mutex>
@@ -74,7 +77,7 @@ std::mutex starts_mutex;
 std::vector<std::uint64_t> kernel_starts;  // appended on CUPTI's buffer thread
 std::atomic<int> configuring{-1};          // the phase being configured, for a fault's report
 
-const char* const kNames[] = {"kernels", "copies", "api", "callbacks", "watch"};
+const char* const kNames[] = {"kernels", "copies", "api", "callbacks", "watch", "launch-api"};
 
 constexpr CUpti_ActivityKind kCopyKinds[] = {
     CUPTI_ACTIVITY_KIND_EXTERNAL_CORRELATION, CUPTI_ACTIVITY_KIND_MEMCPY,
@@ -153,10 +156,42 @@ void set_watch(bool on) {
     cuptiEnableCallback(enable, subscriber, CUPTI_CB_DOMAIN_RESOURCE, id);
 }
 
+// Whether API records of calls that enqueue no work are muted (the launch-api phase), as
+// `kerntime run` mutes them (src/inject/injection.cpp, mute_calls_that_enqueue_nothing).
+bool muted = false;
+
+bool enqueues_work(const char* name) {
+  return std::strstr(name, "Launch") != nullptr || std::strstr(name, "Memcpy") != nullptr ||
+         std::strstr(name, "Memset") != nullptr;
+}
+
+void set_muted(bool on) {
+  if (on == muted) return;
+  const std::uint8_t record = on ? 0 : 1;
+  for (CUpti_CallbackId id = 1; id < CUPTI_RUNTIME_TRACE_CBID_SIZE; ++id) {
+    const char* name = nullptr;
+    if (cuptiGetCallbackName(CUPTI_CB_DOMAIN_RUNTIME_API, id, &name) != CUPTI_SUCCESS ||
+        name == nullptr || enqueues_work(name)) {
+      continue;
+    }
+    cuptiActivityEnableRuntimeApi(id, record);
+  }
+  for (CUpti_CallbackId id = 1; id < CUPTI_DRIVER_TRACE_CBID_SIZE; ++id) {
+    const char* name = nullptr;
+    if (cuptiGetCallbackName(CUPTI_CB_DOMAIN_DRIVER_API, id, &name) != CUPTI_SUCCESS ||
+        name == nullptr || enqueues_work(name)) {
+      continue;
+    }
+    cuptiActivityEnableDriverApi(id, record);
+  }
+  muted = on;
+}
+
 // Brings CUPTI to phase `kind`'s configuration.
 void configure(std::uint32_t kind) {
   set_kinds(kCopyKinds, std::size(kCopyKinds), kind != 0);
-  set_kinds(kApiKinds, std::size(kApiKinds), kind == 2);
+  set_muted(kind == 5);
+  set_kinds(kApiKinds, std::size(kApiKinds), kind == 2 || kind == 5);
   set_callbacks(kind == 3);
   set_watch(kind == 4);
 }

@@ -26,8 +26,9 @@ cycle. The first phase of a cycle is the one the others are compared with.
 --once judges processes run with KERNTIME_PHASES_ONCE=NAME@CYCLE (one phase NAME before cycle
 CYCLE, never again) against control processes without it: within each process, each phase's
 host time per launch after the once phase over before it (medians of the cycles on each side,
-the once cycle left out). If switching NAME's configuration off again gives back what it cost,
-the ratios read as the controls' (which show the drift of a process over its run).
+at least two before and three after; the once cycle and the first with launches left out). If
+switching NAME's configuration off again gives back what it cost, the ratios read as the
+controls' (which show the drift of a process over its run).
 """
 import json
 import os
@@ -89,11 +90,14 @@ def summary(rows):
 def before_after(phases, cycle):
     """{phase: after / before - 1} of one process's phase rows, around cycle `cycle`."""
     kept = per_launch({"p": [r for r in phases if not r["phase"].endswith("-once")]})
+    # The first cycle with launches is the program's warm-up (its first steps run slow).
+    if kept:
+        del kept[min(kept)]
     out = {}
     for name in sorted({n for c in kept.values() for n in c}):
         before = [c[name] for (_, k), c in kept.items() if k < cycle and name in c]
         after = [c[name] for (_, k), c in kept.items() if k > cycle and name in c]
-        if len(before) >= 3 and len(after) >= 3:
+        if len(before) >= 2 and len(after) >= 3:
             out[name] = statistics.median(after) / statistics.median(before) - 1
     return out
 

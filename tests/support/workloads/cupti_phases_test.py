@@ -50,6 +50,34 @@ class Summary(unittest.TestCase):
         self.assertIn("5.500 us", kernels)  # the median of 5 and 6, nothing compared
 
 
+class Once(unittest.TestCase):
+    def test_after_the_once_phase_over_before_it_per_process(self):
+        # A once process whose launches run 10 % slower after its API phase at cycle 8, and a
+        # control that stays. The first cycle with launches (warm-up, 40 % slower) and cycles with
+        # too few kernels (before the program launches) are left out.
+        def process(slower_after):
+            rows = [phase(c, name, 100) for c in range(3) for name in ("kernels", "watch")]
+            for c in range(3, 20):
+                per_launch = 10e-6 * (1.4 if c == 3 else 1.0) * (slower_after if c > 8 else 1.0)
+                if c == 8:
+                    rows.append(phase(c, "api-once", 5000))
+                rows += [phase(c, name, round(0.1 / per_launch)) for name in ("kernels", "watch")]
+            return rows
+
+        lines = cp.once_summary(8, [("once", {"a": process(1.1), "b": process(1.1)}),
+                                    ("control", {"c": process(1.0)})])
+        self.assertEqual(lines[0], "host time per launch after cycle 8 over before it, per process:")
+        self.assertIn("  once     kernels    median +10.00 %  (+10.0 +10.0)", lines)
+        self.assertIn("  once     watch      median +10.00 %  (+10.0 +10.0)", lines)
+        self.assertIn("  control  kernels    median  +0.00 %  (+0.0)", lines)
+        self.assertNotIn("api-once", "\n".join(lines))
+
+    def test_a_process_without_two_cycles_before_is_left_out(self):
+        rows = [phase(c, "kernels", 10000) for c in range(7, 20)]  # warm-up 7, then 8 only
+        self.assertEqual(cp.before_after(rows, 9), {})
+        self.assertEqual(set(cp.before_after(rows, 10)), {"kernels"})
+
+
 FAKE = """\
 #!{python}
 import json, os
