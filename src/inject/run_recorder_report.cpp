@@ -208,6 +208,9 @@ Report RunRecorder::report(bool with_records) {
   section.counts.memcpys = figures.memcpys;
   section.counts.memsets = figures.memsets;
   section.counts.api_calls = figures.api_calls;
+  // A kernel without its launch record counts as unattributed when the record was lost; with
+  // none asked for, none was lost.
+  if (figures.api_records_off) section.counts.unattributed_kernels = 0;
   section.counts.dropped_records = figures.dropped;
   const std::uint64_t listed =
       section.kernels.size() + section.memcpys.size() + section.memsets.size();

@@ -181,6 +181,8 @@ TEST(RunRecorder, ApiRecordsNeverAskedForAreSaidInsteadOfKernelsWithoutLaunchRec
   ASSERT_TRUE(report.trace.has_value());
   EXPECT_EQ(report.trace->counts.kernels, 2u);
   EXPECT_EQ(report.trace->counts.api_calls, 0u);
+  // No launch record was asked for, so none is missing.
+  EXPECT_EQ(report.trace->counts.unattributed_kernels, 0u);
   for (const std::string& warning : report.warnings)
     EXPECT_NE(warning.rfind("no launch API record for ", 0), 0u) << warning;
   EXPECT_EQ(std::count(report.warnings.begin(), report.warnings.end(),
