@@ -190,17 +190,27 @@ void set_muted(bool on) {
 // Brings CUPTI to phase `kind`'s configuration.
 void configure(std::uint32_t kind) {
   set_kinds(kCopyKinds, std::size(kCopyKinds), kind != 0);
+  // API records off before their functions are unmuted, so that no moment records them all.
+  const bool api = kind == 2 || kind == 5;
+  if (!api) set_kinds(kApiKinds, std::size(kApiKinds), false);
   set_muted(kind == 5);
-  set_kinds(kApiKinds, std::size(kApiKinds), kind == 2 || kind == 5);
-  set_callbacks(kind == 3);
-  set_watch(kind == 4);
+  if (api) set_kinds(kApiKinds, std::size(kApiKinds), true);
+  // The watch's list holds the launch callbacks too: off first, then each phase's own on.
+  if (kind == 4) {
+    set_callbacks(false);
+    set_watch(true);
+  } else {
+    set_watch(false);
+    set_callbacks(kind == 3);
+  }
 }
 
+// The index of the phase `name` into kNames; std::size(kNames) for none.
 std::uint32_t phase_named(const std::string& name) {
   for (std::uint32_t k = 0; k < std::size(kNames); ++k) {
     if (name == kNames[k]) return k;
   }
-  return 0;
+  return static_cast<std::uint32_t>(std::size(kNames));
 }
 
 std::vector<std::uint32_t> phase_order() {
@@ -250,8 +260,13 @@ void switch_phases() {
   const char* once_text = std::getenv("KERNTIME_PHASES_ONCE");
   const std::string once{once_text != nullptr ? once_text : ""};
   const std::size_t at = once.find('@');
-  const bool has_once = at != std::string::npos;
-  const std::uint32_t once_kind = has_once ? phase_named(once.substr(0, at)) : 0;
+  const std::uint32_t once_kind =
+      at != std::string::npos ? phase_named(once.substr(0, at)) : std::size(kNames);
+  const bool has_once = once_kind < std::size(kNames);
+  if (!once.empty() && !has_once) {
+    std::fprintf(stderr, "cupti_phases: KERNTIME_PHASES_ONCE=%s names no phase (NAME@CYCLE)\n",
+                 once.c_str());
+  }
   const std::uint32_t once_cycle =
       has_once ? static_cast<std::uint32_t>(std::atoi(once.c_str() + at + 1)) : 0;
   for (std::uint32_t cycle = 0; !stopping.load(); ++cycle) {

@@ -106,14 +106,12 @@ def once_summary(cycle, groups):
     """The lines that set each group's after/before ratios side by side (groups: [(label,
     {path: rows})])."""
     lines = [f"host time per launch after cycle {cycle} over before it, per process:"]
-    medians = {}
     for label, rows in groups:
         ratios = {}
         for path, phases in rows.items():
             for name, r in before_after(phases, cycle).items():
                 ratios.setdefault(name, []).append(r * 100)
         for name, values in sorted(ratios.items()):
-            medians[(label, name)] = statistics.median(values)
             lines.append(f"  {label:8s} {name:10s} median {statistics.median(values):+6.2f} %  "
                          f"({' '.join(f'{v:+.1f}' for v in values)})")
     return lines

@@ -354,7 +354,7 @@ void add_run_command(CLI::App& app, int& exit_status) {
       "Record every CUDA runtime and driver API call for the whole run, tagged "
       "with its NVTX ranges. Without it, API calls are recorded only with --timeline, "
       "and then only the first 2000 launches, copies and memsets (each recorded "
-      "call costs the program host time, even after recording stops)");
+      "call costs the program host time)");
   command->add_option("command", options->command, "PROGRAM [ARGS...] (after --)")
       ->type_name("PROGRAM")
       ->required();

@@ -27,6 +27,13 @@ CostSwitches cost_switches_from_environment() {
                              std::getenv("KERNTIME_RUN_AS_BEFORE"));
 }
 
+bool wants_api_records(const RunSettings& settings, const CostSwitches& switches) {
+  const bool ranges_through_cupti =
+      !switches.scopes_off && (!settings.last_launch || switches.tags_as_before);
+  return settings.all_api_calls || settings.launch_calls || switches.api_as_before ||
+         ranges_through_cupti;
+}
+
 void apply_record_off(const CostSwitches& switches, TracerOptions& options) {
   if (switches.api_off) options.runtime_api = options.driver_api = false;
   if (switches.scopes_off) options.scopes = false;

@@ -3,6 +3,8 @@
 
 #include <kerntime/tracer.hpp>
 
+#include "inject/run_settings.hpp"
+
 namespace kerntime::inject {
 
 /// The diagnostics that switch parts of `kerntime run` off, or back to how they were before the
@@ -31,5 +33,12 @@ CostSwitches cost_switches_from_environment();
 
 /// `options` with the record kinds that `switches` turns off turned off.
 void apply_record_off(const CostSwitches& switches, TracerOptions& options);
+
+/// Whether `kerntime run` asks CUPTI for API records at all (RunSettings::launch_calls says what
+/// they cost): for the timeline's launch calls, for every call (--all-api-calls or the
+/// diagnostic that keeps them), or because kernels find their NVTX ranges through CUPTI's
+/// external correlation records, which CUPTI writes only beside API records: without the launch
+/// callback (--no-last-launch) or with the ranges' tags as before.
+bool wants_api_records(const RunSettings& settings, const CostSwitches& switches);
 
 }  // namespace kerntime::inject

@@ -221,8 +221,7 @@ extern "C" __attribute__((visibility("default"))) int InitializeInjection(void) 
   const CostSwitches switches = cost_switches_from_environment();
   apply_record_off(switches, options);
   // API records only where something reads them (RunSettings::launch_calls says why).
-  const bool api_records_wanted =
-      in->settings.all_api_calls || in->settings.launch_calls || switches.api_as_before;
+  const bool api_records_wanted = wants_api_records(in->settings, switches);
   if (!api_records_wanted) options.runtime_api = options.driver_api = false;
   scopes_off = !options.scopes;
   in->sink = std::make_unique<RecorderSink>(*in->recorder);
@@ -270,13 +269,22 @@ extern "C" __attribute__((visibility("default"))) int InitializeInjection(void) 
       mute_calls_that_enqueue_nothing(*in->api);
     }
     if (!api_records_wanted) in->recorder->api_records_off();
+    if (!api_records_wanted && !in->watching_launch_sites && options.scopes) {
+      // A CUPTI that refuses the launch callback: ranges would need CUPTI's tags, and those
+      // come only with API records.
+      in->recorder->add_warning(
+          "CUPTI refused the launch callback, so kernels are not tied to the NVTX ranges they "
+          "ran in (--all-api-calls ties them through CUPTI's API records)");
+    }
     // --all-api-calls keeps CUPTI's tags too: every call then carries its ranges in the timeline.
     if (in->watching_launch_sites && !in->settings.all_api_calls && !switches.tags_as_before) {
       in->recorder->tag_from_launches(&in->launch_ranges);
       tags_from_launches.store(true);
     }
+    // Kept all along where NVTX ranges need them (CUPTI's tags come with API records only).
     in->api_records_for_timeline_only = !in->settings.all_api_calls && !switches.api_as_before &&
-                                        options.runtime_api && options.driver_api;
+                                        options.runtime_api && options.driver_api &&
+                                        tags_from_launches.load();
   }
   start_worker(*in);
   if (in->session) start_cost_phases_if_asked(*in);

@@ -51,9 +51,10 @@ struct RunSettings {
   bool all_api_calls = false;
   /// Keep the API records of the calls that enqueue work for the program's first launches
   /// (--timeline): the timeline's launch arrows and threads are drawn from them. Off, no API
-  /// activity kind is ever enabled: enabled once, even for a moment, CUPTI's API records leave
-  /// every later launch of the process slower after they are switched off (docs/run.md, "The
-  /// cost target"), so a run that draws no timeline does not ask for them.
+  /// activity kind is ever enabled (unless NVTX ranges need CUPTI's tags: wants_api_records):
+  /// on an H200, 100 ms of every API record left a PyTorch step's later launches 10 to 25 %
+  /// slower after they were switched off (docs/run.md, "The cost target"; how much of that the
+  /// launch calls alone leave is not measured), so a run that draws no timeline does not ask.
   bool launch_calls = false;
 };
 

@@ -77,5 +77,27 @@ TEST(CostSwitches, AsBeforeNamesTagsAndApiApart) {
   EXPECT_FALSE(both.scopes_off);
 }
 
+// API records cost the program's later launches even once switched off (docs/run.md): asked for
+// only where something needs them.
+TEST(CostSwitches, ApiRecordsOnlyWhereATimelineAllCallsOrCuptisRangeTagsNeedThem) {
+  const CostSwitches none = parse_cost_switches(nullptr, nullptr);
+  RunSettings settings;  // the default run: launch callback on, no timeline
+  EXPECT_FALSE(wants_api_records(settings, none));
+  RunSettings timeline;
+  timeline.launch_calls = true;
+  EXPECT_TRUE(wants_api_records(timeline, none));
+  RunSettings all;
+  all.all_api_calls = true;
+  EXPECT_TRUE(wants_api_records(all, none));
+  EXPECT_TRUE(wants_api_records(settings, parse_cost_switches(nullptr, "api")));
+  // Without the launch callback, kernels find their NVTX ranges through CUPTI's external
+  // correlation records, which come only beside API records; with ranges off they need none.
+  RunSettings no_callback;
+  no_callback.last_launch = false;
+  EXPECT_TRUE(wants_api_records(no_callback, none));
+  EXPECT_FALSE(wants_api_records(no_callback, parse_cost_switches("scopes", nullptr)));
+  EXPECT_TRUE(wants_api_records(settings, parse_cost_switches(nullptr, "tags")));
+}
+
 }  // namespace
 }  // namespace kerntime::inject
