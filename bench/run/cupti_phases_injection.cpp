@@ -40,7 +40,6 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
-#include <cstring>
 #include <execinfo.h>
 #include <iterator>
 #include <mutex>
@@ -54,6 +53,7 @@
 
 #include "../cupti_buffer_free_list.hpp"
 #include "cupti/watched_calls.hpp"
+#include "inject/enqueues_work.hpp"
 
 namespace {
 
@@ -160,29 +160,24 @@ void set_watch(bool on) {
 // `kerntime run` mutes them (src/inject/injection.cpp, mute_calls_that_enqueue_nothing).
 bool muted = false;
 
-bool enqueues_work(const char* name) {
-  return std::strstr(name, "Launch") != nullptr || std::strstr(name, "Memcpy") != nullptr ||
-         std::strstr(name, "Memset") != nullptr;
-}
-
 void set_muted(bool on) {
   if (on == muted) return;
-  const std::uint8_t record = on ? 0 : 1;
-  for (CUpti_CallbackId id = 1; id < CUPTI_RUNTIME_TRACE_CBID_SIZE; ++id) {
-    const char* name = nullptr;
-    if (cuptiGetCallbackName(CUPTI_CB_DOMAIN_RUNTIME_API, id, &name) != CUPTI_SUCCESS ||
-        name == nullptr || enqueues_work(name)) {
-      continue;
+  struct Api {
+    CUpti_CallbackDomain domain;
+    CUpti_CallbackId functions;
+    CUptiResult (*record)(CUpti_CallbackId, std::uint8_t);
+  };
+  const Api apis[] = {
+      {CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID_SIZE, &cuptiActivityEnableRuntimeApi},
+      {CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_SIZE, &cuptiActivityEnableDriverApi}};
+  for (const auto& [domain, functions, record] : apis) {
+    for (CUpti_CallbackId id = 1; id < functions; ++id) {
+      const char* name = nullptr;
+      if (cuptiGetCallbackName(domain, id, &name) == CUPTI_SUCCESS && name != nullptr &&
+          !kerntime::inject::enqueues_work(name)) {
+        record(id, on ? 0 : 1);
+      }
     }
-    cuptiActivityEnableRuntimeApi(id, record);
-  }
-  for (CUpti_CallbackId id = 1; id < CUPTI_DRIVER_TRACE_CBID_SIZE; ++id) {
-    const char* name = nullptr;
-    if (cuptiGetCallbackName(CUPTI_CB_DOMAIN_DRIVER_API, id, &name) != CUPTI_SUCCESS ||
-        name == nullptr || enqueues_work(name)) {
-      continue;
-    }
-    cuptiActivityEnableDriverApi(id, record);
   }
   muted = on;
 }

@@ -122,11 +122,4 @@ bool is_run_id(std::string_view text) {
   return text.size() == 16 && text.find_first_not_of("0123456789abcdef") == std::string_view::npos;
 }
 
-bool enqueues_work(std::string_view name) {
-  for (const std::string_view word : {"Launch", "Memcpy", "Memset"}) {
-    if (name.find(word) != std::string_view::npos) return true;
-  }
-  return false;
-}
-
 }  // namespace kerntime::inject

@@ -13,6 +13,8 @@
 #include <string>
 #include <string_view>
 
+#include "inject/enqueues_work.hpp"  // the calls whose API records are kept
+
 namespace kerntime::inject {
 
 /// Which part of the program's life is recorded (Nsight Systems' --capture-range).
@@ -73,11 +75,6 @@ inline constexpr const char* kLastLaunch = "KERNTIME_RUN_LAST_LAUNCH";     // "1
 inline constexpr const char* kAllApiCalls = "KERNTIME_RUN_ALL_API_CALLS";  // "0" (default) or "1"
 inline constexpr const char* kLaunchCalls = "KERNTIME_RUN_LAUNCH_CALLS";   // "0" (default) or "1"
 }  // namespace env
-
-/// Whether the CUDA API function named `name` (as cuptiGetCallbackName gives it) enqueues work
-/// whose records a kernel, copy or memset record correlates with: a launch of any kind, a graph
-/// launch, a copy or a memset. These keep their API records when the others are muted.
-bool enqueues_work(std::string_view name);
 
 /// The longest kernel filter accepted. std::regex compiles a pattern by recursion, about once
 /// per character: 100,000 characters overflow an 8 MiB stack, 1,000 need less than 256 KiB.
