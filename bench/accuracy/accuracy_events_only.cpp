@@ -58,8 +58,10 @@ std::vector<EventsOnlyRow> parse_rows(const std::string& text, std::string& cupt
     if (tag != "row") continue;
     EventsOnlyRow row;
     std::string fixed;
+    int says_copies_high = 0;
     fields >> row.name >> row.headline_ns >> row.events_ns >> row.floor_ns >> fixed >> row.source >>
-        row.samples >> row.stop;
+        row.samples >> says_copies_high >> row.stop;
+    row.says_copies_high = says_copies_high != 0;
     if (fixed != "-") row.fixed_cost_ns = std::stod(fixed);
     rows.push_back(row);
   }
@@ -90,6 +92,16 @@ double us(double ns) {
 
 bool within(double error, double reference) {
   return std::abs(error) <= std::max(0.02 * reference, 250.0);
+}
+
+// A corrected headline says copies may read up to 0.8 us high (src/bench/sampler.cpp): a copy
+// that misses the target is within what it says only if its headline said so and read high by
+// no more than that.
+constexpr double kCopiesSaidHighNs = 800.0;
+
+bool within_or_as_said(double error, double reference, bool says_copies_high) {
+  return within(error, reference) ||
+         (says_copies_high && error > 0.0 && error <= kCopiesSaidHighNs);
 }
 
 // The floor alone (no fixed cost known) says it may read low by about 0.5 to 1.1 us
@@ -144,14 +156,18 @@ int run_events_only_child(const std::string& scenario) {
       };
     }
     const Measurement m = engine.measure(launcher, options);
+    const bool says_copies_high =
+        std::any_of(m.warnings.begin(), m.warnings.end(), [](const std::string& warning) {
+          return warning.find("high on device copies") != std::string::npos;
+        });
     const std::string fixed = m.info.kernel_fixed_cost_ns
                                   ? std::to_string(*m.info.kernel_fixed_cost_ns)
                                   : std::string{"-"};
     std::printf(
-        "row %s %.3f %.3f %.3f %s %s %zu %s\n", m.name.c_str(), m.headline.median, m.events.median,
-        m.info.event_floor_ns, fixed.c_str(),
+        "row %s %.3f %.3f %.3f %s %s %zu %d %s\n", m.name.c_str(), m.headline.median,
+        m.events.median, m.info.event_floor_ns, fixed.c_str(),
         m.info.kernel_fixed_cost_source.empty() ? "-" : m.info.kernel_fixed_cost_source.c_str(),
-        m.headline.count, m.info.stop_reason.c_str());
+        m.headline.count, says_copies_high ? 1 : 0, m.info.stop_reason.c_str());
   }
   if (other) other->stop();
   return 0;
@@ -163,8 +179,10 @@ int events_only_section(const std::vector<EventsOnlyCase>& cases, const std::str
   std::printf(
       "Each scenario is a child process of bench_accuracy measuring with the defaults and no "
       "Tracer. References: spins, the kernel's CUPTI duration from plain launches; copies, the "
-      "engine's cold CUPTI headline. Target: max(2%%, 0.25 us) in the first two; in the third, "
-      "what its warning says (low by up to 1.1 us, plus 2%% of the work).\n\n");
+      "engine's cold CUPTI headline. Target: max(2%%, 0.25 us) in the first two (a copy's headline "
+      "may instead say it reads up to 0.8 us high: \"as it says\" when it did and was within "
+      "that); in the third, what its warning says (low by up to 1.1 us, plus 2%% of the "
+      "work).\n\n");
   for (const Scenario& scenario : kScenarios) {
     std::string cupti_line;
     results.push_back(run_child(scenario, cache_dir, cupti_line));
@@ -188,11 +206,16 @@ int events_only_section(const std::vector<EventsOnlyCase>& cases, const std::str
       const double error = row.headline_ns - c.reference_ns;
       char cell[160];
       if (s < 2) {
-        const bool ok = within(error, c.reference_ns);
+        // Spins are held to the target; copies to the target or to what their headline says.
+        const bool on_target = within(error, c.reference_ns);
+        const bool ok = on_target || (c.copy_bytes > 0 && within_or_as_said(error, c.reference_ns,
+                                                                            row.says_copies_high));
         missed += ok ? 0 : 1;
         std::snprintf(cell, sizeof cell, " %.3f us | %+.3f us (%+.2f%%) | %s |",
                       us(row.headline_ns), us(error), 100.0 * error / c.reference_ns,
-                      ok ? "yes" : "**NO**");
+                      on_target ? "yes"
+                      : ok      ? "as it says"
+                                : "**NO**");
       } else {
         const bool ok = within_what_it_says(error, c.reference_ns);
         missed += ok ? 0 : 1;
