@@ -115,6 +115,16 @@ def verdict(samples):
              "the interval lies above it" if low > BOUND else "the interval straddles it")
     lines.append(f"(run - reader) / bare: {m * 100:+.2f} % (interval [{low * 100:+.2f}, "
                  f"{high * 100:+.2f}] %), bound +{BOUND * 100:.0f} %: {shown}")
+    # The breakdown arms, each beside the full recorder and beside the reader: where the part it
+    # switches off goes, for what the rounds' spread allows. The verdict's line stays last.
+    for arm in samples:
+        if not arm.startswith("run-"):
+            continue
+        for other in ("run", "reader"):
+            mid, low, high = median_interval([(samples[arm][i] - samples[other][i]) /
+                                              samples["bare"][i] for i in range(rounds)])
+            lines.append(f"({arm} - {other}) / bare: {mid * 100:+.2f} % (interval "
+                         f"[{low * 100:+.2f}, {high * 100:+.2f}] %)")
     lines.append(f"kerntime run cost {statistics.median(cost['run']) * 100:+.1f}% vs reader "
                  f"{statistics.median(cost['reader']) * 100:+.1f}%: target "
                  f"{'met' if m <= BOUND else 'not met'}")
@@ -265,7 +275,10 @@ def summarize(paths):
     for path in paths:
         with open(path) as f:
             rounds += [json.loads(line) for line in f if line.startswith("{")]
-    arms = [a for a in ("bare", "reader", "run", "profiler") if all(a in r for r in rounds)]
+    # The target's arms, then any breakdown arm every pooled round ran.
+    extra = sorted({a for r in rounds for a in r if a.startswith("run-")})
+    arms = [a for a in ("bare", "reader", "run", "profiler", *extra)
+            if all(a in r for r in rounds)]
     samples = {arm: [r[arm] for r in rounds] for arm in arms}
     print(f"{len(rounds)} rounds from {len(paths)} file(s); median step time per process, ms:")
     for line in arm_lines(samples):
