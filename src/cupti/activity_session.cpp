@@ -230,11 +230,13 @@ void ActivitySession::stop_watching_launches_if_records_arrive() {
 bool ActivitySession::stop_api_records() {
   std::lock_guard control{control_};
   bool stopped = false;
-  for (const CUpti_ActivityKind kind : {CUPTI_ACTIVITY_KIND_RUNTIME, CUPTI_ACTIVITY_KIND_DRIVER}) {
+  // External correlation records tag API records only: with those gone the kind writes nothing.
+  for (const CUpti_ActivityKind kind : {CUPTI_ACTIVITY_KIND_RUNTIME, CUPTI_ACTIVITY_KIND_DRIVER,
+                                        CUPTI_ACTIVITY_KIND_EXTERNAL_CORRELATION}) {
     const auto on = std::find(enabled_.begin(), enabled_.end(), kind);
     if (on == enabled_.end() || api_.disable(kind) != CUPTI_SUCCESS) continue;
     enabled_.erase(on);
-    stopped = true;
+    stopped = stopped || kind != CUPTI_ACTIVITY_KIND_EXTERNAL_CORRELATION;
   }
   return stopped;
 }

@@ -85,9 +85,10 @@ class ActivitySession {
   /// launches no longer pay for the callback: for a session that flushes only at its end.
   void stop_watching_launches_if_records_arrive();
 
-  /// Switches runtime and driver API records off for the rest of the session; true when they
-  /// were on. Every such record costs the launching thread host time, and a reader that only
-  /// counts them past a point need not pay for them.
+  /// Switches runtime and driver API records off for the rest of the session, and the external
+  /// correlation records that can only tag them; true when API records were on. Every such record
+  /// costs the launching thread host time, and a reader that only counts them past a point need not
+  /// pay for them.
   bool stop_api_records();
 
   /// While held, the reader thread leaves completed buffers waiting, to read them all once

@@ -34,6 +34,12 @@ bool wants_api_records(const RunSettings& settings, const CostSwitches& switches
          ranges_through_cupti;
 }
 
+void apply_api_records(bool wanted, TracerOptions& options) {
+  if (wanted) return;
+  options.runtime_api = options.driver_api = false;
+  options.scopes = false;
+}
+
 void apply_record_off(const CostSwitches& switches, TracerOptions& options) {
   if (switches.api_off) options.runtime_api = options.driver_api = false;
   if (switches.scopes_off) options.scopes = false;

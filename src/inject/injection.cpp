@@ -220,10 +220,11 @@ extern "C" __attribute__((visibility("default"))) int InitializeInjection(void) 
   options.synchronization = false;  // not summarized; every record costs the program time
   const CostSwitches switches = cost_switches_from_environment();
   apply_record_off(switches, options);
+  const bool ranges_recorded = options.scopes;
   // API records only where something reads them (RunSettings::launch_calls says why).
   const bool api_records_wanted = wants_api_records(in->settings, switches);
-  if (!api_records_wanted) options.runtime_api = options.driver_api = false;
-  scopes_off = !options.scopes;
+  apply_api_records(api_records_wanted, options);
+  scopes_off = !options.scopes;  // no CUPTI tags pushed where nothing would write them
   in->sink = std::make_unique<RecorderSink>(*in->recorder);
   in->session = std::make_unique<kerntime::cupti::ActivitySession>(
       *in->api, options, &kerntime::cuda::synchronize_active_devices);
@@ -269,7 +270,7 @@ extern "C" __attribute__((visibility("default"))) int InitializeInjection(void) 
       mute_calls_that_enqueue_nothing(*in->api);
     }
     if (!api_records_wanted) in->recorder->api_records_off();
-    if (!api_records_wanted && !in->watching_launch_sites && options.scopes) {
+    if (!api_records_wanted && !in->watching_launch_sites && ranges_recorded) {
       // A CUPTI that refuses the launch callback: ranges would need CUPTI's tags, and those
       // come only with API records.
       in->recorder->add_warning(

@@ -3,6 +3,7 @@
 // CUPTI: a sink with no room left for API calls, copies and memsets has them counted instead of
 // decoded, and the reader's batch keeps its memory from one buffer to the next; a held reader
 // thread leaves buffers waiting (KERNTIME_RUN_COST_PHASES) until released or stopped.
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <string>
@@ -119,6 +120,27 @@ TEST(ActivitySessionSink, AHeldReaderLeavesBuffersUntilReleasedOrStopped) {
   one_launch(fake, 3);
   session.stop();
   EXPECT_EQ(sink.kernels, 3u);
+}
+
+// Once API records stop (kerntime run's timeline has its first launches), the external
+// correlation kind, which tags API records only, goes with them; kernels and copies stay.
+TEST(ActivitySessionSink, StoppingApiRecordsStopsTheirTagsAndKeepsTheRest) {
+  testing::FakeCupti fake;
+  ActivitySession session{fake, options(), [] { return std::string{}; }};
+  ASSERT_EQ(session.start(), "");
+  const auto on = [&](CUpti_ActivityKind kind) {
+    return std::find(fake.enabled.begin(), fake.enabled.end(), kind) != fake.enabled.end();
+  };
+  ASSERT_TRUE(on(CUPTI_ACTIVITY_KIND_EXTERNAL_CORRELATION));
+  EXPECT_TRUE(session.stop_api_records());
+  EXPECT_FALSE(on(CUPTI_ACTIVITY_KIND_RUNTIME));
+  EXPECT_FALSE(on(CUPTI_ACTIVITY_KIND_DRIVER));
+  EXPECT_FALSE(on(CUPTI_ACTIVITY_KIND_EXTERNAL_CORRELATION));
+  EXPECT_TRUE(on(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL));
+  EXPECT_TRUE(on(CUPTI_ACTIVITY_KIND_MEMCPY));
+  EXPECT_TRUE(on(CUPTI_ACTIVITY_KIND_MEMSET));
+  EXPECT_FALSE(session.stop_api_records());  // nothing left to stop
+  session.stop();
 }
 
 }  // namespace

@@ -99,5 +99,27 @@ TEST(CostSwitches, ApiRecordsOnlyWhereATimelineAllCallsOrCuptisRangeTagsNeedThem
   EXPECT_TRUE(wants_api_records(settings, parse_cost_switches(nullptr, "tags")));
 }
 
+// CUPTI tags only API records: without them its external correlation kind would write nothing
+// and still watch every call, so it goes with them.
+TEST(CostSwitches, WithoutApiRecordsNoExternalCorrelationKind) {
+  TracerOptions off;
+  apply_api_records(false, off);
+  EXPECT_FALSE(off.runtime_api);
+  EXPECT_FALSE(off.driver_api);
+  EXPECT_FALSE(off.scopes);
+  EXPECT_TRUE(off.memcpy);
+  EXPECT_TRUE(off.memset);
+  TracerOptions on;
+  apply_api_records(true, on);
+  EXPECT_TRUE(on.runtime_api);
+  EXPECT_TRUE(on.driver_api);
+  EXPECT_TRUE(on.scopes);
+  // What the diagnostics turned off stays off.
+  TracerOptions no_scopes;
+  apply_record_off(parse_cost_switches("scopes", nullptr), no_scopes);
+  apply_api_records(true, no_scopes);
+  EXPECT_FALSE(no_scopes.scopes);
+}
+
 }  // namespace
 }  // namespace kerntime::inject
