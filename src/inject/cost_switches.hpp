@@ -43,8 +43,8 @@ bool wants_api_records(const RunSettings& settings, const CostSwitches& switches
 
 /// `options` without API records where none are `wanted`, and then without CUPTI's external
 /// correlation kind too: CUPTI tags API records only (kerntime::Tracer refuses scopes without
-/// them for that reason), so the kind can write nothing, while CUPTI still watches every API
-/// call for it. NVTX ranges do not depend on it: kernels take theirs from the launch callback.
+/// them for that reason), so the kind can write nothing; what it costs CUPTI to keep it on is not
+/// measured. NVTX ranges do not depend on it: kernels take theirs from the launch callback.
 void apply_api_records(bool wanted, TracerOptions& options);
 
 }  // namespace kerntime::inject
