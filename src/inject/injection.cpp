@@ -32,6 +32,7 @@
 #include "inject/cost_phases.hpp"
 #include "inject/cost_switches.hpp"
 #include "inject/end_hooks.hpp"
+#include "inject/enqueues_work.hpp"
 #include "inject/injection_state.hpp"
 #include "inject/nvtx_hooks.hpp"
 #include "inject/run_settings.hpp"

@@ -13,8 +13,6 @@
 #include <string>
 #include <string_view>
 
-#include "inject/enqueues_work.hpp"  // the calls whose API records are kept
-
 namespace kerntime::inject {
 
 /// Which part of the program's life is recorded (Nsight Systems' --capture-range).

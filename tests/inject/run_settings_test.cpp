@@ -9,6 +9,8 @@
 
 #include <kerntime/error.hpp>
 
+#include "inject/enqueues_work.hpp"
+
 namespace kerntime::inject {
 namespace {
 
@@ -49,18 +51,19 @@ TEST(RunSettings, ReadsTheEnvironmentAndRefusesMalformedValues) {
   env["KERNTIME_RUN_LAST_LAUNCH"] = "yes";
   EXPECT_THROW(read_run_settings(lookup), Error);
   env.erase("KERNTIME_RUN_LAST_LAUNCH");
-  EXPECT_FALSE(read_run_settings(lookup).all_api_calls);
-  env["KERNTIME_RUN_ALL_API_CALLS"] = "1";
-  EXPECT_TRUE(read_run_settings(lookup).all_api_calls);
-  env["KERNTIME_RUN_ALL_API_CALLS"] = "all";
-  EXPECT_THROW(read_run_settings(lookup), Error);
-  env.erase("KERNTIME_RUN_ALL_API_CALLS");
-  EXPECT_FALSE(read_run_settings(lookup).launch_calls);
-  env["KERNTIME_RUN_LAUNCH_CALLS"] = "1";
-  EXPECT_TRUE(read_run_settings(lookup).launch_calls);
-  env["KERNTIME_RUN_LAUNCH_CALLS"] = "2";
-  EXPECT_THROW(read_run_settings(lookup), Error);
-  env.erase("KERNTIME_RUN_LAUNCH_CALLS");
+  // The switches that are off unless their variable is "1".
+  const auto off_by_default = [&](const char* variable, bool RunSettings::*field,
+                                  const char* malformed) {
+    SCOPED_TRACE(variable);
+    EXPECT_FALSE(read_run_settings(lookup).*field);
+    env[variable] = "1";
+    EXPECT_TRUE(read_run_settings(lookup).*field);
+    env[variable] = malformed;
+    EXPECT_THROW(read_run_settings(lookup), Error);
+    env.erase(variable);
+  };
+  off_by_default("KERNTIME_RUN_ALL_API_CALLS", &RunSettings::all_api_calls, "all");
+  off_by_default("KERNTIME_RUN_LAUNCH_CALLS", &RunSettings::launch_calls, "2");
   env["KERNTIME_RUN_SAMPLES_PER_KERNEL"] = "5x";
   EXPECT_THROW(read_run_settings(lookup), Error);
   env["KERNTIME_RUN_SAMPLES_PER_KERNEL"] = "5";
