@@ -2,7 +2,7 @@
 """The host's speed while a cost round's steps ran, from the ticks torch_step.py takes under
 KERNTIME_STEP_TICKS=N: the same interpreter loop timed after every N steps.
 
-A diagnostic, not a correction. The host probe (docs/run.md, 2026-12-04) found the loop 1.6
+A diagnostic, not a correction. The host probe (docs/run-cost-history.md, 2026-12-04) found the loop 1.6
 times slower after the steps in the processes under the reader and under `kerntime run` than in
 the bare ones, with CUDA idle: a tool's threads slow the program's own CPU work, and that is part
 of what the tool costs. So step times must not be scaled by a tick taken inside the tool's

@@ -6,7 +6,7 @@
     python3 bench/scripts/process_levels.py --summarize OUT_DIR/levels.jsonl
 
 The cost target's rounds compare separate processes, and processes of the same bare step differ
-by up to 50 % in median step time (docs/run.md), far more than the 3 % sought. This runs the bare
+by up to 50 % in median step time (docs/run-cost-history.md), far more than the 3 % sought. This runs the bare
 step (`torch_step.py plain SIZE STEPS`, SIZE from KERNTIME_STEP_COST_SIZE, default block1) in
 ROUNDS rounds (default 6), each round one process per variant in a rotated order, and prints each
 variant's spread between its processes. A variant whose spread is much smaller than `pinned`'s
