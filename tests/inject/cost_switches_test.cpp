@@ -99,8 +99,8 @@ TEST(CostSwitches, ApiRecordsOnlyWhereATimelineAllCallsOrCuptisRangeTagsNeedThem
   EXPECT_TRUE(wants_api_records(settings, parse_cost_switches(nullptr, "tags")));
 }
 
-// CUPTI tags only API records: without them its external correlation kind would write nothing
-// and still watch every call, so it goes with them.
+// CUPTI tags only API records: without them its external correlation kind would write nothing,
+// so it goes with them.
 TEST(CostSwitches, WithoutApiRecordsNoExternalCorrelationKind) {
   TracerOptions off;
   apply_api_records(false, off);
