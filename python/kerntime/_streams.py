@@ -4,9 +4,10 @@
 The function under measurement launches on "the current stream" the way PyTorch, Triton (which
 asks PyTorch) and CuPy define it. The engine queues each sample behind a blocking kernel on a
 stream of its own, so for the length of a measurement that stream is made current: in PyTorch
-through torch.cuda.ExternalStream, in CuPy through cupy.cuda.ExternalStream, each with its
-device. Only frameworks already imported are touched; this happens once per measurement, before
-the function's first call, not per call.
+through torch.cuda.ExternalStream, in CuPy through cupy.cuda.Stream.from_external (CuPy 14
+deprecated ExternalStream for it; older CuPy has only ExternalStream), each with its device.
+Only frameworks already imported are touched; this happens once per measurement, before the
+function's first call, not per call.
 """
 
 from __future__ import annotations
@@ -34,11 +35,32 @@ class StreamBinding:
         cupy = sys.modules.get("cupy")
         if cupy is not None:
             self._stack.enter_context(cupy.cuda.Device(device))
-            self._stack.enter_context(cupy.cuda.ExternalStream(handle, device))
+            self._stack.enter_context(_cupy_stream(cupy, handle, device))
 
     def close(self) -> None:
         self._stack.close()
         self._stack = contextlib.ExitStack()
+
+
+class _StreamHandle:
+    """A raw cudaStream_t under the CUDA stream protocol, which Stream.from_external reads."""
+
+    def __init__(self, handle: int) -> None:
+        self._handle = handle
+
+    def __cuda_stream__(self) -> tuple:
+        return (0, self._handle)
+
+
+def _cupy_stream(cupy, handle: int, device: int):
+    """CuPy's stream object for the engine's handle. from_external records no device, so
+    entering it binds it to the current one, which the caller has just made `device`, and it
+    never destroys the handle; ExternalStream, which CuPy 14 deprecated with a warning on every
+    measurement, is kept for CuPy that lacks from_external."""
+    from_external = getattr(cupy.cuda.Stream, "from_external", None)
+    if from_external is not None:
+        return from_external(_StreamHandle(handle))
+    return cupy.cuda.ExternalStream(handle, device)
 
 
 def current_device() -> int:
