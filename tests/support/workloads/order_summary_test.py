@@ -23,9 +23,9 @@ spec.loader.exec_module(order)
 import order_report  # noqa: E402  (bench/python is on the path above)
 
 
-def kerntime_row(run, op, us, rep=0, gap=0.0):
+def kerntime_row(run, op, us, rep=0, gap=0.0, sm_clock=1980.0):
     return dict(reader="kerntime", run=run, op=op, rep=rep, us=us, sum_us=us - gap, gap_us=gap,
-                samples=20, wall_s=0.1, sm_clock=1980.0, sm_clock_first=[1980.0],
+                samples=20, wall_s=0.1, sm_clock=sm_clock, sm_clock_first=[1980.0],
                 sm_clock_last=[1980.0], first_us=[us], nvml_before={}, warnings=[], slowed=0,
                 reasons=None, power_w=100.0)
 
@@ -150,6 +150,31 @@ class Summary(unittest.TestCase):
         self.assertIn("(alone-bare: minus alone-called; the orders' largest deviation from "
                       "alone-bare: 1.13 %)", text)
         self.assertIn("largest deviation from alone-called in the three orders: 0.13 %", text)
+
+
+    def test_each_miss_is_shown_beside_the_engine_s_clock_there_and_alone(self):
+        # conv misses in order3 (-1.2 us, limit 0.804) at 2040 MHz in two of three repetitions
+        # (median 2040) against 1980 alone; order1's +0.1 us is within and not listed.
+        rows = self.rows([(0.1, 0.2, -1.2), (0.1, 0.2, -1.2), (0.1, 0.2, -1.2)])
+        for r in rows:
+            if r["reader"] == "kerntime" and r["run"] == "order3" and r["op"] == "conv":
+                r["sm_clock"] = 2040.0 if r["rep"] < 2 else 1990.0
+        code, text = summarize(rows, "conv,triton")
+        self.assertEqual(code, 1, text)
+        self.assertIn("beyond the target in the orders, with the engine's median SM clock: "
+                      "conv order3 -1.20 us at 2040 MHz against 1980 MHz alone (+3.0 %)\n", text)
+
+    def test_a_miss_without_a_clock_reading_says_so_and_none_means_no_line(self):
+        rows = self.rows([(0.0, 0.0, 1.0)] * 3)
+        for r in rows:
+            if r["reader"] == "kerntime" and r["op"] == "conv":
+                r["sm_clock"] = None
+        code, text = summarize(rows, "conv,triton")
+        self.assertEqual(code, 1, text)
+        self.assertIn("conv order3 +1.00 us (no clock reading)", text)
+        code, text = summarize(self.rows([(0.1, 0.1, 0.1)] * 3), "conv,triton")
+        self.assertEqual(code, 0, text)
+        self.assertNotIn("beyond the target in the orders", text)
 
 
 class Preparation(unittest.TestCase):
