@@ -151,7 +151,6 @@ class Summary(unittest.TestCase):
                       "alone-bare: 1.13 %)", text)
         self.assertIn("largest deviation from alone-called in the three orders: 0.13 %", text)
 
-
     def test_each_miss_is_shown_beside_the_engine_s_clock_there_and_alone(self):
         # conv misses in order3 (-1.2 us, limit 0.804) at 2040 MHz in two of three repetitions
         # (median 2040) against 1980 alone; order1's +0.1 us is within and not listed.
