@@ -16,8 +16,9 @@
 #   python3 bench/scripts/step_cost.py --summarize OUT_DIR/rounds.jsonl [MORE.jsonl ...]
 #   python3 bench/scripts/step_cost.py --levels OUT_DIR/processes.jsonl [MORE.jsonl ...]
 #   python3 bench/scripts/step_cost.py --ticks OUT_DIR/processes.jsonl [MORE.jsonl ...]
-# Each round is also appended to OUT_DIR/rounds.jsonl; --summarize judges the rounds of one or
-# more such files pooled (calls cut by a time limit). KERNTIME_STEP_COST_SIZE=block1 takes the
+# Each round is also appended to OUT_DIR/rounds.jsonl with its host (CPU model and count, GPU
+# UUID); --summarize judges the rounds of one or more such files pooled (calls cut by a time
+# limit), and host by host where they came from more than one. KERNTIME_STEP_COST_SIZE=block1 takes the
 # smaller step where the host is too slow for block's 5 ms. KERNTIME_STEP_COST_VARIANT=NAME runs
 # every arm's process as process_levels.py's variant NAME does (default pinned). Every process's
 # JSON line (with the host probe of torch_step.py under KERNTIME_STEP_PROBE=1) is appended to
@@ -268,24 +269,63 @@ def ticks(paths):
     return 0
 
 
+def host_fingerprint():
+    """What tells one lent machine from another of the same kind: the CPU model and count, and
+    the GPU's UUID (rounds pooled over several calls may come from several hosts, whose levels
+    differ by more than the margin the target bounds)."""
+    cpu = "unknown CPU"
+    try:
+        with open("/proc/cpuinfo") as f:
+            cpu = next((line.split(":", 1)[1].strip() for line in f
+                        if line.startswith("model name")), cpu)
+    except OSError:
+        pass
+    host = f"{cpu} x{os.cpu_count()}"
+    try:
+        done = subprocess.run(["nvidia-smi", "--query-gpu=uuid", "--format=csv,noheader"],
+                              capture_output=True, text=True, timeout=30)
+        gpus = done.stdout.split()
+        visible = os.environ.get("CUDA_VISIBLE_DEVICES", "0").split(",")[0]
+        index = int(visible) if visible.isdigit() else 0
+        if done.returncode == 0 and index < len(gpus):
+            host += f", {gpus[index]}"
+    except (OSError, subprocess.SubprocessError):
+        pass
+    return host
+
+
 def summarize(paths):
     """The verdict on the rounds saved in `paths` (each OUT_DIR/rounds.jsonl), pooled: rounds of
-    several calls, each cut by a time limit, judged as one run."""
+    several calls, each cut by a time limit, judged as one run. Rounds from more than one host
+    (their "host" key; older rounds have none) are also judged host by host, before the pooled
+    verdict."""
     rounds = []
     for path in paths:
         with open(path) as f:
             rounds += [json.loads(line) for line in f if line.startswith("{")]
-    # The target's arms, then any breakdown arm every pooled round ran.
+    hosts = {}
+    for r in rounds:
+        hosts.setdefault(r.get("host", "host not recorded"), []).append(r)
+    if len(hosts) > 1:
+        for host, own in hosts.items():
+            print(f"{host}: {len(own)} rounds")
+            judge(own)
+        print("pooled over the hosts:")
+    print(f"{len(rounds)} rounds from {len(paths)} file(s); median step time per process, ms:")
+    judge(rounds)
+    return 0
+
+
+def judge(rounds):
+    # The target's arms, then any breakdown arm every round ran.
     extra = sorted({a for r in rounds for a in r if a.startswith("run-")})
     arms = [a for a in ("bare", "reader", "run", "profiler", *extra)
             if all(a in r for r in rounds)]
     samples = {arm: [r[arm] for r in rounds] for arm in arms}
-    print(f"{len(rounds)} rounds from {len(paths)} file(s); median step time per process, ms:")
     for line in arm_lines(samples):
         print(line)
     for line in verdict(samples):
         print(line)
-    return 0
 
 
 def main(argv):
@@ -344,6 +384,7 @@ def main(argv):
                                         else ["profiler"])
     arms += [a for a in os.environ.get("KERNTIME_STEP_COST_ARMS", "").split(",") if a]
     samples = {arm: [] for arm in arms}
+    host = host_fingerprint()
     for i in range(rounds):
         for arm in arms[i % len(arms):] + arms[:i % len(arms)]:
             args, env = command(arm, i)
@@ -359,7 +400,8 @@ def main(argv):
                 kept.write(json.dumps(dict(row, arm=arm, round=i + 1)) + "\n")
         # Each round as it ends: a run cut short by a time limit still leaves its figures.
         with open(os.path.join(out, "rounds.jsonl"), "a") as saved:
-            saved.write(json.dumps({arm: samples[arm][-1] for arm in arms}) + "\n")
+            saved.write(json.dumps(dict({arm: samples[arm][-1] for arm in arms}, host=host))
+                        + "\n")
         print(f"round {i + 1}: " + ", ".join(f"{arm} {samples[arm][-1]:.3f} ms" for arm in arms),
               flush=True)
     print(f"torch_step.py {size}, {steps} steps a process, {rounds} rounds, CPUs "

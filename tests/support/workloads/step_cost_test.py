@@ -76,6 +76,44 @@ class Verdict(unittest.TestCase):
         self.assertIn("(run-no-checkpoint - run) / bare: -5.00 %", out.getvalue())
         self.assertNotIn("run-timeline", out.getvalue())
 
+    def test_rounds_of_several_hosts_are_judged_host_by_host_then_pooled(self):
+        # One host's margin is 1 %, the other's 5 %, and the oldest rounds name no host.
+        quiet = {"bare": 4.0, "reader": 4.2, "run": 4.24, "profiler": 5.0, "host": "A x16, GPU-1"}
+        slow = {"bare": 4.0, "reader": 4.2, "run": 4.4, "profiler": 5.0, "host": "B x16, GPU-2"}
+        old = {"bare": 4.0, "reader": 4.2, "run": 4.28, "profiler": 5.0}
+        with tempfile.TemporaryDirectory() as tmp:
+            path = os.path.join(tmp, "rounds.jsonl")
+            with open(path, "w") as f:
+                f.writelines(json.dumps(r) + "\n" for r in [quiet] * 3 + [slow] * 2 + [old])
+            out = io.StringIO()
+            with contextlib.redirect_stdout(out):
+                self.assertEqual(sc.main(["--summarize", path]), 0)
+        text = out.getvalue()
+        a, b, none = (text.index(h) for h in ("A x16, GPU-1: 3 rounds", "B x16, GPU-2: 2 rounds",
+                                              "host not recorded: 1 rounds"))
+        pooled = text.index("pooled over the hosts:\n6 rounds from 1 file(s)")
+        self.assertLess(a, b)
+        self.assertLess(b, none)
+        self.assertLess(none, pooled)
+        self.assertIn("(run - reader) / bare: +1.00 %", text[a:b])
+        self.assertIn("(run - reader) / bare: +5.00 %", text[b:none])
+        self.assertIn("(run - reader) / bare: +2.00 %", text[none:pooled])
+        # The pooled verdict stays last: margins 1, 1, 1, 5, 5, 2 -> median 1.5 %.
+        self.assertIn("(run - reader) / bare: +1.50 %", text[pooled:])
+        self.assertTrue(text.rstrip().endswith("target met"), text)
+
+    def test_one_host_is_judged_once(self):
+        row = {"bare": 4.0, "reader": 4.2, "run": 4.24, "profiler": 5.0, "host": "A x16, GPU-1"}
+        with tempfile.TemporaryDirectory() as tmp:
+            path = os.path.join(tmp, "rounds.jsonl")
+            with open(path, "w") as f:
+                f.writelines(json.dumps(row) + "\n" for _ in range(3))
+            out = io.StringIO()
+            with contextlib.redirect_stdout(out):
+                self.assertEqual(sc.main(["--summarize", path]), 0)
+        self.assertNotIn("pooled over the hosts", out.getvalue())
+        self.assertEqual(out.getvalue().count("(run - reader) / bare"), 1)
+
     def test_the_margin_is_per_round(self):
         # A slow round slows every tool alike: the margin stays 2 % of that round's bare step.
         bare = [4.0, 8.0, 4.0]
@@ -279,7 +317,11 @@ class WholeScript(unittest.TestCase):
             with open(rounds) as f:
                 saved = [json.loads(line) for line in f]
             self.assertEqual(len(saved), 9)
+            host = saved[0].pop("host")
             self.assertEqual(saved[0], {"bare": 3.5, "reader": 3.64, "run": 3.8, "profiler": 4.8})
+            # Every round of one call names the same host: the CPUs this machine has.
+            self.assertEqual({r["host"] for r in saved[1:]}, {host})
+            self.assertIn(f" x{os.cpu_count()}", host)
             pooled = io.StringIO()
             with contextlib.redirect_stdout(pooled):
                 self.assertEqual(sc.main(["--summarize", rounds, rounds]), 0)
