@@ -37,6 +37,9 @@ LONG_KERNEL_NS = 5000
 # lists helper processes without GPU work when another process did some.
 IDLE_WARNING = "no CUDA work was recorded"
 IDLE_LISTING = "started CUDA and launched no GPU work: "
+# Every process of a workload: nothing downloaded, and JAX takes GPU memory as it needs it.
+WORKLOAD_ENV = {"PYTHONUNBUFFERED": "1", "HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1",
+                "TOKENIZERS_PARALLELISM": "false", "XLA_PYTHON_CLIENT_PREALLOCATE": "false"}
 
 
 @dataclasses.dataclass
@@ -232,8 +235,7 @@ def run_arm(arm, command, directory, kerntime, reader, timeout):
     env = {k: v for k, v in os.environ.items()
            if k not in ("CUDA_INJECTION64_PATH", "KERNTIME_REFERENCE_OUT")}
     env.pop("KERNTIME_REFERENCE_FLUSH_AT_SYNC", None)
-    env.update({"PYTHONUNBUFFERED": "1", "HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1",
-                "TOKENIZERS_PARALLELISM": "false", "XLA_PYTHON_CLIENT_PREALLOCATE": "false"})
+    env.update(WORKLOAD_ENV)
     if arm == "reader":
         env["CUDA_INJECTION64_PATH"] = reader
         env["KERNTIME_REFERENCE_OUT"] = os.path.join(directory, "ref")

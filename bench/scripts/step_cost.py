@@ -30,6 +30,9 @@
 # taken while the steps ran (KERNTIME_STEP_TICKS=N, host_ticks.py): how much slower each tool's
 # process runs plain interpreter work than the bare one of its round (a diagnostic of what the
 # tool's threads take from the program's CPUs, never a correction of the step times).
+# KERNTIME_STEP_COST_WORKLOAD=NAME runs a program of .ci/real-workloads instead of the PyTorch
+# step (cupy-rawkernel, cpp-cublas-cufft-streams, ...), with its own step count (STEPS is not
+# used) and without torch.profiler: the same rounds and arms on a program of another kind.
 import json
 import math
 import os
@@ -44,6 +47,7 @@ import read_reference  # noqa: E402
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import host_ticks  # noqa: E402
 import process_levels  # noqa: E402
+import real_workloads  # noqa: E402
 
 BOUND = 0.03
 # Arms that tell where kerntime run's cost goes (docs/run.md): each switches one part off,
@@ -269,6 +273,16 @@ def ticks(paths):
     return 0
 
 
+def result_of(stdout, workload):
+    """A process's figures from its standard output: torch_step.py's last JSON line, or a
+    workload's `workload-result` line as {"step_ms_median": ...}; None without one."""
+    if workload:
+        median = real_workloads.parse_output(stdout)[0]
+        return None if median is None else {"step_ms_median": median}
+    lines = [line for line in stdout.splitlines() if line.startswith("{")]
+    return json.loads(lines[-1]) if lines else None
+
+
 def host_fingerprint():
     """What tells one lent machine from another of the same kind: the CPU model and count, and
     the GPU's UUID (rounds pooled over several calls may come from several hosts, whose levels
@@ -351,23 +365,36 @@ def main(argv):
         return 2
     pin, variant_env = process_levels.wrap(variant, cpus)
     os.makedirs(out, exist_ok=True)
-    step = [python, os.path.join(ROOT, "bench", "run", "torch_step.py")]
     # The step the target defines takes at most 5 ms bare; on a slow host, block1 (fewer layers,
     # fewer host calls) is the step that still has over 100 kernels within it.
     size = os.environ.get("KERNTIME_STEP_COST_SIZE", "block")
+    program = [python, os.path.join(ROOT, "bench", "run", "torch_step.py"), "plain", size, steps]
+    workload = os.environ.get("KERNTIME_STEP_COST_WORKLOAD", "")
     base_env = {k: v for k, v in os.environ.items()
                 if k not in ("CUDA_INJECTION64_PATH", "KERNTIME_REFERENCE_OUT")}
     base_env.update(variant_env)
+    if workload:
+        streams = "kerntime_workload_streams"
+        table = real_workloads.programs(python, streams)
+        if workload not in table:
+            print(f"step_cost: unknown KERNTIME_STEP_COST_WORKLOAD {workload}; known: "
+                  f"{', '.join(table)}", file=sys.stderr)
+            return 2
+        program = table[workload]
+        if program[0] == streams:  # the C++ program: built with the gpu preset, or by nvcc now
+            build = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(kerntime))))
+            program = [real_workloads.streams_binary(build, out)] + program[1:]
+        base_env.update(real_workloads.WORKLOAD_ENV)
 
     def command(arm, i):
         env = dict(base_env)
         if arm == "bare":
-            return step + ["plain", size, steps], env
+            return program, env
         if arm == "reader":
             # What CUPTI's kernel tracing costs, without the reader's writing at a synchronize.
             env.update(CUDA_INJECTION64_PATH=reader, KERNTIME_REFERENCE_FLUSH_AT_SYNC="0",
                        KERNTIME_REFERENCE_OUT=os.path.join(out, f"cost-reader-{i}"))
-            return step + ["plain", size, steps], env
+            return program, env
         if arm.startswith("run"):
             # The breakdown arms (KERNTIME_STEP_COST_ARMS) switch one part of kerntime run off.
             options, extra = run_arm(arm) or ([], {})
@@ -375,13 +402,13 @@ def main(argv):
                        for o in options]
             env.update(extra)
             return [kerntime, "run", "-o", os.path.join(out, f"cost-{arm}-{i}.json")] + \
-                options + ["--"] + step + ["plain", size, steps], env
-        return step + ["profiler-time", size, steps], env
+                options + ["--"] + program, env
+        return program[:2] + ["profiler-time"] + program[3:], env
 
     # KERNTIME_STEP_COST_NO_PROFILER=1 leaves the reference out: more rounds of the target's
-    # three arms in the same time.
-    arms = ["bare", "reader", "run"] + ([] if os.environ.get("KERNTIME_STEP_COST_NO_PROFILER")
-                                        else ["profiler"])
+    # three arms in the same time. A workload has no torch.profiler arm.
+    arms = ["bare", "reader", "run"] + ([] if os.environ.get("KERNTIME_STEP_COST_NO_PROFILER") or
+                                        workload else ["profiler"])
     arms += [a for a in os.environ.get("KERNTIME_STEP_COST_ARMS", "").split(",") if a]
     samples = {arm: [] for arm in arms}
     host = host_fingerprint()
@@ -389,12 +416,11 @@ def main(argv):
         for arm in arms[i % len(arms):] + arms[:i % len(arms)]:
             args, env = command(arm, i)
             done = subprocess.run(pin + args, env=env, capture_output=True, text=True)
-            lines = [l for l in done.stdout.splitlines() if l.startswith("{")]
-            if done.returncode != 0 or not lines:
+            row = result_of(done.stdout, workload)
+            if done.returncode != 0 or row is None:
                 print(f"step_cost: {arm}, round {i + 1}: exit {done.returncode}, no result: "
                       f"{done.stderr.strip()[-600:]}", file=sys.stderr)
                 return 1
-            row = json.loads(lines[-1])
             samples[arm].append(row["step_ms_median"])
             with open(os.path.join(out, "processes.jsonl"), "a") as kept:
                 kept.write(json.dumps(dict(row, arm=arm, round=i + 1)) + "\n")
@@ -404,20 +430,25 @@ def main(argv):
                         + "\n")
         print(f"round {i + 1}: " + ", ".join(f"{arm} {samples[arm][-1]:.3f} ms" for arm in arms),
               flush=True)
-    print(f"torch_step.py {size}, {steps} steps a process, {rounds} rounds, CPUs "
-          f"{cpus if pin else 'not pinned'}"
+    print((f"the workload {workload} (.ci/real-workloads: {' '.join(program[1:])})" if workload
+           else f"torch_step.py {size}, {steps} steps a process")
+          + f", {rounds} rounds, CPUs {cpus if pin else 'not pinned'}"
           + (f", variant {variant}" if variant != "pinned" else "")
           + "; median step time per process, ms:")
     for line in arm_lines(samples):
         print(line)
     reference = read_reference.merge(read_reference.load(os.path.join(out, "cost-reader-0"))
                                      .values())
-    per_step = reference.count() / (int(steps) + WARMUP_STEPS)
     bare = statistics.median(samples["bare"])
-    print(f"the step: about {per_step:.0f} kernels (the reader's count over the {steps} + "
-          f"{WARMUP_STEPS} steps of round 1), {bare:.3f} ms bare: "
-          + ("a launch-bound step as the target defines it" if per_step >= 100 and bare <= 5 else
-             "NOT the step the target defines (at least 100 kernels, at most 5 ms)"))
+    if workload:
+        print(f"the program: {reference.count()} kernels under the reader in round 1, "
+              f"{bare:.3f} ms a step bare (not the step the target defines)")
+    else:
+        per_step = reference.count() / (int(steps) + WARMUP_STEPS)
+        print(f"the step: about {per_step:.0f} kernels (the reader's count over the {steps} + "
+              f"{WARMUP_STEPS} steps of round 1), {bare:.3f} ms bare: "
+              + ("a launch-bound step as the target defines it" if per_step >= 100 and bare <= 5
+                 else "NOT the step the target defines (at least 100 kernels, at most 5 ms)"))
     for line in verdict(samples):
         print(line)
     return 0

@@ -137,6 +137,25 @@ step = (4.8 if mode == "profiler-time" else 3.8 if os.environ.get("FAKE_UNDER_RU
 print(json.dumps({{"wall_s": 1.0, "step_ms_median": step, "step_ms_max": step}}))
 """
 
+FAKE_WORKLOAD = """\
+#!{python}
+# Stands for python3 running tests/support/workloads/cupy_raw.py 50 under each tool.
+import json, os, sys
+assert sys.argv[1].endswith("cupy_raw.py") and sys.argv[2:] == ["50"], sys.argv
+assert os.environ["HF_HUB_OFFLINE"] == "1"
+prefix = os.environ.get("KERNTIME_REFERENCE_OUT")
+if prefix:
+    with open(f"{{prefix}}.{{os.getpid()}}.tsv", "w") as f:
+        for i in range(1050):
+            f.write(f"{{i + 1}}\\t{{i + 2}}\\t0\\t7\\t{{i}}\\t0\\tk\\n")
+step = (0.16 if os.environ.get("KERNTIME_RUN_RECORD_OFF") == "sync-flush" else
+        0.598 if os.environ.get("FAKE_UNDER_RUN") else
+        0.154 if os.environ.get("CUDA_INJECTION64_PATH") else 0.134)
+print("some line the program prints")
+print("workload-result " + json.dumps({{"program": "cupy-rawkernel", "steps": 50,
+                                        "step_ms": [step], "step_ms_median": step}}))
+"""
+
 FAKE_KERNTIME = """\
 #!{python}
 import os, subprocess, sys
@@ -338,6 +357,37 @@ class WholeScript(unittest.TestCase):
                               for i in range(1, 10)})
             self.assertEqual([r["step_ms_median"] for r in kept if r["round"] == 1 and
                               r["arm"] == "run"], [3.8])
+
+    def test_a_workload_of_the_real_programs_instead_of_the_step(self):
+        # The fake python stands for cupy_raw.py 50: its result line is the workload's, and it
+        # is the program every arm runs; no torch.profiler arm.
+        with tempfile.TemporaryDirectory() as d:
+            status, text = run_script(d, FAKE_WORKLOAD, "3",
+                                      KERNTIME_STEP_COST_WORKLOAD="cupy-rawkernel",
+                                      KERNTIME_STEP_COST_ARMS="run-no-sync-flush")
+            self.assertEqual(status, 0, text)
+            with open(os.path.join(d, "out", "rounds.jsonl")) as f:
+                saved = [json.loads(line) for line in f]
+        self.assertEqual(len(saved), 3)
+        self.assertEqual(sorted(saved[0]), ["bare", "host", "reader", "run", "run-no-sync-flush"])
+        self.assertEqual([saved[0][a] for a in ("bare", "reader", "run", "run-no-sync-flush")],
+                         [0.134, 0.154, 0.598, 0.16])
+        self.assertIn("the workload cupy-rawkernel (.ci/real-workloads: ", text)
+        self.assertIn("cupy_raw.py 50)", text)
+        self.assertIn("the program: 1050 kernels under the reader in round 1, 0.134 ms a step "
+                      "bare", text)
+        # (0.598 - 0.154) / 0.134 and (0.16 - 0.598) / 0.134
+        self.assertIn("(run - reader) / bare: +331.34 %", text)
+        self.assertIn("(run-no-sync-flush - run) / bare: -326.87 %", text)
+        self.assertNotIn("torch.profiler", text)
+
+    def test_an_unknown_workload_is_bad_usage(self):
+        with tempfile.TemporaryDirectory() as d:
+            err = io.StringIO()
+            with contextlib.redirect_stderr(err):
+                status, _ = run_script(d, FAKE_WORKLOAD, "3", KERNTIME_STEP_COST_WORKLOAD="nope")
+        self.assertEqual(status, 2)
+        self.assertIn("unknown KERNTIME_STEP_COST_WORKLOAD nope; known: gpt2,", err.getvalue())
 
     def test_a_variant_reaches_every_arms_process(self):
         with tempfile.TemporaryDirectory() as d:
