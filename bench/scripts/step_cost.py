@@ -16,20 +16,20 @@
 #   python3 bench/scripts/step_cost.py --summarize OUT_DIR/rounds.jsonl [MORE.jsonl ...]
 #   python3 bench/scripts/step_cost.py --levels OUT_DIR/processes.jsonl [MORE.jsonl ...]
 #   python3 bench/scripts/step_cost.py --ticks OUT_DIR/processes.jsonl [MORE.jsonl ...]
-# Each round is also appended to OUT_DIR/rounds.jsonl with its host (CPU model and count, GPU
-# UUID); --summarize judges the rounds of one or more such files pooled (calls cut by a time
-# limit), and host by host where they came from more than one. KERNTIME_STEP_COST_SIZE=block1 takes the
-# smaller step where the host is too slow for block's 5 ms. KERNTIME_STEP_COST_VARIANT=NAME runs
-# every arm's process as process_levels.py's variant NAME does (default pinned). Every process's
-# JSON line (with the host probe of torch_step.py under KERNTIME_STEP_PROBE=1) is appended to
+# Each round is also appended to OUT_DIR/rounds.jsonl with its host (CPU model and count, GPU UUID);
+# --summarize judges the rounds of one or more such files pooled (calls cut by a time limit), and
+# host by host where they came from more than one. KERNTIME_STEP_COST_SIZE=block1 takes the smaller
+# step where the host is too slow for block's 5 ms. KERNTIME_STEP_COST_VARIANT=NAME runs every arm's
+# process as process_levels.py's variant NAME does (default pinned). Every process's JSON line (with
+# the host probe of torch_step.py under KERNTIME_STEP_PROBE=1) is appended to
 # OUT_DIR/processes.jsonl with its arm and round. --levels sets each process's step time (over its
-# arm's median) beside its host probe: the rank correlation of each probe figure with it, and, as
-# a secondary figure beside the verdict, the verdict on the rounds whose bare, reader and run
+# arm's median) beside its host probe: the rank correlation of each probe figure with it, and, as a
+# secondary figure beside the verdict, the verdict on the rounds whose bare, reader and run
 # processes the start probe calls alike (no figure over SLOW_HOST times its median over all
-# processes; the rule fixed before any probe ran on the GPU). --ticks reads the host's speed
-# taken while the steps ran (KERNTIME_STEP_TICKS=N, host_ticks.py): how much slower each tool's
-# process runs plain interpreter work than the bare one of its round (a diagnostic of what the
-# tool's threads take from the program's CPUs, never a correction of the step times).
+# processes; the rule fixed before any probe ran on the GPU). --ticks reads the host's speed taken
+# while the steps ran (KERNTIME_STEP_TICKS=N, host_ticks.py): how much slower each tool's process
+# runs plain interpreter work than the bare one of its round (a diagnostic of what the tool's
+# threads take from the program's CPUs, never a correction of the step times).
 # KERNTIME_STEP_COST_WORKLOAD=NAME runs a program of .ci/real-workloads instead of the PyTorch
 # step (cupy-rawkernel, cpp-cublas-cufft-streams, ...), with its own step count (STEPS is not
 # used) and without torch.profiler: the same rounds and arms on a program of another kind.
