@@ -69,6 +69,11 @@ def host_tick():
 
 
 probe = host_probe() if os.environ.get("KERNTIME_STEP_PROBE") else None
+thread_cpu = None
+if os.environ.get("KERNTIME_STEP_THREADS"):
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    import thread_cpu
+threads = {}
 tick_every = int(os.environ.get("KERNTIME_STEP_TICKS", "0"))
 import torch
 mode, size, steps = sys.argv[1], sys.argv[2], int(sys.argv[3])
@@ -148,6 +153,7 @@ def run():
     with window:
         torch.cuda.profiler.start()  # kerntime run --capture-range=cudaProfilerApi records this part
         clock = time.perf_counter
+        before = thread_cpu.snapshot() if thread_cpu else None
         t0 = clock()
         with pacing if pacing is not None else contextlib.nullcontext():
             for i in range(steps):
@@ -158,6 +164,8 @@ def run():
                     blocks.append([statistics.median(step_s[-tick_every:]) * 1e3, host_tick()])
         torch.cuda.synchronize()
         wall = clock() - t0
+        if thread_cpu:
+            threads.update(thread_cpu.per_step(before, thread_cpu.snapshot(), steps))
         torch.cuda.profiler.stop()
     return wall
 def steps_ms():
@@ -166,6 +174,8 @@ def steps_ms():
         out.update(probe=probe, probe_after=host_probe())
     if tick_every:
         out.update(blocks=blocks)
+    if threads:
+        out.update(threads=threads)
     return out
 if whole is not None:
     wall = run()

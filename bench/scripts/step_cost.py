@@ -16,6 +16,7 @@
 #   python3 bench/scripts/step_cost.py --summarize OUT_DIR/rounds.jsonl [MORE.jsonl ...]
 #   python3 bench/scripts/step_cost.py --levels OUT_DIR/processes.jsonl [MORE.jsonl ...]
 #   python3 bench/scripts/step_cost.py --ticks OUT_DIR/processes.jsonl [MORE.jsonl ...]
+#   python3 bench/scripts/step_cost.py --threads OUT_DIR/processes.jsonl [MORE.jsonl ...]
 # Each round is also appended to OUT_DIR/rounds.jsonl with its host (CPU model and count, GPU UUID);
 # --summarize judges the rounds of one or more such files pooled (calls cut by a time limit), and
 # host by host where they came from more than one. KERNTIME_STEP_COST_SIZE=block1 takes the smaller
@@ -33,6 +34,10 @@
 # KERNTIME_STEP_COST_WORKLOAD=NAME runs a program of .ci/real-workloads instead of the PyTorch
 # step (cupy-rawkernel, cpp-cublas-cufft-streams, ...), with its own step count (STEPS is not
 # used) and without torch.profiler: the same rounds and arms on a program of another kind.
+# KERNTIME_STEP_THREADS=1 has every process say where its CPU went during the steps, per thread
+# (bench/run/thread_cpu.py); --threads OUT_DIR/processes.jsonl [...] then prints, per arm, each
+# thread group's CPU and run-queue wait a step. The arm reader-flush is the reader flushing CUPTI
+# at every synchronization (what `kerntime run`'s paced flush does at most).
 import json
 import math
 import os
@@ -188,6 +193,41 @@ def rounds_of(processes, arms):
     for p in processes:
         by_round.setdefault((p.get("file", ""), p["round"]), {})[p["arm"]] = p
     return [by_round[key] for key in sorted(by_round) if all(a in by_round[key] for a in arms)]
+
+
+def threads(paths):
+    """Per arm, the median over its processes of each thread group's CPU and run-queue wait a
+    step (processes.jsonl of runs under KERNTIME_STEP_THREADS=1; bench/run/thread_cpu.py), and,
+    for a program that lists its steps, the median step of its first and last quarter (a cost
+    that fades within a process, such as a budget spent early, shows there)."""
+    rows = load_processes(paths, "threads")
+    if not rows:
+        print("step_cost --threads: no process with thread times (run with "
+              "KERNTIME_STEP_THREADS=1)", file=sys.stderr)
+        return 2
+    by_arm = {}
+    for row in rows:
+        by_arm.setdefault(row["arm"], []).append(row)
+    print("per arm: median step ms; per thread group, CPU us / run-queue wait us a step "
+          "(medians over the arm's processes)")
+    for arm, procs in by_arm.items():
+        line = f"  {arm:20s} {statistics.median(p['step_ms_median'] for p in procs):7.3f} ms"
+        course = [p["step_ms"] for p in procs if len(p.get("step_ms", [])) >= 8]
+        if course:
+            first = statistics.median(statistics.median(c[:len(c) // 4]) for c in course)
+            last = statistics.median(statistics.median(c[-(len(c) // 4):]) for c in course)
+            line += f" (first quarter {first:.3f}, last {last:.3f})"
+        print(line + f", {len(procs)} processes")
+        groups = sorted({g for p in procs for g in p["threads"]},
+                        key=lambda g: -statistics.median(p["threads"].get(g, [0, 0])[0]
+                                                         for p in procs))
+        for group in groups:
+            cpu = statistics.median(p["threads"].get(group, [0, 0])[0] for p in procs)
+            wait = statistics.median(p["threads"].get(group, [0, 0])[1] for p in procs)
+            count = max(p["threads"].get(group, [0, 0, 0])[2] for p in procs)
+            if cpu >= 0.5 or wait >= 0.5:
+                print(f"      {group:20s} cpu {cpu:9.1f}  wait {wait:9.1f}  ({count} threads)")
+    return 0
 
 
 def levels(paths):
@@ -349,6 +389,8 @@ def main(argv):
         return levels(argv[1:])
     if argv[:1] == ["--ticks"] and len(argv) > 1:
         return ticks(argv[1:])
+    if argv[:1] == ["--threads"] and len(argv) > 1:
+        return threads(argv[1:])
     if len(argv) < 3:
         print(__doc__ or "usage: step_cost.py KERNTIME READER OUT_DIR [ROUNDS] [STEPS]",
               file=sys.stderr)
@@ -390,10 +432,13 @@ def main(argv):
         env = dict(base_env)
         if arm == "bare":
             return program, env
-        if arm == "reader":
-            # What CUPTI's kernel tracing costs, without the reader's writing at a synchronize.
-            env.update(CUDA_INJECTION64_PATH=reader, KERNTIME_REFERENCE_FLUSH_AT_SYNC="0",
-                       KERNTIME_REFERENCE_OUT=os.path.join(out, f"cost-reader-{i}"))
+        if arm in ("reader", "reader-flush"):
+            # What CUPTI's kernel tracing costs, without the reader's writing at a synchronize;
+            # reader-flush (a breakdown arm) flushes CUPTI at every synchronization, as
+            # `kerntime run` does within its pacer's budget.
+            env.update(CUDA_INJECTION64_PATH=reader,
+                       KERNTIME_REFERENCE_FLUSH_AT_SYNC="0" if arm == "reader" else "1",
+                       KERNTIME_REFERENCE_OUT=os.path.join(out, f"cost-{arm}-{i}"))
             return program, env
         if arm.startswith("run"):
             # The breakdown arms (KERNTIME_STEP_COST_ARMS) switch one part of kerntime run off.

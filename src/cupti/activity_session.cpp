@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdlib>
+#include <pthread.h>
 #include <system_error>
 #include <thread>
 #include <tuple>
@@ -318,6 +319,8 @@ void ActivitySession::read_ready(trace::RecordBatch& batch) {
 }
 
 void ActivitySession::read_in_background() {
+  // Named, so that a profiler, `top -H` or /proc/PID/task tell kerntime's CPU from the program's.
+  pthread_setname_np(pthread_self(), "kerntime-read");
   // One batch for every buffer this thread reads: its vectors grow to a buffer's records once.
   trace::RecordBatch batch;
   while (pool_.wait_ready([this] { return stop_reading_.load(); })) {

@@ -246,6 +246,7 @@ void watch_final_report(Worker* worker, int signal) {
 }
 
 void work(Worker* worker) {
+  pthread_setname_np(pthread_self(), "kerntime-work");  // as the reader thread is named
   worker->worker_thread.store(current_thread());
   const std::int64_t interval = static_cast<std::int64_t>(
       std::min<std::uint64_t>(worker->limits.checkpoint_interval_ms, INT_MAX));

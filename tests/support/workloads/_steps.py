@@ -8,6 +8,7 @@ or, when it cannot run here, "skipped: WHY" and exits 77 (the script counts that
 on the GPU machine everything it needs is installed)."""
 import importlib
 import json
+import os
 import statistics
 import sys
 import time
@@ -38,6 +39,16 @@ def need_torch_cuda():
     return torch
 
 
+# KERNTIME_STEP_THREADS=1: the result line also says where the process's CPU went during the
+# steps, per thread (bench/run/thread_cpu.py), for the cost rounds (step_cost.py --threads).
+_thread_cpu = None
+if os.environ.get("KERNTIME_STEP_THREADS"):
+    sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..",
+                                    "bench", "run"))
+    import thread_cpu as _thread_cpu
+_threads = {}
+
+
 def time_steps(step, steps, warmup, synchronize):
     """Runs `step` warmup times, then `steps` times, each followed by `synchronize`; returns the
     wall time of each measured step (step and synchronize) in ms."""
@@ -45,15 +56,19 @@ def time_steps(step, steps, warmup, synchronize):
         step()
         synchronize()
     times = []
+    before = _thread_cpu.snapshot() if _thread_cpu else None
     for _ in range(steps):
         start = time.perf_counter()
         step()
         synchronize()
         times.append((time.perf_counter() - start) * 1e3)
+    if _thread_cpu:
+        _threads.update(_thread_cpu.per_step(before, _thread_cpu.snapshot(), steps))
     return times
 
 
 def result(program, step_ms, **extra):
     print("workload-result " + json.dumps({
         "program": program, "steps": len(step_ms), "step_ms": [round(t, 4) for t in step_ms],
-        "step_ms_median": statistics.median(step_ms), **extra}), flush=True)
+        "step_ms_median": statistics.median(step_ms), **extra,
+        **({"threads": _threads} if _threads else {})}), flush=True)

@@ -277,6 +277,43 @@ class Ticks(unittest.TestCase):
         self.assertIn("KERNTIME_STEP_TICKS=10", err)
 
 
+sys.path.insert(0, os.path.join(ROOT, "bench", "run"))
+import thread_cpu  # noqa: E402
+
+
+class Threads(unittest.TestCase):
+    def test_a_busy_main_thread_counts_its_cpu_per_step(self):
+        before = thread_cpu.snapshot()
+        end = time.process_time() + 0.05
+        while time.process_time() < end:
+            pass
+        groups = thread_cpu.per_step(before, thread_cpu.snapshot(), 10)
+        self.assertGreaterEqual(groups["main"][0], 4000.0)  # 50 ms over 10 steps, us a step
+        self.assertLess(groups["main"][0], 50000.0)
+        self.assertEqual(groups["main"][2], 1)
+
+    def test_each_arms_thread_groups_and_the_course_of_its_steps(self):
+        course = [0.6] * 10 + [0.1] * 30  # slow while a budget lasts, then as bare
+        rows = [dict(arm="run", round=r, step_ms_median=0.1, step_ms=course,
+                     threads={"main": [100.0 + r, 5.0, 1], "kerntime-read": [10.0 * r, 2.0, 1],
+                              "idle": [0.1, 0.0, 3]}) for r in (1, 2, 3)]
+        rows.append(dict(arm="bare", round=1, step_ms_median=0.1, threads={"main": [90.0, 0.0, 1]}))
+        status, text, _ = read_processes("--threads", rows)
+        self.assertEqual(status, 0, text)
+        lines = text.splitlines()
+        self.assertIn("  run                    0.100 ms (first quarter 0.600, last 0.100), "
+                      "3 processes", lines)
+        self.assertIn("      main                 cpu     102.0  wait       5.0  (1 threads)", lines)
+        self.assertIn("      kerntime-read        cpu      20.0  wait       2.0  (1 threads)", lines)
+        self.assertNotIn("idle", text)  # under half a microsecond a step either way
+        self.assertIn("  bare                   0.100 ms, 1 processes", lines)
+
+    def test_without_thread_times_it_says_how_to_get_them(self):
+        status, _, err = read_processes("--threads", [dict(arm="bare", round=1, step_ms_median=3.0)])
+        self.assertEqual(status, 2)
+        self.assertIn("KERNTIME_STEP_THREADS=1", err)
+
+
 class Levels(unittest.TestCase):
     def test_rank_correlation(self):
         self.assertAlmostEqual(sc.spearman([1, 2, 3, 4], [10, 20, 30, 45]), 1.0)
