@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdlib>
+#include <cstring>
 
 namespace kerntime::cupti {
 
@@ -12,7 +13,7 @@ static_assert(alignof(std::max_align_t) >= 8, "CUPTI needs 8-byte aligned activi
 BufferPool::BufferPool(std::size_t buffer_bytes, std::size_t preallocated, std::size_t max_buffers)
     : buffer_bytes_(buffer_bytes), max_buffers_(max_buffers) {
   for (std::size_t i = 0; i < preallocated && i < max_buffers; ++i) {
-    auto* buffer = static_cast<std::uint8_t*>(std::malloc(buffer_bytes_));
+    auto* buffer = static_cast<std::uint8_t*>(std::calloc(1, buffer_bytes_));
     if (buffer == nullptr) break;
     free_.push_back(buffer);
     ++allocated_;
@@ -44,7 +45,7 @@ std::uint8_t* BufferPool::acquire(bool over_cap) noexcept {
     peak_allocated_ = std::max(peak_allocated_, allocated_);
   }
   // Allocate outside the lock: CUPTI's worker may be waiting to complete another buffer.
-  auto* buffer = static_cast<std::uint8_t*>(std::malloc(buffer_bytes_));
+  auto* buffer = static_cast<std::uint8_t*>(std::calloc(1, buffer_bytes_));
   std::lock_guard lock{mutex_};
   if (buffer == nullptr) {
     --allocated_;
@@ -74,7 +75,10 @@ bool BufferPool::take(ReadyBuffer& out) {
   return true;
 }
 
-void BufferPool::finish(std::uint8_t* buffer) noexcept {
+void BufferPool::finish(const ReadyBuffer& ready) noexcept {
+  std::uint8_t* const buffer = ready.data;
+  // Only this thread holds the buffer until it is back on the free list.
+  std::memset(buffer, 0, std::min(buffer_bytes_, ready.valid_bytes + kZeroSlackBytes));
   {
     std::lock_guard lock{mutex_};
     --reading_;

@@ -22,7 +22,12 @@ struct ReadyBuffer {
 /// acquire() and complete() run inside CUPTI's callbacks (on the launching thread or CUPTI's
 /// worker), so they only move pointers under one short lock and never call CUPTI; that lock is
 /// never held across a CUPTI call either, which rules out the lock-order deadlock kineto hit
-/// (404f8cd). Buffers come from std::malloc, aligned to at least the 8 bytes CUPTI requires.
+/// (404f8cd). Buffers come from std::calloc, aligned to at least the 8 bytes CUPTI requires.
+///
+/// Every buffer it lends is zero: CUPTI needs zeroed buffers, and unless told that they are
+/// (kZeroedOutActivityBuffer) it zeroes each one itself, all of it, inside the CUDA call that
+/// needed a new buffer, on the program's thread. New buffers come from std::calloc (zero pages,
+/// no writing), and finish() zeroes what CUPTI wrote on the reader's thread.
 ///
 /// A buffer still lent to CUPTI when the pool is destroyed is not freed here: CUPTI may still
 /// write to it. If CUPTI hands it back later, nobody claims it and the callback frees it.
@@ -43,8 +48,12 @@ class BufferPool {
 
   /// Takes the oldest ready buffer; call finish() once it is read.
   bool take(ReadyBuffer& out);
-  /// Returns a read buffer to the free list (or frees it when the pool is over its cap).
-  void finish(std::uint8_t* buffer) noexcept;
+  /// Returns a read buffer to the free list, zeroed again (or frees it when the pool is over
+  /// its cap).
+  void finish(const ReadyBuffer& buffer) noexcept;
+  /// What finish() zeroes beyond the valid bytes: CUPTI writes its records within them, and the
+  /// slack covers the start of a record it may have begun after them.
+  static constexpr std::size_t kZeroSlackBytes = std::size_t{64} << 10;
   /// Waits until a buffer is ready or `stop` returns true (checked under the lock on wake-up).
   template <class Stop>
   bool wait_ready(Stop stop) {

@@ -20,6 +20,11 @@ inline constexpr std::uint32_t kBufferRejectionMinVersion = 27;
 /// on every launch while tracing: muted, see ActivitySession::start.
 inline constexpr CUpti_CallbackId kDriverKernelGetName = 719;
 
+/// CUPTI_ACTIVITY_ATTR_ZEROED_OUT_ACTIVITY_BUFFER (CUDA 12.4 on; attribute numbers are never
+/// reused): a one-byte flag that says the buffers kerntime hands CUPTI are already zero, so that
+/// CUPTI does not zero each one itself on the thread that needs it. An older CUPTI refuses it.
+inline constexpr auto kZeroedOutActivityBuffer = static_cast<CUpti_ActivityAttribute>(5);
+
 // The newest record layouts of the headers kerntime is built with. CUPTI fills only the newest
 // layout and only ever appends fields, so the fields kerntime reads sit at the same offsets in
 // the oldest layout that has them; the record views static_assert that. Older headers use
@@ -32,6 +37,8 @@ using MemsetRecord = CUpti_ActivityMemset4;
 using SynchronizationRecord = CUpti_ActivitySynchronization2;
 #define KERNTIME_CUPTI_HAS_SUBSCRIBE_V2 1
 static_assert(CUPTI_DRIVER_TRACE_CBID_cuKernelGetName == 719, "CUPTI renumbered cuKernelGetName");
+static_assert(CUPTI_ACTIVITY_ATTR_ZEROED_OUT_ACTIVITY_BUFFER == kZeroedOutActivityBuffer,
+              "CUPTI renumbered an activity attribute");
 #else
 using KernelRecord = CUpti_ActivityKernel5;
 using MemcpyRecord = CUpti_ActivityMemcpy4;

@@ -98,6 +98,12 @@ class DlCuptiApi final : public CuptiApi {
   }
 
   CUptiResult set_attribute(CUpti_ActivityAttribute attribute, std::size_t value) override {
+    // The flags are one byte (cupti_activity.h); sizes and counts a size_t.
+    if (attribute == kZeroedOutActivityBuffer) {
+      std::uint8_t flag = value != 0 ? 1 : 0;
+      std::size_t size = sizeof(flag);
+      return set_attribute_(attribute, &size, &flag);
+    }
     std::size_t size = sizeof(value);
     return set_attribute_(attribute, &size, &value);
   }

@@ -19,6 +19,7 @@ CostSwitches parse_cost_switches(const char* record_off, const char* as_before) 
   s.sync_flush_off = listed(record_off, "sync-flush");
   s.tags_as_before = listed(as_before, "tags");
   s.api_as_before = listed(as_before, "api");
+  s.zeroing_as_before = listed(as_before, "zeroing");
   return s;
 }
 

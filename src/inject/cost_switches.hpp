@@ -17,9 +17,11 @@ struct CostSwitches {
   bool scopes_off = false;      ///< no NVTX ranges
   bool copies_off = false;      ///< no copy or memset records
   bool sync_flush_off = false;  ///< no flush at a synchronization (sync_flush_pacer.hpp)
-  // KERNTIME_RUN_AS_BEFORE=tags,api
+  // KERNTIME_RUN_AS_BEFORE=tags,api,zeroing
   bool tags_as_before = false;  ///< CUPTI's external correlation ids for the NVTX ranges
   bool api_as_before = false;   ///< API records all along, not only for the timeline's start
+  /// CUPTI zeroes every buffer it is lent itself (kZeroedOutActivityBuffer not said)
+  bool zeroing_as_before = false;
 };
 
 /// Whether the comma-separated `list` (nullptr: none) names `part`.

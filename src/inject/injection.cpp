@@ -29,6 +29,7 @@
 #include "cuda/device_sync.hpp"
 #include "cupti/activity_session.hpp"
 #include "cupti/cupti_api.hpp"
+#include "cupti/cupti_versions.hpp"
 #include "inject/cost_phases.hpp"
 #include "inject/cost_switches.hpp"
 #include "inject/end_hooks.hpp"
@@ -248,6 +249,11 @@ extern "C" __attribute__((visibility("default"))) int InitializeInjection(void) 
     in->session.reset();
     say(problem);
   } else {
+    if (switches.zeroing_as_before) {
+      // The diagnostic: CUPTI zeroes each buffer it is lent again, as before the pool lent
+      // zeroed ones (buffer_pool.hpp); no buffer has been asked for yet.
+      (void)in->api->set_attribute(kerntime::cupti::kZeroedOutActivityBuffer, 0);
+    }
     if (in->settings.capture == CaptureRange::profiler_api &&
         in->api->watch_profiler_api(&on_profiler_api, nullptr) != CUPTI_SUCCESS) {
       in->problem = "--capture-range=cudaProfilerApi: CUPTI could not watch cudaProfilerStart";

@@ -175,6 +175,12 @@ bool FakeCupti::request(Lane& lane) {
     ++refused_buffers;
     return false;
   }
+  // CUPTI is told that the buffers it is lent are zero (kZeroedOutActivityBuffer): check it.
+  ++lent_buffers;
+  if (!seen_buffers_.insert(data).second) ++reused_buffers;
+  if (std::any_of(data, data + size, [](std::uint8_t byte) { return byte != 0; })) {
+    ++dirty_buffers;
+  }
   lane = Lane{data, size, 0};
   return true;
 }

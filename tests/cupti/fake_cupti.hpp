@@ -9,6 +9,7 @@
 #include <cstring>
 #include <map>
 #include <mutex>
+#include <set>
 #include <string>
 #include <thread>
 #include <vector>
@@ -37,6 +38,9 @@ class FakeCupti final : public cupti::CuptiApi {
   bool watching = false;  ///< launch callbacks on
   std::vector<CUpti_ActivityKind> enabled;
   std::size_t refused_buffers = 0;  ///< requests the client answered with no buffer
+  std::size_t lent_buffers = 0;     ///< buffers the client lent
+  std::size_t reused_buffers = 0;   ///< of them, lent again after they were handed back
+  std::size_t dirty_buffers = 0;    ///< of them, holding a byte that is not zero
 
   std::uint32_t version() override { return api_version; }
   CUptiResult subscribe(const char* name, std::string& held_by) override;
@@ -94,6 +98,7 @@ class FakeCupti final : public cupti::CuptiApi {
   CUpti_BuffersCallbackRequestFunc requested_ = nullptr;
   CUpti_BuffersCallbackCompleteFunc completed_ = nullptr;
   std::map<int, Lane> lanes_;
+  std::set<const std::uint8_t*> seen_buffers_;
   std::map<std::thread::id, std::vector<std::uint64_t>> stacks_;
 };
 

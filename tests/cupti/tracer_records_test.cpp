@@ -105,6 +105,36 @@ TEST(TracerSession, BackgroundReadingRecyclesFullBuffers) {
   EXPECT_EQ(t->fake->refused_buffers, 0u);
 }
 
+// CUPTI is told that kerntime's buffers are zero, so that it does not zero each new one itself
+// on the program's thread: a buffer lent again after its records were read must be zero again,
+// whether CUPTI filled it or handed it back partly filled (a flush at a synchronization).
+TEST(TracerSession, RecycledBuffersAreLentZeroed) {
+  TracerOptions options;
+  options.buffer_bytes = 64 << 10;
+  options.preallocated_buffers = 2;
+  options.max_buffers = 2;
+  auto t = start(options);
+  const auto& calls = *t->log;
+  ASSERT_GE(position(calls, "attribute 5=1"), 0);
+  EXPECT_LT(position(calls, "attribute 5=1"), position(calls, "register"));
+  std::uint32_t id = 0;
+  for (int buffer = 0; buffer < 10; ++buffer) {
+    const int records = buffer % 2 == 0 ? 250 : 7 + buffer;  // full, then partly filled
+    for (int i = 0; i < records; ++i) {
+      ++id;
+      ASSERT_TRUE(t->fake->emit(testing::kernel_record("_Z1kv", id, id * 10, id * 10 + 5), 0));
+    }
+    t->fake->complete(0);
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+    while (t->tracer.trace().kernels.size() < id && std::chrono::steady_clock::now() < deadline) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    }
+  }
+  EXPECT_EQ(t->tracer.trace().kernels.size(), id);
+  EXPECT_GE(t->fake->reused_buffers, 8u);
+  EXPECT_EQ(t->fake->dirty_buffers, 0u) << "of " << t->fake->lent_buffers << " lent";
+}
+
 TEST(TracerSession, TagsLaunchesWithTheInnermostScopeOfTheirThread) {
   auto t = start();
   events::ScopeListener* seam = events::scope_listener();

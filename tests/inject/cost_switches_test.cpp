@@ -36,6 +36,7 @@ TEST(CostSwitches, UnsetTurnsNothingOff) {
   EXPECT_FALSE(s.sync_flush_off);
   EXPECT_FALSE(s.tags_as_before);
   EXPECT_FALSE(s.api_as_before);
+  EXPECT_FALSE(s.zeroing_as_before);
 }
 
 TEST(CostSwitches, EachPartTurnsOffItsRecordsAndNoOther) {
@@ -75,6 +76,11 @@ TEST(CostSwitches, AsBeforeNamesTagsAndApiApart) {
   EXPECT_TRUE(both.tags_as_before);
   EXPECT_TRUE(both.api_as_before);
   EXPECT_FALSE(both.scopes_off);
+  EXPECT_FALSE(both.zeroing_as_before);
+  const CostSwitches zeroing = parse_cost_switches(nullptr, "zeroing");
+  EXPECT_TRUE(zeroing.zeroing_as_before);
+  EXPECT_FALSE(zeroing.api_as_before);
+  expect_every_record_kind_kept(zeroing);
 }
 
 // API records cost the program's later launches even once switched off (docs/run.md): asked for

@@ -231,7 +231,8 @@ class Rounds(unittest.TestCase):
                               "run-no-scopes, run-no-copies, run-no-sync-flush, "
                               "run-no-last-launch, run-no-checkpoint, run-kernels-only, "
                               "run-timeline, run-as-before, "
-                              "run-tags-as-before, run-api-as-before\n")
+                              "run-tags-as-before, run-api-as-before, "
+                              "run-zeroing-as-before\n")
 
     def test_a_folder_with_rounds_already_is_refused(self):
         with tempfile.TemporaryDirectory() as d:
