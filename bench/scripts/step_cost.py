@@ -317,10 +317,18 @@ def ticks(paths):
 
 def result_of(stdout, workload):
     """A process's figures from its standard output: torch_step.py's last JSON line, or a
-    workload's `workload-result` line as {"step_ms_median": ...}; None without one."""
+    workload's `workload-result` line as {"step_ms_median": ...}, with its steps and thread
+    times where it printed them; None without one."""
     if workload:
         median = real_workloads.parse_output(stdout)[0]
-        return None if median is None else {"step_ms_median": median}
+        if median is None:
+            return None
+        row = {"step_ms_median": median}
+        for line in stdout.splitlines():
+            if line.startswith("workload-result "):
+                data = json.loads(line[len("workload-result "):])
+                row.update({k: data[k] for k in ("step_ms", "threads") if k in data})
+        return row
     lines = [line for line in stdout.splitlines() if line.startswith("{")]
     return json.loads(lines[-1]) if lines else None
 

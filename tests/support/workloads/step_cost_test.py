@@ -405,8 +405,12 @@ class WholeScript(unittest.TestCase):
             self.assertEqual(status, 0, text)
             with open(os.path.join(d, "out", "rounds.jsonl")) as f:
                 saved = [json.loads(line) for line in f]
+            with open(os.path.join(d, "out", "processes.jsonl")) as f:
+                processes = [json.loads(line) for line in f]
         self.assertEqual(len(saved), 3)
         self.assertEqual(sorted(saved[0]), ["bare", "host", "reader", "run", "run-no-sync-flush"])
+        # Each process keeps its steps (for --threads' first and last quarter).
+        self.assertEqual([p["step_ms"] for p in processes if p["arm"] == "run"], [[0.598]] * 3)
         self.assertEqual([saved[0][a] for a in ("bare", "reader", "run", "run-no-sync-flush")],
                          [0.134, 0.154, 0.598, 0.16])
         self.assertIn("the workload cupy-rawkernel (.ci/real-workloads: ", text)
