@@ -76,19 +76,13 @@ AS_BEFORE = {"run-as-before": "tags,api", "run-tags-as-before": "tags", "run-api
              "run-zeroing-as-before": "zeroing"}
 
 
-# Arms that change only the program's environment under kerntime run: cuBLAS and cuBLASLt emit
-# NVTX ranges of their own once a tool takes NVTX_INJECTION64_PATH (as kerntime run does and the
-# reader does not); their levels at 0 ask them not to.
-PROGRAM_ENV = {"run-no-library-ranges": {"CUBLAS_NVTX_LEVEL": "0", "CUBLASLT_NVTX_LEVEL": "0"}}
-
-
 def run_arm(arm):
     """kerntime run's extra options and environment for breakdown arm `arm`; None for an arm
     this script does not know."""
-    if arm not in BREAKDOWN and arm not in AS_BEFORE and arm not in PROGRAM_ENV:
+    if arm not in BREAKDOWN and arm not in AS_BEFORE:
         return None
     off, options = BREAKDOWN.get(arm, ("", []))
-    env = dict(PROGRAM_ENV.get(arm, {}))
+    env = {}
     if off:
         env["KERNTIME_RUN_RECORD_OFF"] = off
     if arm in AS_BEFORE:
