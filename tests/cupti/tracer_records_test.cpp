@@ -81,26 +81,40 @@ TEST(TracerSession, OldCuptiIsNeverRefusedABuffer) {
   EXPECT_EQ(t->tracer.trace().api_calls.size(), 2u);
 }
 
-TEST(TracerSession, BackgroundReadingRecyclesFullBuffers) {
+// A pool of two 64 KiB buffers (250 kernel records each): more buffers' worth goes through it
+// only if the background reader reads them and the pool lends them again.
+TracerOptions two_small_buffers() {
   TracerOptions options;
   options.buffer_bytes = 64 << 10;
   options.preallocated_buffers = 2;
   options.max_buffers = 2;
-  auto t = start(options);
+  return options;
+}
+
+// Emits `records` kernel records (ids after `id`) into lane 0, hands the buffer back as CUPTI
+// would, and waits up to 10 s for the background reader to read them. False when a record could
+// not be emitted (the client refused a buffer).
+template <class Started>
+bool emit_buffer_and_wait(Started& t, std::uint32_t& id, int records) {
+  for (int i = 0; i < records; ++i) {
+    ++id;
+    if (!t.fake->emit(testing::kernel_record("_Z1kv", id, id * 10, id * 10 + 5), 0)) return false;
+  }
+  t.fake->complete(0);
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+  while (t.tracer.trace().kernels.size() < id && std::chrono::steady_clock::now() < deadline) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+  return true;
+}
+
+TEST(TracerSession, BackgroundReadingRecyclesFullBuffers) {
+  auto t = start(two_small_buffers());
   // Ten buffers' worth through a pool of two: only works if full buffers are read and reused
   // while "the program runs" (no flush). Wait for the reader between buffers.
   std::uint32_t id = 0;
-  for (int buffer = 0; buffer < 10; ++buffer) {
-    for (int i = 0; i < 250; ++i) {
-      ++id;
-      ASSERT_TRUE(t->fake->emit(testing::kernel_record("_Z1kv", id, id * 10, id * 10 + 5), 0));
-    }
-    t->fake->complete(0);
-    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
-    while (t->tracer.trace().kernels.size() < id && std::chrono::steady_clock::now() < deadline) {
-      std::this_thread::sleep_for(std::chrono::milliseconds(1));
-    }
-  }
+  for (int buffer = 0; buffer < 10; ++buffer)
+    ASSERT_TRUE(emit_buffer_and_wait(*t, id, 250));
   EXPECT_EQ(t->tracer.trace().kernels.size(), 2'500u);
   EXPECT_EQ(t->fake->refused_buffers, 0u);
 }
@@ -109,26 +123,14 @@ TEST(TracerSession, BackgroundReadingRecyclesFullBuffers) {
 // on the program's thread: a buffer lent again after its records were read must be zero again,
 // whether CUPTI filled it or handed it back partly filled (a flush at a synchronization).
 TEST(TracerSession, RecycledBuffersAreLentZeroed) {
-  TracerOptions options;
-  options.buffer_bytes = 64 << 10;
-  options.preallocated_buffers = 2;
-  options.max_buffers = 2;
-  auto t = start(options);
+  auto t = start(two_small_buffers());
   const auto& calls = *t->log;
   ASSERT_GE(position(calls, "attribute 5=1"), 0);
   EXPECT_LT(position(calls, "attribute 5=1"), position(calls, "register"));
   std::uint32_t id = 0;
   for (int buffer = 0; buffer < 10; ++buffer) {
     const int records = buffer % 2 == 0 ? 250 : 7 + buffer;  // full, then partly filled
-    for (int i = 0; i < records; ++i) {
-      ++id;
-      ASSERT_TRUE(t->fake->emit(testing::kernel_record("_Z1kv", id, id * 10, id * 10 + 5), 0));
-    }
-    t->fake->complete(0);
-    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
-    while (t->tracer.trace().kernels.size() < id && std::chrono::steady_clock::now() < deadline) {
-      std::this_thread::sleep_for(std::chrono::milliseconds(1));
-    }
+    ASSERT_TRUE(emit_buffer_and_wait(*t, id, records));
   }
   EXPECT_EQ(t->tracer.trace().kernels.size(), id);
   EXPECT_GE(t->fake->reused_buffers, 8u);
