@@ -17,6 +17,14 @@
 //              module unloads (src/cupti/watched_calls.cpp)
 //   launch-api + runtime and driver API records muted to the calls that launch, copy or set
 //              memory (what `kerntime run --timeline` asks for its first launches)
+//   launch-runtime, launch-driver, launch-both
+//              kernel records, and a callback that does nothing on kerntime run's launch calls
+//              of the runtime API, of the driver API, or of both (no copies): what each domain's
+//              launch callbacks cost
+//
+// A process of one phase alone (KERNTIME_PHASES=watch) is configured once and stays so: an arm
+// of bench/scripts/step_cost.py (cupti-NAME). KERNTIME_PHASES_COUNT=1 makes the callback count
+// the calls it sees, per domain, and print the counts at exit.
 //
 // KERNTIME_PHASES_ONCE=NAME@CYCLE runs phase NAME once, before cycle CYCLE (its row's cycle is
 // CYCLE and its phase "NAME-once"), so that cycles before and after it, in one process, tell
@@ -40,6 +48,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <execinfo.h>
 #include <iterator>
 #include <mutex>
@@ -77,7 +86,10 @@ std::mutex starts_mutex;
 std::vector<std::uint64_t> kernel_starts;  // appended on CUPTI's buffer thread
 std::atomic<int> configuring{-1};          // the phase being configured, for a fault's report
 
-const char* const kNames[] = {"kernels", "copies", "api", "callbacks", "watch", "launch-api"};
+const char* const kNames[] = {"kernels",        "copies",        "api",
+                              "callbacks",      "watch",         "launch-api",
+                              "launch-runtime", "launch-driver", "launch-both"};
+constexpr std::uint32_t kLaunchRuntime = 6, kLaunchDriver = 7, kLaunchBoth = 8;
 
 constexpr CUpti_ActivityKind kCopyKinds[] = {
     CUPTI_ACTIVITY_KIND_EXTERNAL_CORRELATION, CUPTI_ACTIVITY_KIND_MEMCPY,
@@ -125,6 +137,24 @@ void CUPTIAPI completed(CUcontext, std::uint32_t, std::uint8_t* buffer, std::siz
 
 void CUPTIAPI no_callback(void*, CUpti_CallbackDomain, CUpti_CallbackId, const void*) {}
 
+// KERNTIME_PHASES_COUNT=1: the calls each domain's callbacks saw (entries), for the count of
+// callbacks a launch makes.
+std::atomic<std::uint64_t> runtime_calls{0};
+std::atomic<std::uint64_t> driver_calls{0};
+std::atomic<std::uint64_t> other_calls{0};
+
+void CUPTIAPI counting_callback(void*, CUpti_CallbackDomain domain, CUpti_CallbackId,
+                                const void* data) {
+  const auto* call = static_cast<const CUpti_CallbackData*>(data);
+  if (domain == CUPTI_CB_DOMAIN_RUNTIME_API || domain == CUPTI_CB_DOMAIN_DRIVER_API) {
+    if (call->callbackSite != CUPTI_API_ENTER) return;
+    (domain == CUPTI_CB_DOMAIN_RUNTIME_API ? runtime_calls : driver_calls)
+        .fetch_add(1, std::memory_order_relaxed);
+    return;
+  }
+  other_calls.fetch_add(1, std::memory_order_relaxed);
+}
+
 void set_kinds(const CUpti_ActivityKind* kinds, std::size_t count, bool on) {
   for (std::size_t i = 0; i < count; ++i) {
     if (on) {
@@ -140,6 +170,16 @@ void set_callbacks(bool on) {
     cuptiEnableCallback(on ? 1 : 0, subscriber, CUPTI_CB_DOMAIN_RUNTIME_API, id);
   for (const CUpti_CallbackId id : kDriverLaunches)
     cuptiEnableCallback(on ? 1 : 0, subscriber, CUPTI_CB_DOMAIN_DRIVER_API, id);
+}
+
+// kerntime run's launch callbacks (src/cupti/watched_calls.cpp) of one domain or both.
+void set_launch_watch(bool runtime, bool driver) {
+  std::size_t count = 0;
+  const kerntime::cupti::WatchedCallback* callbacks = kerntime::cupti::launch_callbacks(count);
+  for (std::size_t i = 0; i < count; ++i) {
+    const bool on = callbacks[i].domain == CUPTI_CB_DOMAIN_RUNTIME_API ? runtime : driver;
+    cuptiEnableCallback(on ? 1 : 0, subscriber, callbacks[i].domain, callbacks[i].id);
+  }
 }
 
 // Every callback kerntime run enables (launch_watch.hpp's watch, with the result watch on).
@@ -184,7 +224,7 @@ void set_muted(bool on) {
 
 // Brings CUPTI to phase `kind`'s configuration.
 void configure(std::uint32_t kind) {
-  set_kinds(kCopyKinds, std::size(kCopyKinds), kind != 0);
+  set_kinds(kCopyKinds, std::size(kCopyKinds), kind != 0 && kind < kLaunchRuntime);
   // API records off before their functions are unmuted, so that no moment records them all.
   const bool api = kind == 2 || kind == 5;
   if (!api) set_kinds(kApiKinds, std::size(kApiKinds), false);
@@ -194,6 +234,10 @@ void configure(std::uint32_t kind) {
   if (kind == 4) {
     set_callbacks(false);
     set_watch(true);
+  } else if (kind >= kLaunchRuntime) {
+    set_watch(false);
+    set_callbacks(false);
+    set_launch_watch(kind != kLaunchDriver, kind != kLaunchRuntime);
   } else {
     set_watch(false);
     set_callbacks(kind == 3);
@@ -264,6 +308,7 @@ void switch_phases() {
   }
   const std::uint32_t once_cycle =
       has_once ? static_cast<std::uint32_t>(std::atoi(once.c_str() + at + 1)) : 0;
+  int configured = -1;
   for (std::uint32_t cycle = 0; !stopping.load(); ++cycle) {
     std::vector<std::pair<std::uint32_t, bool>> this_cycle;
     if (has_once && cycle == once_cycle) this_cycle.emplace_back(once_kind, true);
@@ -271,9 +316,14 @@ void switch_phases() {
       this_cycle.emplace_back(kind, false);
     for (const auto& [kind, is_once] : this_cycle) {
       if (stopping.load() || phases.size() == kMaxPhases) return;
-      configuring.store(static_cast<int>(kind));
-      configure(kind);
-      configuring.store(-1);
+      // A process of one phase is configured once: switching a callback off and on again
+      // would lose the launches in between, and is not what the arm measures.
+      if (static_cast<int>(kind) != configured) {
+        configuring.store(static_cast<int>(kind));
+        configure(kind);
+        configuring.store(-1);
+        configured = static_cast<int>(kind);
+      }
       Phase p;
       p.cycle = cycle;
       p.kind = kind;
@@ -289,11 +339,19 @@ void switch_phases() {
   }
 }
 
+bool counting = false;
+
 void at_exit() {
   stopping.store(true);
   if (switcher.joinable()) switcher.join();
   cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
   write_phases(phases.size());
+  if (counting) {
+    std::fprintf(stderr, "cupti_phases: callbacks runtime %llu driver %llu other %llu\n",
+                 static_cast<unsigned long long>(runtime_calls.load()),
+                 static_cast<unsigned long long>(driver_calls.load()),
+                 static_cast<unsigned long long>(other_calls.load()));
+  }
 }
 
 // Where a fault came from, and whether the switching thread was configuring CUPTI then.
@@ -312,7 +370,12 @@ void on_fault(int signal) {
 }  // namespace
 
 extern "C" __attribute__((visibility("default"))) int InitializeInjection() {
-  if (cuptiSubscribe(&subscriber, &no_callback, nullptr) != CUPTI_SUCCESS) return 1;
+  const char* count = std::getenv("KERNTIME_PHASES_COUNT");
+  counting = count != nullptr && std::strcmp(count, "1") == 0;
+  if (cuptiSubscribe(&subscriber, counting ? &counting_callback : &no_callback, nullptr) !=
+      CUPTI_SUCCESS) {
+    return 1;
+  }
   if (cuptiActivityRegisterCallbacks(&requested, &completed) != CUPTI_SUCCESS) return 1;
   cuptiActivityEnable(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL);
   phases.reserve(kMaxPhases);

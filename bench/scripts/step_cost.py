@@ -37,7 +37,11 @@
 # KERNTIME_STEP_THREADS=1 has every process say where its CPU went during the steps, per thread
 # (bench/run/thread_cpu.py); --threads OUT_DIR/processes.jsonl [...] then prints, per arm, each
 # thread group's CPU and run-queue wait a step. The arm reader-flush is the reader flushing CUPTI
-# at every synchronization (what `kerntime run`'s paced flush does at most).
+# at every synchronization (what `kerntime run`'s paced flush does at most). Where the CPU lends
+# hardware counters, each thread's instructions and cycles show beside its CPU: instructions do
+# not move with the host's speed. An arm cupti-NAME runs the program under CUPTI configured as
+# one part of kerntime run and nothing else (bench/run/cupti_phases_injection.cpp holding phase
+# NAME: kernels, copies, launch-runtime, launch-driver, launch-both, watch, ...).
 import json
 import math
 import os
@@ -74,6 +78,14 @@ BREAKDOWN = {
 # it is lent itself, on the thread that needed it.
 AS_BEFORE = {"run-as-before": "tags,api", "run-tags-as-before": "tags", "run-api-as-before": "api",
              "run-zeroing-as-before": "zeroing"}
+
+
+def phases_library(kerntime):
+    """The CUPTI phases injection library beside `kerntime` (build/PRESET/src/cli/kerntime), or
+    KERNTIME_STEP_COST_PHASES_LIB."""
+    build = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(kerntime))))
+    return os.environ.get("KERNTIME_STEP_COST_PHASES_LIB") or os.path.join(
+        build, "bench", "run", "libkerntime_cupti_phases_injection.so")
 
 
 def run_arm(arm):
@@ -130,7 +142,7 @@ def verdict(samples):
     # The breakdown arms, each beside the full recorder and beside the reader: where the part it
     # switches off goes, for what the rounds' spread allows. The verdict's line stays last.
     for arm in samples:
-        if not arm.startswith("run-"):
+        if not arm.startswith(("run-", "cupti-")):
             continue
         for other in ("run", "reader"):
             mid, low, high = median_interval([(samples[arm][i] - samples[other][i]) /
@@ -197,6 +209,22 @@ def rounds_of(processes, arms):
     return [by_round[key] for key in sorted(by_round) if all(a in by_round[key] for a in arms)]
 
 
+COUNTER_LABELS = (("instructions", "instr", 1e3, "k"), ("cycles", "cycles", 1e3, "k"),
+                  ("voluntary_switches", "vcsw", 1, ""), ("involuntary_switches", "ivcsw", 1, ""),
+                  ("minor_faults", "minflt", 1, ""))
+
+
+def counter_text(counts):
+    """The medians a step of a thread group's counters (thread_cpu.py), over the processes that
+    have each; `counts` holds one [] or [{counter: per step}] per process."""
+    text = ""
+    for key, label, scale, unit in COUNTER_LABELS:
+        values = [c[0][key] for c in counts if c and key in c[0]]
+        if values:
+            text += f"  {label} {statistics.median(values) / scale:.1f}{unit}"
+    return text
+
+
 def threads(paths):
     """Per arm, the median over its processes of each thread group's CPU and run-queue wait a
     step (processes.jsonl of runs under KERNTIME_STEP_THREADS=1; bench/run/thread_cpu.py), and,
@@ -228,7 +256,8 @@ def threads(paths):
             wait = statistics.median(p["threads"].get(group, [0, 0])[1] for p in procs)
             count = max(p["threads"].get(group, [0, 0, 0])[2] for p in procs)
             if cpu >= 0.5 or wait >= 0.5:
-                print(f"      {group:20s} cpu {cpu:9.1f}  wait {wait:9.1f}  ({count} threads)")
+                print(f"      {group:20s} cpu {cpu:9.1f}  wait {wait:9.1f}  ({count} threads)"
+                      + counter_text([p["threads"].get(group, [])[3:4] for p in procs]))
     return 0
 
 
@@ -382,7 +411,7 @@ def summarize(paths):
 
 def judge(rounds):
     # The target's arms, then any breakdown arm every round ran.
-    extra = sorted({a for r in rounds for a in r if a.startswith("run-")})
+    extra = sorted({a for r in rounds for a in r if a.startswith(("run-", "cupti-"))})
     arms = [a for a in ("bare", "reader", "run", "profiler", *extra)
             if all(a in r for r in rounds)]
     samples = {arm: [r[arm] for r in rounds] for arm in arms}
@@ -449,6 +478,13 @@ def main(argv):
             env.update(CUDA_INJECTION64_PATH=reader,
                        KERNTIME_REFERENCE_FLUSH_AT_SYNC="0" if arm == "reader" else "1",
                        KERNTIME_REFERENCE_OUT=os.path.join(out, f"cost-{arm}-{i}"))
+            return program, env
+        if arm.startswith("cupti-"):
+            # CUPTI configured as one part of kerntime run, with nothing of kerntime's own:
+            # bench/run/cupti_phases_injection.cpp holding phase NAME for the whole process.
+            env.update(CUDA_INJECTION64_PATH=phases_library(kerntime),
+                       KERNTIME_PHASES=arm[len("cupti-"):],
+                       KERNTIME_PHASES_OUT=os.path.join(out, f"cost-{arm}-{i}.phases.jsonl"))
             return program, env
         if arm.startswith("run"):
             # The breakdown arms (KERNTIME_STEP_COST_ARMS) switch one part of kerntime run off.
