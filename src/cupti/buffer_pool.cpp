@@ -6,6 +6,8 @@
 #include <cstdlib>
 #include <cstring>
 
+#include "cupti/resident_pages.hpp"
+
 namespace kerntime::cupti {
 
 static_assert(alignof(std::max_align_t) >= 8, "CUPTI needs 8-byte aligned activity buffers");
@@ -15,6 +17,7 @@ BufferPool::BufferPool(std::size_t buffer_bytes, std::size_t preallocated, std::
   for (std::size_t i = 0; i < preallocated && i < max_buffers; ++i) {
     auto* buffer = static_cast<std::uint8_t*>(std::calloc(1, buffer_bytes_));
     if (buffer == nullptr) break;
+    make_resident(buffer, buffer_bytes_);
     free_.push_back(buffer);
     ++allocated_;
   }
@@ -44,7 +47,9 @@ std::uint8_t* BufferPool::acquire(bool over_cap) noexcept {
     ++allocated_;
     peak_allocated_ = std::max(peak_allocated_, allocated_);
   }
-  // Allocate outside the lock: CUPTI's worker may be waiting to complete another buffer.
+  // Allocate outside the lock: CUPTI's worker may be waiting to complete another buffer. Its
+  // pages map as CUPTI fills them: made resident here, all at once, they would stall this CUDA
+  // call for milliseconds.
   auto* buffer = static_cast<std::uint8_t*>(std::calloc(1, buffer_bytes_));
   std::lock_guard lock{mutex_};
   if (buffer == nullptr) {

@@ -27,7 +27,9 @@ struct ReadyBuffer {
 /// Every buffer it lends is zero: CUPTI needs zeroed buffers, and unless told that they are
 /// (kZeroedOutActivityBuffer) it zeroes each one itself, all of it, inside the CUDA call that
 /// needed a new buffer, on the program's thread. New buffers come from std::calloc (zero pages,
-/// no writing), and finish() zeroes what CUPTI wrote on the reader's thread.
+/// no writing), and finish() zeroes what CUPTI wrote on the reader's thread. The preallocated
+/// ones are made resident as the pool is made (resident_pages.hpp), so that CUPTI's writes into
+/// them take no page fault on the program's threads.
 ///
 /// A buffer still lent to CUPTI when the pool is destroyed is not freed here: CUPTI may still
 /// write to it. If CUPTI hands it back later, nobody claims it and the callback frees it.

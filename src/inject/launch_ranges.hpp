@@ -14,6 +14,8 @@
 #include <limits>
 #include <new>
 
+#include "cupti/resident_pages.hpp"
+
 namespace kerntime::inject {
 
 class LaunchRanges {
@@ -22,11 +24,13 @@ class LaunchRanges {
   /// more than this many calls after its launch may have lost its ranges (forgotten()).
   static constexpr std::size_t kSlots = std::size_t{1} << 20;
 
-  // Zeroed pages from the system, touched only where launches land: 8 MiB of address space.
+  // Zeroed pages from the system (8 MiB), made resident now: launches land all over them, and
+  // each page mapped on its first launch would be a page fault on the launching thread.
   LaunchRanges()
       : slots_(static_cast<std::atomic<std::uint64_t>*>(
             std::calloc(kSlots, sizeof(std::atomic<std::uint64_t>)))) {
     if (slots_ == nullptr) throw std::bad_alloc{};
+    cupti::make_resident(slots_, kSlots * sizeof(std::atomic<std::uint64_t>));
   }
   ~LaunchRanges() { std::free(slots_); }
   LaunchRanges(const LaunchRanges&) = delete;
