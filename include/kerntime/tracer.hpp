@@ -30,6 +30,8 @@ struct TracerOptions {
   /// Host buffers CUPTI writes records into. A kernel record is about 220 bytes, so 8 MiB
   /// holds about 38,000 kernels. Buffers are recycled as soon as they are read.
   std::size_t buffer_bytes = std::size_t{8} << 20;
+  /// Allocated and mapped into memory when the Tracer starts (32 MiB by default), so that
+  /// CUPTI's writes into them take no page fault on the launching threads.
   std::size_t preallocated_buffers = 4;
   /// At most this many buffers exist; when all are full and unread, CUPTI drops records
   /// (counted in Trace::dropped_records).
