@@ -23,24 +23,16 @@ void make_resident(void* data, std::size_t bytes) noexcept {
   const std::uintptr_t page = page_size > 0 ? static_cast<std::uintptr_t>(page_size) : 4096;
   const auto begin = reinterpret_cast<std::uintptr_t>(data);
   const std::uintptr_t end = begin + bytes;
-  // One call maps the whole pages inside; the partial pages at either end are written below.
-  const std::uintptr_t first = (begin + page - 1) & ~(page - 1);
-  const std::uintptr_t last = end & ~(page - 1);
-  const bool populated =
-      last > first && ::madvise(reinterpret_cast<void*>(first), last - first, kPopulateWrite) == 0;
-  // Writing a zero into a page maps it (the memory is zero, so nothing changes); volatile, so
-  // that the compiler keeps stores it can see change nothing.
+  // The whole pages that hold the range: each holds bytes of it, so each is mapped writable,
+  // and populating a page changes none of its bytes.
+  const std::uintptr_t first = begin & ~(page - 1);
+  const std::uintptr_t last = (end + page - 1) & ~(page - 1);
+  if (::madvise(reinterpret_cast<void*>(first), last - first, kPopulateWrite) == 0) return;
+  // Refused: writing a zero into each page maps it (the memory is zero, so nothing changes);
+  // volatile, so that the compiler keeps stores it can see change nothing.
   auto* const zeroed = static_cast<volatile unsigned char*>(data);
-  const auto write_each_page = [&](std::uintptr_t from, std::uintptr_t to) {
-    for (std::uintptr_t at = from; at < to; at = (at & ~(page - 1)) + page)
-      zeroed[at - begin] = 0;
-  };
-  if (populated) {
-    write_each_page(begin, first);
-    write_each_page(last, end);
-  } else {
-    write_each_page(begin, end);
-  }
+  for (std::uintptr_t at = begin; at < end; at = (at & ~(page - 1)) + page)
+    zeroed[at - begin] = 0;
 }
 
 }  // namespace kerntime::cupti
