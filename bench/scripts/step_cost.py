@@ -37,9 +37,8 @@
 # KERNTIME_STEP_THREADS=1 has every process say where its CPU went during the steps, per thread
 # (bench/run/thread_cpu.py); --threads OUT_DIR/processes.jsonl [...] then prints, per arm, each
 # thread group's CPU and run-queue wait a step. The arm reader-flush is the reader flushing CUPTI
-# at every synchronization (what `kerntime run`'s paced flush does at most). Where the CPU lends
-# hardware counters, each thread's instructions and cycles show beside its CPU: instructions do
-# not move with the host's speed. An arm cupti-NAME runs the program under CUPTI configured as
+# at every synchronization (what `kerntime run`'s paced flush does at most). Each thread's context
+# switches and minor page faults show beside its CPU. An arm cupti-NAME runs the program under CUPTI configured as
 # one part of kerntime run and nothing else (bench/run/cupti_phases_injection.cpp holding phase
 # NAME: kernels, copies, launch-runtime, launch-driver, launch-both, watch, ...).
 import json
@@ -80,12 +79,15 @@ AS_BEFORE = {"run-as-before": "tags,api", "run-tags-as-before": "tags", "run-api
              "run-zeroing-as-before": "zeroing"}
 
 
+def build_dir(kerntime):
+    """The build directory of `kerntime` (build/PRESET/src/cli/kerntime)."""
+    return os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(kerntime))))
+
+
 def phases_library(kerntime):
-    """The CUPTI phases injection library beside `kerntime` (build/PRESET/src/cli/kerntime), or
-    KERNTIME_STEP_COST_PHASES_LIB."""
-    build = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(kerntime))))
+    """The CUPTI phases injection library beside `kerntime`, or KERNTIME_STEP_COST_PHASES_LIB."""
     return os.environ.get("KERNTIME_STEP_COST_PHASES_LIB") or os.path.join(
-        build, "bench", "run", "libkerntime_cupti_phases_injection.so")
+        build_dir(kerntime), "bench", "run", "libkerntime_cupti_phases_injection.so")
 
 
 def run_arm(arm):
@@ -209,19 +211,18 @@ def rounds_of(processes, arms):
     return [by_round[key] for key in sorted(by_round) if all(a in by_round[key] for a in arms)]
 
 
-COUNTER_LABELS = (("instructions", "instr", 1e3, "k"), ("cycles", "cycles", 1e3, "k"),
-                  ("voluntary_switches", "vcsw", 1, ""), ("involuntary_switches", "ivcsw", 1, ""),
-                  ("minor_faults", "minflt", 1, ""))
+COUNT_LABELS = (("voluntary_switches", "vcsw"), ("involuntary_switches", "ivcsw"),
+                ("minor_faults", "minflt"))
 
 
-def counter_text(counts):
-    """The medians a step of a thread group's counters (thread_cpu.py), over the processes that
-    have each; `counts` holds one [] or [{counter: per step}] per process."""
+def count_text(counts):
+    """The medians a step of a thread group's counts (thread_cpu.py), over the processes that
+    have each; `counts` holds one [] or [{count: per step}] per process."""
     text = ""
-    for key, label, scale, unit in COUNTER_LABELS:
+    for key, label in COUNT_LABELS:
         values = [c[0][key] for c in counts if c and key in c[0]]
         if values:
-            text += f"  {label} {statistics.median(values) / scale:.1f}{unit}"
+            text += f"  {label} {statistics.median(values):.1f}"
     return text
 
 
@@ -257,7 +258,7 @@ def threads(paths):
             count = max(p["threads"].get(group, [0, 0, 0])[2] for p in procs)
             if cpu >= 0.5 or wait >= 0.5:
                 print(f"      {group:20s} cpu {cpu:9.1f}  wait {wait:9.1f}  ({count} threads)"
-                      + counter_text([p["threads"].get(group, [])[3:4] for p in procs]))
+                      + count_text([p["threads"].get(group, [])[3:4] for p in procs]))
     return 0
 
 
@@ -463,8 +464,7 @@ def main(argv):
             return 2
         program = table[workload]
         if program[0] == streams:  # the C++ program: built with the gpu preset, or by nvcc now
-            build = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(kerntime))))
-            program = [real_workloads.streams_binary(build, out)] + program[1:]
+            program = [real_workloads.streams_binary(build_dir(kerntime), out)] + program[1:]
         base_env.update(real_workloads.WORKLOAD_ENV)
 
     def command(arm, i):

@@ -309,29 +309,30 @@ class Threads(unittest.TestCase):
         self.assertIn("  bare                   0.100 ms, 1 processes", lines)
 
     def test_counters_per_step_and_a_group_missing_one(self):
-        before = {1: ("python", 0, 0, {"instructions": 1000.0, "minor_faults": 5.0}),
-                  2: ("pt_autograd_0", 0, 0, {"instructions": 50.0, "minor_faults": 0.0})}
-        after = {1: ("python", 4000, 1000, {"instructions": 21000.0, "minor_faults": 9.0}),
-                 2: ("pt_autograd_0", 2000, 0, {"minor_faults": 2.0}),  # its counter was lost
-                 3: ("pt_autograd_1", 2000, 0, {"instructions": 7.0, "minor_faults": 3.0})}
+        before = {1: ("python", 0, 0, {"voluntary_switches": 10.0, "minor_faults": 5.0}),
+                  2: ("pt_autograd_0", 0, 0, {"voluntary_switches": 4.0, "minor_faults": 0.0})}
+        after = {1: ("python", 4000, 1000, {"voluntary_switches": 30.0, "minor_faults": 9.0}),
+                 2: ("pt_autograd_0", 2000, 0, {"minor_faults": 2.0}),  # one count was not read
+                 3: ("pt_autograd_1", 2000, 0, {"voluntary_switches": 7.0, "minor_faults": 3.0})}
         groups = thread_cpu.per_step(before, after, 2)
         main = [g for name, g in groups.items() if name != "pt_autograd_0"
                 and name != "pt_autograd_1"][0]
-        self.assertEqual(main[3], {"instructions": 10000.0, "minor_faults": 2.0})
+        self.assertEqual(main[3], {"voluntary_switches": 10.0, "minor_faults": 2.0})
         self.assertEqual(groups["pt_autograd_0"][3], {"minor_faults": 1.0})
-        # Started between the snapshots: its faults from zero, no hardware count.
-        self.assertEqual(groups["pt_autograd_1"][3], {"minor_faults": 1.5})
+        # Started between the snapshots: its counts from zero.
+        self.assertEqual(groups["pt_autograd_1"][3], {"voluntary_switches": 3.5,
+                                                      "minor_faults": 1.5})
 
     def test_the_counters_medians_beside_the_cpu(self):
         rows = [dict(arm="run", round=r, step_ms_median=0.1,
-                     threads={"main": [100.0, 0.0, 1, {"instructions": 2.0e5 + r * 1e3,
+                     threads={"main": [100.0, 0.0, 1, {"minor_faults": 2.0 + r,
                                                        "voluntary_switches": 1.0}]})
                 for r in (1, 2, 3)]
         rows.append(dict(arm="run", round=4, step_ms_median=0.1, threads={"main": [100.0, 0.0, 1]}))
         status, text, _ = read_processes("--threads", rows)
         self.assertEqual(status, 0, text)
         self.assertIn("      main                 cpu     100.0  wait       0.0  (1 threads)  "
-                      "instr 202.0k  vcsw 1.0", text.splitlines())
+                      "vcsw 1.0  minflt 4.0", text.splitlines())
 
     def test_without_thread_times_it_says_how_to_get_them(self):
         status, _, err = read_processes("--threads", [dict(arm="bare", round=1, step_ms_median=3.0)])
