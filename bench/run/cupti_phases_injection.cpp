@@ -89,7 +89,7 @@ std::atomic<int> configuring{-1};          // the phase being configured, for a 
 const char* const kNames[] = {"kernels",        "copies",        "api",
                               "callbacks",      "watch",         "launch-api",
                               "launch-runtime", "launch-driver", "launch-both"};
-constexpr std::uint32_t kLaunchRuntime = 6, kLaunchDriver = 7, kLaunchBoth = 8;
+constexpr std::uint32_t kLaunchRuntime = 6, kLaunchDriver = 7;  // launch-both: 8
 
 constexpr CUpti_ActivityKind kCopyKinds[] = {
     CUPTI_ACTIVITY_KIND_EXTERNAL_CORRELATION, CUPTI_ACTIVITY_KIND_MEMCPY,
