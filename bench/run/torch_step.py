@@ -25,6 +25,11 @@
 # steps' times, and puts each block's median step time beside it in the JSON as "blocks": the
 # host's speed while the steps ran, for step_cost.py --ticks (the probe above showed the host's
 # speed changing within a process, so a figure taken once cannot stand for the whole run).
+# KERNTIME_STEP_TURNS=PREFIX runs the steps in turns with other processes (step_cost_turns.py):
+# after the warm-up it writes "ready" into the FIFO PREFIX.done, then for each line N read from
+# the FIFO PREFIX.go runs TURN_LEAD_IN steps untimed and N timed ones, synchronizes, and writes
+# the N steps' median (ms) as a JSON line into PREFIX.done, until the line "end". STEPS is then
+# not used; the figures printed at the end are over every timed step of every block.
 import contextlib, json, os, statistics, sys, time
 
 
@@ -147,6 +152,32 @@ if mode == "paced":
     pacing = Paced()
 step_s = []
 blocks = []  # [median step ms of the block, host tick ms after it]
+turns = os.environ.get("KERNTIME_STEP_TURNS")
+# Steps run untimed at the start of each turn: the caches the other processes' turns left cold
+# are warm again before the timed ones, as they are in a process that runs its steps unbroken.
+TURN_LEAD_IN = 2
+untimed = []  # the lead-in steps run, counted for the thread times a step
+
+
+def run_turns(clock):
+    with open(turns + ".go") as go, open(turns + ".done", "w", buffering=1) as done:
+        done.write("ready\n")
+        for line in iter(go.readline, ""):
+            if line.strip() == "end":
+                break
+            for _ in range(TURN_LEAD_IN):
+                work()
+            untimed.append(TURN_LEAD_IN)
+            block = []
+            for _ in range(int(line)):
+                t = clock()
+                work()
+                block.append(clock() - t)
+            torch.cuda.synchronize()
+            step_s.extend(block)
+            done.write(json.dumps({"step_ms_median": statistics.median(block) * 1e3}) + "\n")
+
+
 def run():
     window = (torch.autograd.profiler.record_function("measured") if whole is not None
               else contextlib.nullcontext())
@@ -156,7 +187,9 @@ def run():
         before = thread_cpu.snapshot() if thread_cpu else None
         t0 = clock()
         with pacing if pacing is not None else contextlib.nullcontext():
-            for i in range(steps):
+            if turns:
+                run_turns(clock)
+            for i in range(0 if turns else steps):
                 t = clock()
                 work()
                 step_s.append(clock() - t)
@@ -165,7 +198,8 @@ def run():
         torch.cuda.synchronize()
         wall = clock() - t0
         if thread_cpu:
-            threads.update(thread_cpu.per_step(before, thread_cpu.snapshot(), steps))
+            threads.update(thread_cpu.per_step(before, thread_cpu.snapshot(),
+                                               len(step_s) + sum(untimed)))
         torch.cuda.profiler.stop()
     return wall
 def steps_ms():

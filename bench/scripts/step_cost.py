@@ -422,6 +422,39 @@ def judge(rounds):
         print(line)
 
 
+def arm_command(arm, i, program, base_env, kerntime, reader, out):
+    """The command and environment of arm `arm`'s process in round `i` (0-based): `program`
+    bare, under the reader, under CUPTI configured as one part of kerntime run, under `kerntime
+    run` (or one of its breakdown arms), or torch_step.py's profiler-time mode."""
+    env = dict(base_env)
+    if arm == "bare":
+        return program, env
+    if arm in ("reader", "reader-flush"):
+        # What CUPTI's kernel tracing costs, without the reader's writing at a synchronize;
+        # reader-flush (a breakdown arm) flushes CUPTI at every synchronization, as
+        # `kerntime run` does within its pacer's budget.
+        env.update(CUDA_INJECTION64_PATH=reader,
+                   KERNTIME_REFERENCE_FLUSH_AT_SYNC="0" if arm == "reader" else "1",
+                   KERNTIME_REFERENCE_OUT=os.path.join(out, f"cost-{arm}-{i}"))
+        return program, env
+    if arm.startswith("cupti-"):
+        # CUPTI configured as one part of kerntime run, with nothing of kerntime's own:
+        # bench/run/cupti_phases_injection.cpp holding phase NAME for the whole process.
+        env.update(CUDA_INJECTION64_PATH=phases_library(kerntime),
+                   KERNTIME_PHASES=arm[len("cupti-"):],
+                   KERNTIME_PHASES_OUT=os.path.join(out, f"cost-{arm}-{i}.phases.jsonl"))
+        return program, env
+    if arm.startswith("run"):
+        # The breakdown arms (KERNTIME_STEP_COST_ARMS) switch one part of kerntime run off.
+        options, extra = run_arm(arm) or ([], {})
+        options = [os.path.join(out, f"cost-{arm}-{i}.trace.json") if o == "TIMELINE" else o
+                   for o in options]
+        env.update(extra)
+        return [kerntime, "run", "-o", os.path.join(out, f"cost-{arm}-{i}.json")] + \
+            options + ["--"] + program, env
+    return program[:2] + ["profiler-time"] + program[3:], env
+
+
 def main(argv):
     if argv[:1] == ["--summarize"] and len(argv) > 1:
         return summarize(argv[1:])
@@ -467,35 +500,6 @@ def main(argv):
             program = [real_workloads.streams_binary(build_dir(kerntime), out)] + program[1:]
         base_env.update(real_workloads.WORKLOAD_ENV)
 
-    def command(arm, i):
-        env = dict(base_env)
-        if arm == "bare":
-            return program, env
-        if arm in ("reader", "reader-flush"):
-            # What CUPTI's kernel tracing costs, without the reader's writing at a synchronize;
-            # reader-flush (a breakdown arm) flushes CUPTI at every synchronization, as
-            # `kerntime run` does within its pacer's budget.
-            env.update(CUDA_INJECTION64_PATH=reader,
-                       KERNTIME_REFERENCE_FLUSH_AT_SYNC="0" if arm == "reader" else "1",
-                       KERNTIME_REFERENCE_OUT=os.path.join(out, f"cost-{arm}-{i}"))
-            return program, env
-        if arm.startswith("cupti-"):
-            # CUPTI configured as one part of kerntime run, with nothing of kerntime's own:
-            # bench/run/cupti_phases_injection.cpp holding phase NAME for the whole process.
-            env.update(CUDA_INJECTION64_PATH=phases_library(kerntime),
-                       KERNTIME_PHASES=arm[len("cupti-"):],
-                       KERNTIME_PHASES_OUT=os.path.join(out, f"cost-{arm}-{i}.phases.jsonl"))
-            return program, env
-        if arm.startswith("run"):
-            # The breakdown arms (KERNTIME_STEP_COST_ARMS) switch one part of kerntime run off.
-            options, extra = run_arm(arm) or ([], {})
-            options = [os.path.join(out, f"cost-{arm}-{i}.trace.json") if o == "TIMELINE" else o
-                       for o in options]
-            env.update(extra)
-            return [kerntime, "run", "-o", os.path.join(out, f"cost-{arm}-{i}.json")] + \
-                options + ["--"] + program, env
-        return program[:2] + ["profiler-time"] + program[3:], env
-
     # KERNTIME_STEP_COST_NO_PROFILER=1 leaves the reference out: more rounds of the target's
     # three arms in the same time. A workload has no torch.profiler arm.
     arms = ["bare", "reader", "run"] + ([] if os.environ.get("KERNTIME_STEP_COST_NO_PROFILER") or
@@ -505,7 +509,7 @@ def main(argv):
     host = host_fingerprint()
     for i in range(rounds):
         for arm in arms[i % len(arms):] + arms[:i % len(arms)]:
-            args, env = command(arm, i)
+            args, env = arm_command(arm, i, program, base_env, kerntime, reader, out)
             done = subprocess.run(pin + args, env=env, capture_output=True, text=True)
             row = result_of(done.stdout, workload)
             if done.returncode != 0 or row is None:

@@ -1,0 +1,297 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
+# The cost target of `kerntime run` (docs/run.md), with its arms interleaved block by block
+# instead of process by process. step_cost.py runs one process per arm and round, one after the
+# other; on a host whose speed drifts by 10 to 30 % between processes a few seconds apart (the
+# H100 hosts of 2026-12-06), its rounds' margins spread over +-15 % of the step and no number of
+# rounds that fits a device call gives a verdict. Here each session starts the four processes
+# (bare, under the reader, under `kerntime run`, under torch.profiler) side by side, pinned to
+# the same CPUs, and after their warm-up has them take turns: in each round every arm runs BLOCK
+# steps while the others wait on a FIFO (bench/run/torch_step.py, KERNTIME_STEP_TURNS), in an
+# order rotated each round. A round's four figures are each block's median step time, taken
+# within a second of one another, so the host's drift falls on all four alike.
+#
+#   python3 bench/scripts/step_cost_turns.py KERNTIME READER OUT_DIR [SESSIONS] [ROUNDS] [BLOCK]
+#   python3 bench/scripts/step_cost_turns.py --summarize OUT_DIR/turns.jsonl [MORE.jsonl ...]
+#
+# Defaults: 9 sessions of 30 rounds of 25 timed steps (after TURN_LEAD_IN untimed ones). Per
+# round the target's margin is (run - reader) / bare, as in step_cost.py; a session's figure is
+# the median of its rounds'. The verdict takes the median of the sessions' figures, with its
+# distribution-free interval over sessions (not over rounds: what stays fixed for a process's
+# life, such as where its memory lies, varies between sessions only). Each round is appended to
+# OUT_DIR/turns.jsonl with its session and host, and each process's last JSON line (with thread
+# times under KERNTIME_STEP_THREADS=1) to OUT_DIR/processes.jsonl, which step_cost.py --threads
+# reads. KERNTIME_STEP_COST_SIZE picks the step (default block1), KERNTIME_STEP_COST_ARMS adds
+# breakdown arms (step_cost.py's), KERNTIME_STEP_COST_NO_PROFILER=1 leaves torch.profiler out, and
+# KERNTIME_STEP_COST_SECONDS=S starts no session that could not end within S seconds.
+#
+# What this design does not charge: work a tool leaves to its own threads while its process waits
+# for its turn (kerntime's record reader and checkpoints, the reader's and CUPTI's threads) runs
+# on the pinned CPUs while another arm's block runs, so a quarter of it, not all of it, overlaps
+# its own steps. Their CPU a step is in processes.jsonl (step_cost.py --threads).
+import json
+import os
+import select
+import statistics
+import subprocess
+import sys
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+sys.path.insert(0, HERE)
+sys.path.insert(0, os.path.join(ROOT, "tests", "support", "reference_reader"))
+import process_levels  # noqa: E402
+import read_reference  # noqa: E402
+import step_cost  # noqa: E402
+
+TURN_LEAD_IN = 2  # torch_step.py's untimed steps at the start of each turn
+READY_SECONDS = 300  # a process's start and warm-up, four of them side by side
+TURN_SECONDS = 120  # one block of steps
+
+
+class Failure(Exception):
+    pass
+
+
+class Turns:
+    """The FIFOs of one arm's process: `go` written with the steps of each turn, `done` read for
+    the process's answers. Both are held open read-write here, so that neither side's open()
+    waits for the other's."""
+
+    def __init__(self, prefix):
+        self.prefix = prefix
+        for end in (".go", ".done"):
+            os.mkfifo(prefix + end)
+        self.go = os.open(prefix + ".go", os.O_RDWR)
+        self.done = os.open(prefix + ".done", os.O_RDWR)
+        self.pending = b""
+
+    def send(self, text):
+        os.write(self.go, (text + "\n").encode())
+
+    def answer(self, process, seconds, what):
+        """The next line the process writes, or Failure if it ends or `seconds` pass first."""
+        deadline = time.monotonic() + seconds
+        while b"\n" not in self.pending:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise Failure(f"no answer to {what} within {seconds} s")
+            ready, _, _ = select.select([self.done], [], [], min(left, 1.0))
+            if ready:
+                self.pending += os.read(self.done, 4096)
+            elif process.poll() is not None:
+                raise Failure(f"the process ended with {process.returncode} before {what}")
+        line, self.pending = self.pending.split(b"\n", 1)
+        return line.decode()
+
+    def close(self):
+        os.close(self.go)
+        os.close(self.done)
+
+
+def tail(path, size=600):
+    try:
+        with open(path, errors="replace") as f:
+            return f.read()[-size:].strip()
+    except OSError:
+        return ""
+
+
+def session(index, arms, rounds, block, command, pin, out, host):
+    """Runs one session; returns {arm: [block median ms per round]}. Every round is appended to
+    turns.jsonl as it ends, and every process's last JSON line to processes.jsonl."""
+    folder = os.path.join(out, f"session-{index}")
+    os.makedirs(folder)
+    turns, processes, logs = {}, {}, {}
+    try:
+        for arm in arms:
+            turns[arm] = Turns(os.path.join(folder, arm))
+            args, env = command(arm, index)
+            env["KERNTIME_STEP_TURNS"] = turns[arm].prefix
+            logs[arm] = (os.path.join(folder, f"{arm}.out"), os.path.join(folder, f"{arm}.err"))
+            with open(logs[arm][0], "w") as stdout, open(logs[arm][1], "w") as stderr:
+                processes[arm] = subprocess.Popen(pin + args, env=env, stdout=stdout,
+                                                  stderr=stderr, stdin=subprocess.DEVNULL)
+        def answer(arm, seconds, what):
+            try:
+                return turns[arm].answer(processes[arm], seconds, what)
+            except Failure as failure:
+                raise Failure(f"{arm}: {failure}: {tail(logs[arm][1])}") from None
+
+        for arm in arms:
+            if answer(arm, READY_SECONDS, "its first turn") != "ready":
+                raise Failure(f"{arm}: its first line was not 'ready'")
+        figures = {arm: [] for arm in arms}
+        for r in range(rounds):
+            # Rotated each round and session, so that no arm always follows the same one.
+            start = (r + index) % len(arms)
+            for arm in arms[start:] + arms[:start]:
+                turns[arm].send(str(block))
+                figures[arm].append(
+                    json.loads(answer(arm, TURN_SECONDS, f"round {r + 1}"))["step_ms_median"])
+            with open(os.path.join(out, "turns.jsonl"), "a") as saved:
+                saved.write(json.dumps(dict({a: figures[a][-1] for a in arms}, session=index,
+                                            round=r + 1, block=block, host=host)) + "\n")
+        for arm in arms:
+            turns[arm].send("end")
+        for arm in arms:
+            code = processes[arm].wait(timeout=TURN_SECONDS)
+            row = step_cost.result_of(tail(logs[arm][0], 1 << 20), "")
+            if code != 0 or row is None:
+                raise Failure(f"{arm}: exit {code}, no result: {tail(logs[arm][1])}")
+            with open(os.path.join(out, "processes.jsonl"), "a") as kept:
+                kept.write(json.dumps(dict(row, arm=arm, round=index + 1)) + "\n")
+        return figures
+    finally:
+        for arm, process in processes.items():
+            if process.poll() is None:
+                process.kill()
+                process.wait()
+        for t in turns.values():
+            t.close()
+
+
+def session_figures(figures):
+    """A session's figures: per tool its cost over bare, and the margin (run - reader) / bare,
+    each the median over the session's rounds of the round's own ratio."""
+    bare = figures["bare"]
+    out = {arm: statistics.median(v / b - 1 for v, b in zip(figures[arm], bare))
+           for arm in figures if arm != "bare"}
+    out["margin"] = statistics.median((run - reader) / b for run, reader, b in
+                                      zip(figures["run"], figures["reader"], bare))
+    out["bare_ms"] = statistics.median(bare)
+    return out
+
+
+def verdict(sessions):
+    """The lines that judge the target over the sessions' figures (session_figures)."""
+    n = len(sessions)
+    lines = []
+    labels = {"reader": "the reader", "run": "kerntime run", "profiler": "torch.profiler"}
+    arms = [a for a in sessions[0] if a not in ("margin", "bare_ms")]
+    for arm in arms:
+        m, low, high = step_cost.median_interval([s[arm] for s in sessions])
+        lines.append(f"cost of {labels.get(arm, arm)}: {m * 100:+.1f} % of the bare step (median "
+                     f"of {n} sessions, interval [{low * 100:+.1f}, {high * 100:+.1f}] %)")
+    m, low, high = step_cost.median_interval([s["margin"] for s in sessions])
+    bound = step_cost.BOUND
+    shown = ("the interval lies below it" if high <= bound else
+             "the interval lies above it" if low > bound else "the interval straddles it")
+    lines.append(f"(run - reader) / bare: {m * 100:+.2f} % (median of {n} sessions, interval "
+                 f"[{low * 100:+.2f}, {high * 100:+.2f}] %), bound +{bound * 100:.0f} %: {shown}")
+    run = statistics.median(s["run"] for s in sessions)
+    reader = statistics.median(s["reader"] for s in sessions)
+    lines.append(f"kerntime run cost {run * 100:+.1f}% vs reader {reader * 100:+.1f}%: target "
+                 f"{'met' if m <= bound else 'not met'}")
+    return lines
+
+
+def session_line(index, figures, own):
+    rounds = len(figures["bare"])
+    return (f"session {index + 1}: {rounds} rounds, bare {own['bare_ms']:.3f} ms; " +
+            ", ".join(f"{arm} {own[arm] * 100:+.1f} %" for arm in figures if arm != "bare") +
+            f"; (run - reader) / bare {own['margin'] * 100:+.2f} %")
+
+
+def summarize(paths):
+    """The verdict on the rounds saved in `paths` (each OUT_DIR/turns.jsonl), a session being
+    the rounds of one file with one session number."""
+    by_session = {}
+    for path in paths:
+        with open(path) as f:
+            for line in f:
+                if line.startswith("{"):
+                    row = json.loads(line)
+                    by_session.setdefault((path, row["session"]), []).append(row)
+    sessions = []
+    for key in sorted(by_session):
+        rows = by_session[key]
+        arms = [a for a in rows[0] if a not in ("session", "round", "block", "host")]
+        figures = {arm: [r[arm] for r in rows] for arm in arms}
+        sessions.append(session_figures(figures))
+        print(f"{key[0]} " + session_line(key[1], figures, sessions[-1]))
+    if not sessions:
+        print("step_cost_turns --summarize: no rounds", file=sys.stderr)
+        return 2
+    for line in verdict(sessions):
+        print(line)
+    return 0
+
+
+def main(argv):
+    if argv[:1] == ["--summarize"] and len(argv) > 1:
+        return summarize(argv[1:])
+    if len(argv) < 3:
+        print("usage: step_cost_turns.py KERNTIME READER OUT_DIR [SESSIONS] [ROUNDS] [BLOCK]",
+              file=sys.stderr)
+        return 2
+    kerntime, reader, out = argv[0], os.path.abspath(argv[1]), os.path.abspath(argv[2])
+    count = int(argv[3]) if len(argv) > 3 else 9
+    rounds = int(argv[4]) if len(argv) > 4 else 30
+    block = int(argv[5]) if len(argv) > 5 else 25
+    if os.path.exists(os.path.join(out, "turns.jsonl")):
+        print(f"step_cost_turns: {out} holds rounds already: give an empty folder",
+              file=sys.stderr)
+        return 2
+    os.makedirs(out, exist_ok=True)
+    cpus = process_levels.measure_cpus()
+    pin, variant_env = process_levels.wrap("pinned", cpus)
+    size = os.environ.get("KERNTIME_STEP_COST_SIZE", "block1")
+    python = os.environ.get("PYTHON", "python3")
+    # STEPS is not used in turns; torch_step.py still wants the argument.
+    program = [python, os.path.join(ROOT, "bench", "run", "torch_step.py"), "plain", size, "0"]
+    base_env = {k: v for k, v in os.environ.items()
+                if k not in ("CUDA_INJECTION64_PATH", "KERNTIME_REFERENCE_OUT")}
+    base_env.update(variant_env)
+    arms = ["bare", "reader", "run"] + ([] if os.environ.get("KERNTIME_STEP_COST_NO_PROFILER")
+                                        else ["profiler"])
+    arms += [a for a in os.environ.get("KERNTIME_STEP_COST_ARMS", "").split(",") if a]
+    for arm in arms:
+        if arm.startswith("run-") and step_cost.run_arm(arm) is None:
+            print(f"step_cost_turns: unknown arm {arm}", file=sys.stderr)
+            return 2
+
+    def command(arm, index):
+        return step_cost.arm_command(arm, index, program, base_env, kerntime, reader, out)
+
+    limit = float(os.environ.get("KERNTIME_STEP_COST_SECONDS", "inf"))
+    host = step_cost.host_fingerprint()
+    began = time.monotonic()
+    sessions, longest = [], 0.0
+    print(f"torch_step.py {size}; {count} sessions of {rounds} rounds, each arm {block} steps a "
+          f"turn; CPUs {cpus if pin else 'not pinned'}; arms {', '.join(arms)}", flush=True)
+    for index in range(count):
+        start = time.monotonic()
+        if start - began + longest > limit:
+            print(f"step_cost_turns: {index} sessions done; another would end past the limit "
+                  f"of {limit:.0f} s", flush=True)
+            break
+        try:
+            figures = session(index, arms, rounds, block, command, pin, out, host)
+        except Failure as failure:
+            print(f"step_cost_turns: session {index + 1}: {failure}", file=sys.stderr)
+            return 1
+        longest = max(longest, time.monotonic() - start)
+        sessions.append(session_figures(figures))
+        print(session_line(index, figures, sessions[-1]) +
+              f" ({time.monotonic() - start:.0f} s)", flush=True)
+    if not sessions:
+        print("step_cost_turns: no session was done", file=sys.stderr)
+        return 1
+    reference = read_reference.merge(read_reference.load(os.path.join(out, "cost-reader-0"))
+                                     .values())
+    steps = rounds * (block + TURN_LEAD_IN) + step_cost.WARMUP_STEPS
+    per_step = reference.count() / steps
+    bare = statistics.median(s["bare_ms"] for s in sessions)
+    print(f"the step: about {per_step:.0f} kernels (the reader's count in session 1 over its "
+          f"{steps} steps), {bare:.3f} ms bare: " +
+          ("a launch-bound step as the target defines it" if per_step >= 100 and bare <= 5
+           else "NOT the step the target defines (at least 100 kernels, at most 5 ms)"))
+    for line in verdict(sessions):
+        print(line)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
