@@ -25,13 +25,16 @@
 # breakdown arms (step_cost.py's), KERNTIME_STEP_COST_NO_PROFILER=1 leaves torch.profiler out, and
 # KERNTIME_STEP_COST_SECONDS=S starts no session that could not end within S seconds.
 #
-# What this design does not charge: work a tool leaves to its own threads while its process waits
-# for its turn (kerntime's record reader and checkpoints, the reader's and CUPTI's threads) runs
-# on the pinned CPUs while another arm's block runs, so a quarter of it, not all of it, overlaps
-# its own steps. Their CPU a step is in processes.jsonl (step_cost.py --threads).
+# Outside its turn each arm's processes (the tool's parent with its program) are stopped
+# (SIGSTOP to the process group each arm starts in, SIGCONT for its turn): no thread of one arm,
+# a tool's own included, runs during another arm's turn. A tool's work paced by the clock comes
+# due while its process is stopped and runs at the start of its next turn; kerntime's checkpoint,
+# due every 2 s of wall time, so falls on about four times as many steps as in a process that
+# runs its steps unbroken (the rounds run one turn of each arm in about 0.6 s).
 import json
 import os
 import select
+import signal
 import statistics
 import subprocess
 import sys
@@ -90,6 +93,31 @@ class Turns:
         os.close(self.done)
 
 
+def proc_state(pid):
+    """(state letter, process group) of process `pid` from /proc, or None once it is gone."""
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            fields = f.read().rsplit(")", 1)[1].split()
+    except (OSError, IndexError):
+        return None
+    return fields[0], int(fields[2])
+
+
+def group_members(pgid):
+    """The processes of process group `pgid`."""
+    return [int(name) for name in os.listdir("/proc") if name.isdigit() and
+            (proc_state(int(name)) or ("", -1))[1] == pgid]
+
+
+def wait_stopped(pids, seconds=5.0):
+    """Waits until every process of `pids` is stopped or gone: SIGSTOP is delivered
+    asynchronously, and the next arm's turn must not begin while one still runs."""
+    deadline = time.monotonic() + seconds
+    for pid in pids:
+        while (proc_state(pid) or ("T",))[0] not in "Tt" and time.monotonic() < deadline:
+            time.sleep(0.0005)
+
+
 def tail(path, size=600):
     try:
         with open(path, errors="replace") as f:
@@ -112,28 +140,44 @@ def session(index, arms, rounds, block, command, pin, out, host):
             logs[arm] = (os.path.join(folder, f"{arm}.out"), os.path.join(folder, f"{arm}.err"))
             with open(logs[arm][0], "w") as stdout, open(logs[arm][1], "w") as stderr:
                 processes[arm] = subprocess.Popen(pin + args, env=env, stdout=stdout,
-                                                  stderr=stderr, stdin=subprocess.DEVNULL)
+                                                  stderr=stderr, stdin=subprocess.DEVNULL,
+                                                  start_new_session=True)
         def answer(arm, seconds, what):
             try:
                 return turns[arm].answer(processes[arm], seconds, what)
             except Failure as failure:
                 raise Failure(f"{arm}: {failure}: {tail(logs[arm][1])}") from None
 
+        members = {}
+
+        def group(arm, sent):
+            try:
+                os.killpg(processes[arm].pid, sent)
+            except ProcessLookupError:
+                pass  # it ended: its next answer says so
+            if sent == signal.SIGSTOP:
+                wait_stopped(members[arm])
+
         for arm in arms:
             if answer(arm, READY_SECONDS, "its first turn") != "ready":
                 raise Failure(f"{arm}: its first line was not 'ready'")
+            members[arm] = group_members(processes[arm].pid)
+            group(arm, signal.SIGSTOP)
         figures = {arm: [] for arm in arms}
         for r in range(rounds):
             # Rotated each round and session, so that no arm always follows the same one.
             start = (r + index) % len(arms)
             for arm in arms[start:] + arms[:start]:
+                group(arm, signal.SIGCONT)
                 turns[arm].send(str(block))
                 figures[arm].append(
                     json.loads(answer(arm, TURN_SECONDS, f"round {r + 1}"))["step_ms_median"])
+                group(arm, signal.SIGSTOP)
             with open(os.path.join(out, "turns.jsonl"), "a") as saved:
                 saved.write(json.dumps(dict({a: figures[a][-1] for a in arms}, session=index,
                                             round=r + 1, block=block, host=host)) + "\n")
         for arm in arms:
+            group(arm, signal.SIGCONT)
             turns[arm].send("end")
         for arm in arms:
             code = processes[arm].wait(timeout=TURN_SECONDS)
@@ -144,10 +188,12 @@ def session(index, arms, rounds, block, command, pin, out, host):
                 kept.write(json.dumps(dict(row, arm=arm, round=index + 1)) + "\n")
         return figures
     finally:
-        for arm, process in processes.items():
-            if process.poll() is None:
-                process.kill()
-                process.wait()
+        for process in processes.values():
+            try:  # the whole group: a tool's parent and its program, stopped or not
+                os.killpg(process.pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+            process.wait()
         for t in turns.values():
             t.close()
 

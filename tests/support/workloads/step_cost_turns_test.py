@@ -50,6 +50,23 @@ if os.environ.get("FAKE_FAIL") == arm:
 factor = {{"bare": 1.0, "reader": 1.04, "run": 1.06, "profiler": 1.5}}[arm]
 out = os.environ.get("KERNTIME_REFERENCE_OUT")
 counter = os.path.join(os.path.dirname(prefix), "turns-taken")
+with open(prefix + ".pid", "w") as f:
+    f.write(str(os.getpid()))
+
+
+def others_stopped():
+    # Each other arm's process, stopped (state T) or not, while this one takes its turn.
+    folder = os.path.dirname(prefix)
+    states = []
+    for name in os.listdir(folder):
+        if name.endswith(".pid") and name != os.path.basename(prefix) + ".pid":
+            with open(os.path.join(folder, name)) as f:
+                pid = f.read()
+            with open(f"/proc/{{pid}}/stat") as f:
+                states.append(f.read().rsplit(")", 1)[1].split()[0] == "T")
+    return states
+
+
 steps = []
 with open(prefix + ".go") as go, open(prefix + ".done", "w", buffering=1) as done:
     done.write("ready\\n")
@@ -62,6 +79,8 @@ with open(prefix + ".go") as go, open(prefix + ".done", "w", buffering=1) as don
             taken = len(f.read())
             f.write("x")
         step = 3.5 * factor * 1.03 ** taken
+        with open(os.path.join(os.path.dirname(prefix), "stopped"), "a") as f:
+            f.write(json.dumps(others_stopped()) + "\\n")
         steps += [step] * int(line)
         done.write(json.dumps({{"step_ms_median": step}}) + "\\n")
 if out:
@@ -115,6 +134,13 @@ class Turns(unittest.TestCase):
             # within the drift between two neighbouring turns.
             bare = [r["bare"] for r in rows if r["session"] == 0]
             self.assertGreater(max(bare) / min(bare), 1.3)
+            # During each turn, each of the other three arms' step processes was stopped.
+            for session in range(3):
+                with open(os.path.join(d, "out", f"session-{session}", "stopped")) as f:
+                    seen = [json.loads(line) for line in f]
+                self.assertEqual(len(seen), 16)
+                self.assertEqual(seen[-1], [True, True, True])
+                self.assertTrue(all(all(s) for s in seen), seen)
             self.assertIn("session 1: 4 rounds", text)
             lines = text.splitlines()
             verdict = [line for line in lines if line.startswith("(run - reader) / bare: ")][0]
