@@ -222,8 +222,8 @@ def verdict(sessions):
                      f"of {n} sessions, interval [{low * 100:+.1f}, {high * 100:+.1f}] %)")
     m, low, high = step_cost.median_interval([s["margin"] for s in sessions])
     bound = step_cost.BOUND
-    shown = ("the interval lies below it" if high <= bound else
-             "the interval lies above it" if low > bound else "the interval straddles it")
+    shown = (step_cost.judged(low, high) if step_cost.covers(n) else
+             "too few sessions for a 95 % interval")
     lines.append(f"(run - reader) / bare: {m * 100:+.2f} % (median of {n} sessions, interval "
                  f"[{low * 100:+.2f}, {high * 100:+.2f}] %), bound +{bound * 100:.0f} %: {shown}")
     run = statistics.median(s["run"] for s in sessions)

@@ -32,6 +32,12 @@ class Verdict(unittest.TestCase):
     def test_interval_ranks(self):
         self.assertEqual([sc.interval_rank(n) for n in (9, 15, 41)], [2, 4, 14])
 
+    def test_fewer_than_six_rounds_have_no_95_percent_interval(self):
+        self.assertEqual([n for n in range(1, 9) if sc.covers(n)], [6, 7, 8])
+        bare = [4.0] * 5
+        lines = sc.verdict({"bare": bare, "reader": [4.1] * 5, "run": [4.12] * 5})
+        self.assertIn("too few rounds for a 95 % interval", lines[-2])
+
     def test_met_when_the_median_margin_is_within_three_percent_of_bare(self):
         # Margins (run - reader) / bare: 0, 1, ..., 8 % of a 4 ms step: median 4 % -> not met.
         bare = [4.0] * 9

@@ -188,6 +188,7 @@ class Turns(unittest.TestCase):
             self.assertEqual(status, 0, text + err)
             self.assertIn("1 sessions done; another would end past the limit", text)
             self.assertIn("(median of 1 sessions", text)
+            self.assertIn("too few sessions for a 95 % interval", text)
 
     def test_an_output_folder_with_rounds_is_refused(self):
         with tempfile.TemporaryDirectory() as d:
