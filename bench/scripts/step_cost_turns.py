@@ -1,36 +1,40 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: Apache-2.0
-# The cost target of `kerntime run` (docs/run.md), with its arms interleaved block by block
+# The cost target of `kerntime run` (docs/run.md), with its arms interleaved turn by turn
 # instead of process by process. step_cost.py runs one process per arm and round, one after the
 # other; on a host whose speed drifts by 10 to 30 % between processes a few seconds apart (the
 # H100 hosts of 2026-12-06), its rounds' margins spread over +-15 % of the step and no number of
 # rounds that fits a device call gives a verdict. Here each session starts the four processes
 # (bare, under the reader, under `kerntime run`, under torch.profiler) side by side, pinned to
 # the same CPUs, and after their warm-up has them take turns: in each round every arm runs BLOCK
-# steps while the others wait on a FIFO (bench/run/torch_step.py, KERNTIME_STEP_TURNS), in an
-# order rotated each round. A round's four figures are each block's median step time, taken
-# within a second of one another, so the host's drift falls on all four alike.
+# timed steps (after TURN_LEAD_IN untimed ones) while the others wait on a FIFO
+# (bench/run/torch_step.py, KERNTIME_STEP_TURNS). A round's four figures are each turn's median
+# step time, taken within a second of one another, so the host's drift falls on all four alike.
+# The rounds take the arms in balanced orders (balanced_orders), in which each arm follows every
+# other equally often.
 #
 #   python3 bench/scripts/step_cost_turns.py KERNTIME READER OUT_DIR [SESSIONS] [ROUNDS] [BLOCK]
 #   python3 bench/scripts/step_cost_turns.py --summarize OUT_DIR/turns.jsonl [MORE.jsonl ...]
 #
-# Defaults: 9 sessions of 30 rounds of 25 timed steps (after TURN_LEAD_IN untimed ones). Per
-# round the target's margin is (run - reader) / bare, as in step_cost.py; a session's figure is
-# the median of its rounds'. The verdict takes the median of the sessions' figures, with its
-# distribution-free interval over sessions (not over rounds: what stays fixed for a process's
-# life, such as where its memory lies, varies between sessions only). Each round is appended to
-# OUT_DIR/turns.jsonl with its session and host, and each process's last JSON line (with thread
-# times under KERNTIME_STEP_THREADS=1) to OUT_DIR/processes.jsonl, which step_cost.py --threads
-# reads. KERNTIME_STEP_COST_SIZE picks the step (default block1), KERNTIME_STEP_COST_ARMS adds
-# breakdown arms (step_cost.py's), KERNTIME_STEP_COST_NO_PROFILER=1 leaves torch.profiler out, and
+# Defaults: 9 sessions; as many rounds (ROUNDS 0 or left out) as whole cycles of the balanced orders
+# need to reach 30 (32 with four arms); BLOCK 25. Per round the target's margin is (run - reader) /
+# bare, as in step_cost.py; a session's figure is the median of its rounds'. The verdict takes the
+# median of the sessions' figures, with its distribution-free interval over sessions (not over
+# rounds: what stays fixed for a process's life, such as where its memory lies, varies between
+# sessions only). A session that ends is appended whole to OUT_DIR/turns.jsonl (a round a line, with
+# its session and host), and each of its processes' last JSON line (with thread times under
+# KERNTIME_STEP_THREADS=1) to OUT_DIR/processes.jsonl, which step_cost.py --threads reads.
+# KERNTIME_STEP_COST_SIZE picks the step (default block1), KERNTIME_STEP_COST_ARMS adds breakdown
+# arms (step_cost.py's), KERNTIME_STEP_COST_NO_PROFILER=1 leaves torch.profiler out, and
 # KERNTIME_STEP_COST_SECONDS=S starts no session that could not end within S seconds.
 #
 # Outside its turn each arm's processes (the tool's parent with its program) are stopped
-# (SIGSTOP to the process group each arm starts in, SIGCONT for its turn): no thread of one arm,
-# a tool's own included, runs during another arm's turn. A tool's work paced by the clock comes
-# due while its process is stopped and runs at the start of its next turn; kerntime's checkpoint,
-# due every 2 s of wall time, so falls on about four times as many steps as in a process that
-# runs its steps unbroken (the rounds run one turn of each arm in about 0.6 s).
+# (SIGSTOP to the process group each arm starts in, SIGCONT for its turn), and a turn begins only
+# once /proc shows every thread of the others stopped: no thread of one arm, a tool's own
+# included, runs during another arm's turn. A tool's work paced by the clock comes due while its
+# process is stopped and runs at the start of its next turn; kerntime's checkpoint, due every 2 s
+# of wall time, so runs every few turns, where a process of step_cost.py's 200 steps (under a
+# second of steps) may run none while its steps are timed.
 import json
 import os
 import select
@@ -93,29 +97,68 @@ class Turns:
         os.close(self.done)
 
 
-def proc_state(pid):
-    """(state letter, process group) of process `pid` from /proc, or None once it is gone."""
+def task_states(pid):
+    """The state letter of each thread of process `pid`, and its process group, from /proc;
+    ([], None) once it is gone."""
+    states, group = [], None
     try:
-        with open(f"/proc/{pid}/stat") as f:
-            fields = f.read().rsplit(")", 1)[1].split()
-    except (OSError, IndexError):
-        return None
-    return fields[0], int(fields[2])
+        tasks = os.listdir(f"/proc/{pid}/task")
+    except OSError:
+        return [], None
+    for task in tasks:
+        try:
+            with open(f"/proc/{pid}/task/{task}/stat") as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+        except (OSError, IndexError):
+            continue  # the thread ended
+        states.append(fields[0])
+        group = int(fields[2])
+    return states, group
 
 
 def group_members(pgid):
     """The processes of process group `pgid`."""
-    return [int(name) for name in os.listdir("/proc") if name.isdigit() and
-            (proc_state(int(name)) or ("", -1))[1] == pgid]
+    members = []
+    for name in os.listdir("/proc"):
+        if name.isdigit():
+            try:
+                with open(f"/proc/{name}/stat") as f:
+                    if int(f.read().rsplit(")", 1)[1].split()[2]) == pgid:
+                        members.append(int(name))
+            except (OSError, IndexError, ValueError):
+                pass
+    return members
 
 
-def wait_stopped(pids, seconds=5.0):
-    """Waits until every process of `pids` is stopped or gone: SIGSTOP is delivered
-    asynchronously, and the next arm's turn must not begin while one still runs."""
+def wait_stopped(pgid, seconds=5.0):
+    """Waits until every thread of every process in group `pgid` is stopped, or its process
+    ended: SIGSTOP is delivered asynchronously, thread by thread, and the next arm's turn must
+    not begin while one still runs. Failure if one still runs after `seconds`."""
     deadline = time.monotonic() + seconds
-    for pid in pids:
-        while (proc_state(pid) or ("T",))[0] not in "Tt" and time.monotonic() < deadline:
-            time.sleep(0.0005)
+    while True:
+        running = [pid for pid in group_members(pgid)
+                   if any(state not in "TtZX" for state in task_states(pid)[0])]
+        if not running:
+            return
+        if time.monotonic() > deadline:
+            raise Failure(f"process {running[0]} still ran {seconds:.0f} s after SIGSTOP")
+        time.sleep(0.0005)
+
+
+def balanced_orders(n):
+    """Orders of arms 0..n-1 in which each arm comes first equally often and follows every other
+    arm equally often (a Williams design: n orders for even n, 2n for odd n). A round's figures
+    depend on the arm before each (what it left in the caches and the GPU); a plain rotation of
+    one order puts the same arm before another in n - 1 of n rounds."""
+    first, low, high = [0], 1, n - 1
+    while len(first) < n:
+        first.append(low)
+        low += 1
+        if len(first) < n:
+            first.append(high)
+            high -= 1
+    orders = [[(a + i) % n for a in first] for i in range(n)]
+    return orders if n % 2 == 0 else orders + [order[::-1] for order in orders]
 
 
 def tail(path, size=600):
@@ -148,44 +191,52 @@ def session(index, arms, rounds, block, command, pin, out, host):
             except Failure as failure:
                 raise Failure(f"{arm}: {failure}: {tail(logs[arm][1])}") from None
 
-        members = {}
-
         def group(arm, sent):
             try:
                 os.killpg(processes[arm].pid, sent)
             except ProcessLookupError:
-                pass  # it ended: its next answer says so
+                return  # it ended: its next answer says so
             if sent == signal.SIGSTOP:
-                wait_stopped(members[arm])
+                try:
+                    wait_stopped(processes[arm].pid)
+                except Failure as failure:
+                    raise Failure(f"{arm}: {failure}") from None
 
         for arm in arms:
             if answer(arm, READY_SECONDS, "its first turn") != "ready":
                 raise Failure(f"{arm}: its first line was not 'ready'")
-            members[arm] = group_members(processes[arm].pid)
             group(arm, signal.SIGSTOP)
         figures = {arm: [] for arm in arms}
+        orders = balanced_orders(len(arms))
         for r in range(rounds):
-            # Rotated each round and session, so that no arm always follows the same one.
-            start = (r + index) % len(arms)
-            for arm in arms[start:] + arms[:start]:
+            # Balanced over each len(orders) rounds, and shifted by session.
+            for arm in [arms[a] for a in orders[(r + index) % len(orders)]]:
                 group(arm, signal.SIGCONT)
                 turns[arm].send(str(block))
                 figures[arm].append(
                     json.loads(answer(arm, TURN_SECONDS, f"round {r + 1}"))["step_ms_median"])
                 group(arm, signal.SIGSTOP)
-            with open(os.path.join(out, "turns.jsonl"), "a") as saved:
-                saved.write(json.dumps(dict({a: figures[a][-1] for a in arms}, session=index,
-                                            round=r + 1, block=block, host=host)) + "\n")
         for arm in arms:
             group(arm, signal.SIGCONT)
             turns[arm].send("end")
+        rows = []
         for arm in arms:
-            code = processes[arm].wait(timeout=TURN_SECONDS)
+            try:
+                code = processes[arm].wait(timeout=TURN_SECONDS)
+            except subprocess.TimeoutExpired:
+                raise Failure(f"{arm}: still running {TURN_SECONDS} s after its last turn: "
+                              f"{tail(logs[arm][1])}") from None
             row = step_cost.result_of(tail(logs[arm][0], 1 << 20), "")
             if code != 0 or row is None:
                 raise Failure(f"{arm}: exit {code}, no result: {tail(logs[arm][1])}")
-            with open(os.path.join(out, "processes.jsonl"), "a") as kept:
-                kept.write(json.dumps(dict(row, arm=arm, round=index + 1)) + "\n")
+            rows.append(dict(row, arm=arm, round=index + 1))
+        # A session is kept whole or not at all: --summarize never reads a session cut short.
+        with open(os.path.join(out, "processes.jsonl"), "a") as kept:
+            kept.writelines(json.dumps(row) + "\n" for row in rows)
+        with open(os.path.join(out, "turns.jsonl"), "a") as saved:
+            saved.writelines(json.dumps(dict({a: figures[a][r] for a in arms}, session=index,
+                                             round=r + 1, block=block, host=host)) + "\n"
+                             for r in range(rounds))
         return figures
     finally:
         for process in processes.values():
@@ -228,8 +279,8 @@ def verdict(sessions):
                  f"[{low * 100:+.2f}, {high * 100:+.2f}] %), bound +{bound * 100:.0f} %: {shown}")
     run = statistics.median(s["run"] for s in sessions)
     reader = statistics.median(s["reader"] for s in sessions)
-    lines.append(f"kerntime run cost {run * 100:+.1f}% vs reader {reader * 100:+.1f}%: target "
-                 f"{'met' if m <= bound else 'not met'}")
+    lines.append(f"kerntime run cost {run * 100:+.1f}% vs reader {reader * 100:+.1f}%: "
+                 f"{step_cost.outcome(m, low, high, n)}")
     return lines
 
 
@@ -250,17 +301,26 @@ def summarize(paths):
                 if line.startswith("{"):
                     row = json.loads(line)
                     by_session.setdefault((path, row["session"]), []).append(row)
-    sessions = []
+    if not by_session:
+        print("step_cost_turns --summarize: no rounds", file=sys.stderr)
+        return 2
+    hosts = {}
     for key in sorted(by_session):
         rows = by_session[key]
         arms = [a for a in rows[0] if a not in ("session", "round", "block", "host")]
         figures = {arm: [r[arm] for r in rows] for arm in arms}
-        sessions.append(session_figures(figures))
-        print(f"{key[0]} " + session_line(key[1], figures, sessions[-1]))
-    if not sessions:
-        print("step_cost_turns --summarize: no rounds", file=sys.stderr)
-        return 2
-    for line in verdict(sessions):
+        own = session_figures(figures)
+        hosts.setdefault(rows[0].get("host", "host not recorded"), []).append(own)
+        print(f"{key[0]} " + session_line(key[1], figures, own))
+    # Sessions of several hosts are judged host by host first: hosts' levels differ by more
+    # than the margin the target bounds.
+    if len(hosts) > 1:
+        for host, sessions in hosts.items():
+            print(f"{host}: {len(sessions)} sessions")
+            for line in verdict(sessions):
+                print("  " + line)
+        print("pooled over the hosts:")
+    for line in verdict([s for sessions in hosts.values() for s in sessions]):
         print(line)
     return 0
 
@@ -274,7 +334,7 @@ def main(argv):
         return 2
     kerntime, reader, out = argv[0], os.path.abspath(argv[1]), os.path.abspath(argv[2])
     count = int(argv[3]) if len(argv) > 3 else 9
-    rounds = int(argv[4]) if len(argv) > 4 else 30
+    rounds = int(argv[4]) if len(argv) > 4 else 0
     block = int(argv[5]) if len(argv) > 5 else 25
     if os.path.exists(os.path.join(out, "turns.jsonl")):
         print(f"step_cost_turns: {out} holds rounds already: give an empty folder",
@@ -294,13 +354,29 @@ def main(argv):
                                         else ["profiler"])
     arms += [a for a in os.environ.get("KERNTIME_STEP_COST_ARMS", "").split(",") if a]
     for arm in arms:
-        if arm.startswith("run-") and step_cost.run_arm(arm) is None:
-            print(f"step_cost_turns: unknown arm {arm}", file=sys.stderr)
+        known = (arm in ("bare", "reader", "reader-flush", "run", "profiler") or
+                 arm.startswith("cupti-") or step_cost.run_arm(arm) is not None)
+        if not known or arms.count(arm) > 1:
+            print(f"step_cost_turns: {'unknown' if not known else 'repeated'} arm {arm}",
+                  file=sys.stderr)
             return 2
+    cycle = len(balanced_orders(len(arms)))
+    # By default the least number of whole balanced cycles that reaches 30 rounds.
+    rounds = rounds or -(-30 // cycle) * cycle
+    if rounds % cycle:
+        print(f"step_cost_turns: {rounds} rounds are not whole cycles of the {cycle} balanced "
+              f"orders of {len(arms)} arms: the last orders weigh less", flush=True)
 
     def command(arm, index):
         return step_cost.arm_command(arm, index, program, base_env, kerntime, reader, out)
 
+    # A time limit's SIGTERM (or a closed terminal's SIGHUP) unwinds through each session's
+    # cleanup, which kills its arms' process groups: stopped, they would otherwise stay so.
+    def leave(sent, _frame):
+        raise SystemExit(128 + sent)
+
+    for sent in (signal.SIGTERM, signal.SIGHUP):
+        signal.signal(sent, leave)
     limit = float(os.environ.get("KERNTIME_STEP_COST_SECONDS", "inf"))
     host = step_cost.host_fingerprint()
     began = time.monotonic()

@@ -38,6 +38,14 @@ class Verdict(unittest.TestCase):
         lines = sc.verdict({"bare": bare, "reader": [4.1] * 5, "run": [4.12] * 5})
         self.assertIn("too few rounds for a 95 % interval", lines[-2])
 
+    def test_met_outright_only_where_the_interval_is_within_the_bound(self):
+        self.assertEqual(sc.outcome(0.031, 0.0, 0.05, 9), "target not met")
+        self.assertEqual(sc.outcome(0.02, 0.01, 0.03, 9), "target met")
+        self.assertEqual(sc.outcome(0.02, 0.01, 0.031, 9), "target met at the median only (its "
+                         "95 % interval reaches over the bound)")
+        self.assertEqual(sc.outcome(0.02, 0.01, 0.02, 5), "target met at the median only (too "
+                         "few values for a 95 % interval)")
+
     def test_met_when_the_median_margin_is_within_three_percent_of_bare(self):
         # Margins (run - reader) / bare: 0, 1, ..., 8 % of a 4 ms step: median 4 % -> not met.
         bare = [4.0] * 9
@@ -106,7 +114,8 @@ class Verdict(unittest.TestCase):
         self.assertIn("(run - reader) / bare: +2.00 %", text[none:pooled])
         # The pooled verdict stays last: margins 1, 1, 1, 5, 5, 2 -> median 1.5 %.
         self.assertIn("(run - reader) / bare: +1.50 %", text[pooled:])
-        self.assertTrue(text.rstrip().endswith("target met"), text)
+        self.assertTrue(text.rstrip().endswith(
+            "target met at the median only (its 95 % interval reaches over the bound)"), text)
 
     def test_one_host_is_judged_once(self):
         row = {"bare": 4.0, "reader": 4.2, "run": 4.24, "profiler": 5.0, "host": "A x16, GPU-1"}
@@ -125,7 +134,8 @@ class Verdict(unittest.TestCase):
         bare = [4.0, 8.0, 4.0]
         reader = [4.2, 8.4, 4.2]
         run = [4.28, 8.56, 4.28]
-        self.assertTrue(sc.verdict(samples(bare, reader, run, bare))[-1].endswith("target met"))
+        self.assertTrue(sc.verdict(samples(bare, reader, run, bare))[-1].endswith(
+            "target met at the median only (too few values for a 95 % interval)"))
 
 
 FAKE_PYTHON = """\

@@ -4,16 +4,20 @@
 # FIFOs on a fake host whose speed drifts from turn to turn, under a fake `kerntime run`; the
 # rounds, the sessions, the verdict, --summarize, and a process that fails.
 import ast
+import collections
 import contextlib
 import importlib.util
 import io
 import json
 import os
+import signal
 import stat
 import statistics
+import subprocess
 import sys
 import tempfile
 import threading
+import time
 import types
 import unittest
 from unittest import mock
@@ -38,7 +42,7 @@ turns = load("step_cost_turns", "bench", "scripts", "step_cost_turns.py")
 # process end before its first turn.
 FAKE_PYTHON = """\
 #!{python}
-import fcntl, json, os, sys
+import fcntl, json, os, sys, time
 mode = sys.argv[2]
 assert sys.argv[3:5] == ["block1", "0"], sys.argv
 prefix = os.environ["KERNTIME_STEP_TURNS"]
@@ -79,6 +83,7 @@ with open(prefix + ".go") as go, open(prefix + ".done", "w", buffering=1) as don
             taken = len(f.read())
             f.write("x")
         step = 3.5 * factor * 1.03 ** taken
+        time.sleep(float(os.environ.get("FAKE_TURN_SECONDS", "0")))
         with open(os.path.join(os.path.dirname(prefix), "stopped"), "a") as f:
             f.write(json.dumps(others_stopped()) + "\\n")
         steps += [step] * int(line)
@@ -102,15 +107,46 @@ sys.exit(subprocess.run(args[args.index("--") + 1:],
 """
 
 
-def run_script(d, args, **env):
-    """step_cost_turns.py's main on the fake step and fake `kerntime run` written into folder
-    `d`, with `args` after KERNTIME READER OUT: (exit status, standard output, standard error)."""
+def write_fakes(d):
+    """The fake step and fake `kerntime run`, written into folder `d`: {name: path}."""
     paths = {}
     for name, text in (("python", FAKE_PYTHON), ("kerntime", FAKE_KERNTIME)):
         paths[name] = os.path.join(d, name)
         with open(paths[name], "w") as f:
             f.write(text.format(python=sys.executable))
         os.chmod(paths[name], stat.S_IRWXU)
+    return paths
+
+
+def step_pids(d):
+    """The process ids the fake steps of session 0 wrote."""
+    folder = os.path.join(d, "out", "session-0")
+    pids = []
+    for name in os.listdir(folder):
+        if name.endswith(".pid"):
+            with open(os.path.join(folder, name)) as f:
+                pids.append(int(f.read()))
+    return pids
+
+
+def gone(pid, seconds=10.0):
+    """Whether process `pid` ended (or is a zombie no one reaped yet) within `seconds`."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        try:
+            with open(f"/proc/{pid}/stat") as f:
+                if f.read().rsplit(")", 1)[1].split()[0] in "ZX":
+                    return True
+        except OSError:
+            return True
+        time.sleep(0.01)
+    return False
+
+
+def run_script(d, args, **env):
+    """step_cost_turns.py's main on the fake step and fake `kerntime run` written into folder
+    `d`, with `args` after KERNTIME READER OUT: (exit status, standard output, standard error)."""
+    paths = write_fakes(d)
     out, err = io.StringIO(), io.StringIO()
     with mock.patch.dict(os.environ, dict(env, PYTHON=paths["python"], KERNTIME_MEASURE_CPUS="")):
         with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
@@ -179,8 +215,67 @@ class Turns(unittest.TestCase):
             self.assertIn("session 1: run: ", err)
             self.assertIn("the process ended with 3", err)
             self.assertIn("the fake step failed", err)
-            # No process outlives the failure.
+            # No session was kept, and none of the other arms' processes outlives the failure.
             self.assertFalse(os.path.exists(os.path.join(d, "out", "turns.jsonl")))
+            self.assertEqual(len(step_pids(d)), 3)
+            for pid in step_pids(d):
+                self.assertTrue(gone(pid), pid)
+
+    def test_a_time_limits_sigterm_kills_every_arm_stopped_or_not(self):
+        with tempfile.TemporaryDirectory() as d:
+            write_fakes(d)
+            env = dict(os.environ, PYTHON=os.path.join(d, "python"), KERNTIME_MEASURE_CPUS="",
+                       FAKE_TURN_SECONDS="0.02")
+            script = os.path.join(ROOT, "bench", "scripts", "step_cost_turns.py")
+            with subprocess.Popen([sys.executable, script, os.path.join(d, "kerntime"),
+                                   os.path.join(d, "reader.so"), os.path.join(d, "out"), "1",
+                                   "400", "2"], env=env, stdout=subprocess.PIPE,
+                                  stderr=subprocess.PIPE, text=True) as coordinator:
+                taken = os.path.join(d, "out", "session-0", "turns-taken")
+                deadline = time.monotonic() + 60
+                while time.monotonic() < deadline and (
+                        not os.path.exists(taken) or os.path.getsize(taken) < 10):
+                    time.sleep(0.02)
+                self.assertGreaterEqual(os.path.getsize(taken), 10)
+                coordinator.send_signal(signal.SIGTERM)
+                _, err = coordinator.communicate(timeout=60)
+            self.assertEqual(coordinator.returncode, 128 + signal.SIGTERM, err)
+            self.assertEqual(len(step_pids(d)), 4)
+            for pid in step_pids(d):
+                self.assertTrue(gone(pid), pid)
+            # A session cut short is not kept: --summarize would take it for a whole one.
+            self.assertFalse(os.path.exists(os.path.join(d, "out", "turns.jsonl")))
+
+    def test_sessions_of_two_hosts_are_judged_host_by_host_then_pooled(self):
+        with tempfile.TemporaryDirectory() as d:
+            path = os.path.join(d, "turns.jsonl")
+            with open(path, "w") as f:
+                for session, host, run in ((0, "A", 4.12), (1, "A", 4.12), (2, "B", 4.4)):
+                    for r in range(4):
+                        f.write(json.dumps({"bare": 4.0, "reader": 4.0, "run": run,
+                                            "session": session, "round": r + 1, "block": 25,
+                                            "host": host}) + "\n")
+            out = io.StringIO()
+            with contextlib.redirect_stdout(out):
+                self.assertEqual(turns.main(["--summarize", path]), 0)
+            text = out.getvalue()
+            self.assertIn("A: 2 sessions\n", text)
+            self.assertIn("B: 1 sessions\n", text)
+            self.assertIn("  (run - reader) / bare: +3.00 % (median of 2 sessions", text)
+            self.assertIn("  (run - reader) / bare: +10.00 % (median of 1 sessions", text)
+            pooled = text[text.index("pooled over the hosts:"):]
+            self.assertIn("(run - reader) / bare: +3.00 % (median of 3 sessions", pooled)
+
+    def test_balanced_orders_put_each_arm_after_every_other_equally_often(self):
+        for n in range(2, 7):
+            orders = turns.balanced_orders(n)
+            self.assertEqual(len(orders), n if n % 2 == 0 else 2 * n)
+            for order in orders:
+                self.assertEqual(sorted(order), list(range(n)))
+            pairs = collections.Counter((o[i], o[i + 1]) for o in orders for i in range(n - 1))
+            self.assertEqual(len(pairs), n * (n - 1), n)
+            self.assertEqual(len(set(pairs.values())), 1, (n, pairs))
+            self.assertEqual(len(set(collections.Counter(o[0] for o in orders).values())), 1)
 
     def test_no_session_is_started_that_could_not_end_in_time(self):
         with tempfile.TemporaryDirectory() as d:
@@ -203,6 +298,12 @@ class Turns(unittest.TestCase):
             status, _, err = run_script(d, [], KERNTIME_STEP_COST_ARMS="run-no-such-part")
             self.assertEqual(status, 2)
             self.assertIn("unknown arm run-no-such-part", err)
+            status, _, err = run_script(d, [], KERNTIME_STEP_COST_ARMS="proflier")
+            self.assertEqual(status, 2)
+            self.assertIn("unknown arm proflier", err)
+            status, _, err = run_script(d, [], KERNTIME_STEP_COST_ARMS="run")
+            self.assertEqual(status, 2)
+            self.assertIn("repeated arm run", err)
 
 
 class TorchStepTurns(unittest.TestCase):
