@@ -98,22 +98,19 @@ class Turns:
 
 
 def task_states(pid):
-    """The state letter of each thread of process `pid`, and its process group, from /proc;
-    ([], None) once it is gone."""
-    states, group = [], None
+    """The state letter of each thread of process `pid`, from /proc; [] once it is gone."""
+    states = []
     try:
         tasks = os.listdir(f"/proc/{pid}/task")
     except OSError:
-        return [], None
+        return states
     for task in tasks:
         try:
             with open(f"/proc/{pid}/task/{task}/stat") as f:
-                fields = f.read().rsplit(")", 1)[1].split()
+                states.append(f.read().rsplit(")", 1)[1].split()[0])
         except (OSError, IndexError):
-            continue  # the thread ended
-        states.append(fields[0])
-        group = int(fields[2])
-    return states, group
+            pass  # the thread ended
+    return states
 
 
 def group_members(pgid):
@@ -135,9 +132,11 @@ def wait_stopped(pgid, seconds=5.0):
     ended: SIGSTOP is delivered asynchronously, thread by thread, and the next arm's turn must
     not begin while one still runs. Failure if one still runs after `seconds`."""
     deadline = time.monotonic() + seconds
+    # Listed once: the steps start no process after their warm-up.
+    members = group_members(pgid)
     while True:
-        running = [pid for pid in group_members(pgid)
-                   if any(state not in "TtZX" for state in task_states(pid)[0])]
+        running = [pid for pid in members
+                   if any(state not in "TtZX" for state in task_states(pid))]
         if not running:
             return
         if time.monotonic() > deadline:
@@ -170,8 +169,8 @@ def tail(path, size=600):
 
 
 def session(index, arms, rounds, block, command, pin, out, host):
-    """Runs one session; returns {arm: [block median ms per round]}. Every round is appended to
-    turns.jsonl as it ends, and every process's last JSON line to processes.jsonl."""
+    """Runs one session; returns {arm: [block median ms per round]}. Once it has ended, its
+    rounds are appended to turns.jsonl and its processes' last JSON lines to processes.jsonl."""
     folder = os.path.join(out, f"session-{index}")
     os.makedirs(folder)
     turns, processes, logs = {}, {}, {}
@@ -185,6 +184,7 @@ def session(index, arms, rounds, block, command, pin, out, host):
                 processes[arm] = subprocess.Popen(pin + args, env=env, stdout=stdout,
                                                   stderr=stderr, stdin=subprocess.DEVNULL,
                                                   start_new_session=True)
+
         def answer(arm, seconds, what):
             try:
                 return turns[arm].answer(processes[arm], seconds, what)
