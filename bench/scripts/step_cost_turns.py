@@ -26,7 +26,9 @@
 # KERNTIME_STEP_THREADS=1) to OUT_DIR/processes.jsonl, which step_cost.py --threads reads.
 # KERNTIME_STEP_COST_SIZE picks the step (default block1), KERNTIME_STEP_COST_ARMS adds breakdown
 # arms (step_cost.py's), KERNTIME_STEP_COST_NO_PROFILER=1 leaves torch.profiler out, and
-# KERNTIME_STEP_COST_SECONDS=S starts no session that could not end within S seconds.
+# KERNTIME_STEP_COST_SECONDS=S starts no session that could not end within S seconds. After each
+# session, the kernels and GPU time each tracing arm recorded of the same steps go to
+# OUT_DIR/kernels.jsonl: whether the kernels themselves run longer under `kerntime run`.
 #
 # Outside its turn each arm's processes (the tool's parent with its program) are stopped
 # (SIGSTOP to the process group each arm starts in, SIGCONT for its turn), and a turn begins only
@@ -50,6 +52,7 @@ sys.path.insert(0, HERE)
 sys.path.insert(0, os.path.join(ROOT, "tests", "support", "reference_reader"))
 import process_levels  # noqa: E402
 import read_reference  # noqa: E402
+import real_workloads  # noqa: E402
 import step_cost  # noqa: E402
 
 TURN_LEAD_IN = 2  # torch_step.py's untimed steps at the start of each turn
@@ -284,6 +287,43 @@ def verdict(sessions):
     return lines
 
 
+def kernel_times(out, index, arms):
+    """{arm: (kernels, GPU ns)} of session `index`'s tracing arms, each from its own records: the
+    reader's files and each `kerntime run` arm's report. Every arm runs the same steps, so where
+    the GPU time differs the kernels themselves ran longer or shorter under that tool, a cost the
+    step pays only where it waits for the GPU. An arm whose records are missing is left out."""
+    times = {}
+    for arm in arms:
+        if arm in ("reader", "reader-flush"):
+            kernels = read_reference.merge(
+                read_reference.load(os.path.join(out, f"cost-{arm}-{index}")).values())
+            if kernels.count():
+                times[arm] = (kernels.count(), kernels.total_ns())
+        elif arm.startswith("run"):
+            try:
+                with open(os.path.join(out, f"cost-{arm}-{index}.json")) as f:
+                    rows = real_workloads.kerntime_kernels(json.load(f)).values()
+            except (OSError, ValueError):
+                continue
+            if rows:
+                times[arm] = (sum(r[0] for r in rows), sum(r[1] for r in rows))
+    return times
+
+
+def kernel_line(times):
+    """The kernels and GPU time of each tracing arm, and each `kerntime run` arm's GPU time over
+    the reader's; None without the reader's."""
+    if "reader" not in times:
+        return None
+    count, total = times["reader"]
+    parts = [f"reader {count} in {total / 1e6:.3f} ms"]
+    for arm, (kernels, gpu_ns) in times.items():
+        if arm != "reader":
+            parts.append(f"{arm} {kernels} in {gpu_ns / 1e6:.3f} ms "
+                         f"({(gpu_ns / total - 1) * 100:+.2f} % of the reader's)")
+    return "  kernels and their GPU time: " + "; ".join(parts)
+
+
 def session_line(index, figures, own):
     rounds = len(figures["bare"])
     return (f"session {index + 1}: {rounds} rounds, bare {own['bare_ms']:.3f} ms; " +
@@ -398,6 +438,13 @@ def main(argv):
         sessions.append(session_figures(figures))
         print(session_line(index, figures, sessions[-1]) +
               f" ({time.monotonic() - start:.0f} s)", flush=True)
+        times = kernel_times(out, index, arms)
+        if kernel_line(times):
+            print(kernel_line(times), flush=True)
+            with open(os.path.join(out, "kernels.jsonl"), "a") as kept:
+                kept.writelines(json.dumps(dict(arm=arm, session=index, kernels=kernels,
+                                                gpu_ns=gpu_ns, host=host)) + "\n"
+                                for arm, (kernels, gpu_ns) in times.items())
     if not sessions:
         print("step_cost_turns: no session was done", file=sys.stderr)
         return 1

@@ -88,10 +88,16 @@ with open(prefix + ".go") as go, open(prefix + ".done", "w", buffering=1) as don
             f.write(json.dumps(others_stopped()) + "\\n")
         steps += [step] * int(line)
         done.write(json.dumps({{"step_ms_median": step}}) + "\\n")
+kernels = 110 * (len(steps) + 2 * len(steps) // 10 + 5)
 if out:
     with open(f"{{out}}.{{os.getpid()}}.tsv", "w") as f:
-        for i in range(110 * (len(steps) + 2 * len(steps) // 10 + 5)):
+        for i in range(kernels):
             f.write(f"{{i + 1}}\\t{{i + 2}}\\t0\\t7\\t{{i}}\\t0\\tk\\n")
+if arm == "run":
+    # The same kernels as the reader's, each 2 % longer.
+    with open(os.environ["FAKE_REPORT"], "w") as f:
+        json.dump({{"trace": {{"kernel_summary": [
+            {{"name": "k", "instances": kernels, "total_ns": kernels * 1.02, "median_ns": 1.02}}]}}}}, f)
 print(json.dumps({{"wall_s": 1.0, "step_ms_median": sorted(steps)[len(steps) // 2],
                   "step_ms_max": max(steps)}}))
 """
@@ -103,7 +109,7 @@ args = sys.argv[1:]
 assert args[0] == "run" and args[1] == "-o" and "CUDA_INJECTION64_PATH" not in os.environ, args
 open(args[2], "w").close()
 sys.exit(subprocess.run(args[args.index("--") + 1:],
-                        env=dict(os.environ, FAKE_UNDER_RUN="1")).returncode)
+                        env=dict(os.environ, FAKE_UNDER_RUN="1", FAKE_REPORT=args[2])).returncode)
 """
 
 
@@ -185,6 +191,20 @@ class Turns(unittest.TestCase):
             self.assertLess(margin, 8.0, verdict)
             self.assertIn("(median of 3 sessions", verdict)
             self.assertIn("the step: about 110 kernels", text)
+            # Each session's kernels, the same count from both readers, and the GPU time the
+            # fake run's kernels took over the reader's.
+            kernel_lines = [line for line in lines if "kernels and their GPU time" in line]
+            self.assertEqual(len(kernel_lines), 3)
+            count = 110 * (4 * 10 + 2 * 4 * 10 // 10 + 5)  # 4 rounds of 10 steps
+            self.assertIn(f"reader {count} in ", kernel_lines[0])
+            self.assertTrue(kernel_lines[0].endswith(
+                f"run {count} in {count * 1.02 / 1e6:.3f} ms (+2.00 % of the reader's)"),
+                kernel_lines[0])
+            with open(os.path.join(d, "out", "kernels.jsonl")) as f:
+                kept = [json.loads(line) for line in f]
+            self.assertEqual(sorted((r["arm"], r["session"]) for r in kept),
+                             [(a, s) for a in ("reader", "run") for s in range(3)])
+            self.assertEqual({r["kernels"] for r in kept}, {count})
             self.assertTrue(lines[-1].startswith("kerntime run cost +"), lines[-1])
             # The same figures again from the saved rounds.
             summary = io.StringIO()
