@@ -324,6 +324,19 @@ def kernel_line(times):
     return "  kernels and their GPU time: " + "; ".join(parts)
 
 
+def kernel_summary(ratios):
+    """Per `kerntime run` arm, its kernels' GPU time over the reader's: {arm: [ratio - 1 per
+    session]} to lines."""
+    lines = []
+    for arm, values in ratios.items():
+        m, low, high = step_cost.median_interval(values)
+        spread = (f"interval [{low * 100:+.2f}, {high * 100:+.2f}] %" if step_cost.covers(len(values))
+                  else "too few for a 95 % interval")
+        lines.append(f"GPU time of {arm}'s kernels over the reader's: {m * 100:+.2f} % (median of "
+                     f"{len(values)} sessions, {spread})")
+    return lines
+
+
 def session_line(index, figures, own):
     rounds = len(figures["bare"])
     return (f"session {index + 1}: {rounds} rounds, bare {own['bare_ms']:.3f} ms; " +
@@ -421,6 +434,7 @@ def main(argv):
     host = step_cost.host_fingerprint()
     began = time.monotonic()
     sessions, longest = [], 0.0
+    ratios = {}  # per run arm, its kernels' GPU time over the reader's, a value a session
     print(f"torch_step.py {size}; {count} sessions of {rounds} rounds, each arm {block} steps a "
           f"turn; CPUs {cpus if pin else 'not pinned'}; arms {', '.join(arms)}", flush=True)
     for index in range(count):
@@ -439,6 +453,9 @@ def main(argv):
         print(session_line(index, figures, sessions[-1]) +
               f" ({time.monotonic() - start:.0f} s)", flush=True)
         times = kernel_times(out, index, arms)
+        for arm, (_, gpu_ns) in times.items():
+            if arm.startswith("run") and "reader" in times:
+                ratios.setdefault(arm, []).append(gpu_ns / times["reader"][1] - 1)
         if kernel_line(times):
             print(kernel_line(times), flush=True)
             with open(os.path.join(out, "kernels.jsonl"), "a") as kept:
@@ -457,7 +474,7 @@ def main(argv):
           f"{steps} steps), {bare:.3f} ms bare: " +
           ("a launch-bound step as the target defines it" if per_step >= 100 and bare <= 5
            else "NOT the step the target defines (at least 100 kernels, at most 5 ms)"))
-    for line in verdict(sessions):
+    for line in kernel_summary(ratios) + verdict(sessions):
         print(line)
     return 0
 

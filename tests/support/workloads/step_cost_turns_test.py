@@ -205,6 +205,11 @@ class Turns(unittest.TestCase):
             self.assertEqual(sorted((r["arm"], r["session"]) for r in kept),
                              [(a, s) for a in ("reader", "run") for s in range(3)])
             self.assertEqual({r["kernels"] for r in kept}, {count})
+            self.assertIn("GPU time of run's kernels over the reader's: +2.00 % (median of 3 "
+                          "sessions, too few for a 95 % interval)", lines)
+            self.assertEqual(turns.kernel_summary({"run": [0.01, 0.02, 0.03, 0.01, 0.02, 0.02]}),
+                             ["GPU time of run's kernels over the reader's: +2.00 % (median of 6 "
+                              "sessions, interval [+1.00, +3.00] %)"])
             self.assertTrue(lines[-1].startswith("kerntime run cost +"), lines[-1])
             # The same figures again from the saved rounds.
             summary = io.StringIO()
