@@ -330,8 +330,8 @@ def kernel_summary(ratios):
     lines = []
     for arm, values in ratios.items():
         m, low, high = step_cost.median_interval(values)
-        spread = (f"interval [{low * 100:+.2f}, {high * 100:+.2f}] %" if step_cost.covers(len(values))
-                  else "too few for a 95 % interval")
+        spread = (f"interval [{low * 100:+.2f}, {high * 100:+.2f}] %"
+                  if step_cost.covers(len(values)) else "too few for a 95 % interval")
         lines.append(f"GPU time of {arm}'s kernels over the reader's: {m * 100:+.2f} % (median of "
                      f"{len(values)} sessions, {spread})")
     return lines

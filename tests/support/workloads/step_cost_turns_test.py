@@ -97,7 +97,8 @@ if arm == "run":
     # The same kernels as the reader's, each 2 % longer.
     with open(os.environ["FAKE_REPORT"], "w") as f:
         json.dump({{"trace": {{"kernel_summary": [
-            {{"name": "k", "instances": kernels, "total_ns": kernels * 1.02, "median_ns": 1.02}}]}}}}, f)
+            {{"name": "k", "instances": kernels, "total_ns": kernels * 1.02,
+              "median_ns": 1.02}}]}}}}, f)
 print(json.dumps({{"wall_s": 1.0, "step_ms_median": sorted(steps)[len(steps) // 2],
                   "step_ms_max": max(steps)}}))
 """
