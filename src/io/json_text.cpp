@@ -126,10 +126,15 @@ std::string nested_json(std::string_view text, int levels) {
   const std::string indent(static_cast<std::size_t>(levels) * 2, ' ');
   std::string out;
   out.reserve(text.size() + text.size() / 8);
-  for (const char c : text) {
-    out += c;
-    if (c == '\n') out += indent;
+  // Line by line: a report's samples make tens of thousands of short lines, and `kerntime run`
+  // writes its report at every checkpoint.
+  std::size_t from = 0;
+  for (std::size_t at = text.find('\n'); at != std::string_view::npos; at = text.find('\n', from)) {
+    out.append(text.data() + from, at + 1 - from);
+    out += indent;
+    from = at + 1;
   }
+  out.append(text.data() + from, text.size() - from);
   return out;
 }
 

@@ -69,6 +69,30 @@ Report report_with_names(const std::vector<std::string>& names) {
   return report;
 }
 
+// A value dumped alone and indented as it reads nested is the whole document's dump, line for
+// line, at every depth, with text after the last line break and without any.
+TEST(NestedJson, IndentsEveryLineAsTheWholeDocumentsDump) {
+  const Json value = {{"name", "k\nline"}, {"samples", {1.5, 2.0, 3.25}}, {"empty", Json::array()}};
+  for (int levels = 0; levels < 4; ++levels) {
+    Json document = value;
+    for (int i = 0; i < levels; ++i)
+      document = Json::array({document});
+    const std::string whole = io::dump_json(document, 2);
+    const std::string nested = io::nested_json(io::dump_json(value, 2), levels);
+    // The value's first brace begins its line after its depth's indent; from there on the
+    // document reads as the nested text.
+    const std::size_t brace = whole.find('{');
+    const std::size_t line = whole.rfind('\n', brace);
+    const std::size_t indent = line == std::string::npos ? brace : brace - line - 1;
+    EXPECT_EQ(indent, static_cast<std::size_t>(levels) * 2) << whole;
+    EXPECT_EQ(whole.substr(brace, nested.size()), nested) << "levels " << levels;
+  }
+  EXPECT_EQ(io::nested_json("", 2), "");
+  EXPECT_EQ(io::nested_json("a", 2), "a");
+  EXPECT_EQ(io::nested_json("a\n", 1), "a\n  ");
+  EXPECT_EQ(io::nested_json("\n\nb", 2), "\n    \n    b");
+}
+
 TEST(JsonStringPolicy, ReportJson) {
   Report report = report_with_names({"kernel\xff", "ok"});
   report.warnings.push_back("bad \xC3");
