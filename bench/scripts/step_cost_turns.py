@@ -453,11 +453,12 @@ def main(argv):
         print(session_line(index, figures, sessions[-1]) +
               f" ({time.monotonic() - start:.0f} s)", flush=True)
         times = kernel_times(out, index, arms)
-        for arm, (_, gpu_ns) in times.items():
-            if arm.startswith("run") and "reader" in times:
-                ratios.setdefault(arm, []).append(gpu_ns / times["reader"][1] - 1)
-        if kernel_line(times):
-            print(kernel_line(times), flush=True)
+        line = kernel_line(times)
+        if line:
+            for arm, (_, gpu_ns) in times.items():
+                if arm.startswith("run"):
+                    ratios.setdefault(arm, []).append(gpu_ns / times["reader"][1] - 1)
+            print(line, flush=True)
             with open(os.path.join(out, "kernels.jsonl"), "a") as kept:
                 kept.writelines(json.dumps(dict(arm=arm, session=index, kernels=kernels,
                                                 gpu_ns=gpu_ns, host=host)) + "\n"
