@@ -435,6 +435,7 @@ def main(argv):
     began = time.monotonic()
     sessions, longest = [], 0.0
     ratios = {}  # per run arm, its kernels' GPU time over the reader's, a value a session
+    first_reader_count = 0  # the reader's kernels in session 1, for the step's kernels a step
     print(f"torch_step.py {size}; {count} sessions of {rounds} rounds, each arm {block} steps a "
           f"turn; CPUs {cpus if pin else 'not pinned'}; arms {', '.join(arms)}", flush=True)
     for index in range(count):
@@ -453,6 +454,8 @@ def main(argv):
         print(session_line(index, figures, sessions[-1]) +
               f" ({time.monotonic() - start:.0f} s)", flush=True)
         times = kernel_times(out, index, arms)
+        if index == 0:
+            first_reader_count = times.get("reader", (0, 0))[0]
         line = kernel_line(times)
         if line:
             for arm, (_, gpu_ns) in times.items():
@@ -466,10 +469,8 @@ def main(argv):
     if not sessions:
         print("step_cost_turns: no session was done", file=sys.stderr)
         return 1
-    reference = read_reference.merge(read_reference.load(os.path.join(out, "cost-reader-0"))
-                                     .values())
     steps = rounds * (block + TURN_LEAD_IN) + step_cost.WARMUP_STEPS
-    per_step = reference.count() / steps
+    per_step = first_reader_count / steps
     bare = statistics.median(s["bare_ms"] for s in sessions)
     print(f"the step: about {per_step:.0f} kernels (the reader's count in session 1 over its "
           f"{steps} steps), {bare:.3f} ms bare: " +
