@@ -31,12 +31,14 @@ PREDECESSORS = ["norm", "reduction", "triton", "gemm2"]
 
 
 def summarize(path: str) -> int:
-    rows = [json.loads(line) for line in open(path) if line.startswith("{")]
+    with open(path) as f:
+        rows = [json.loads(line) for line in f if line.startswith("{")]
     by_pid = defaultdict(lambda: defaultdict(list))
     for row in rows:
         by_pid[row["pid"]][row["after"]].append(row)
     print(f"{len(by_pid)} processes")
-    print("| after | norm, median us | SM clock, median MHz | minus after-norm, median of processes (us) |")
+    print("| after | norm, median us | SM clock, median MHz |"
+          " minus after-norm, median of processes (us) |")
     print("|---|---:|---:|---:|")
     for after in ["first"] + PREDECESSORS:
         mine = [r for r in rows if r["after"] == after]
