@@ -17,6 +17,12 @@ spec = importlib.util.spec_from_file_location(
     "norm_position", os.path.join(ROOT, "bench", "python", "norm_position.py"))
 norm_position = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(norm_position)
+order_spec = importlib.util.spec_from_file_location(
+    "order", os.path.join(ROOT, "bench", "python", "order.py"))
+order = importlib.util.module_from_spec(order_spec)
+order_spec.loader.exec_module(order)
+ORDERS = [order.ORDERS[k] for k in ("order1", "order2", "order3")]
+NORM_AFTER = ["norm", "reduction", "triton", "gemm2"]
 
 
 def rows_of(pid, level, clock, shift):
@@ -24,11 +30,21 @@ def rows_of(pid, level, clock, shift):
     out = [dict(after="first", round=0, pid=pid, us=level + shift.get("first", 0.0),
                 sm_clock=clock, samples=20, warnings=[])]
     for r in range(3):
-        for after in norm_position.PREDECESSORS:
+        for after in NORM_AFTER:
             us = level + shift.get(after, 0.0) + 0.01 * r
             out.append(dict(after=after, round=r, pid=pid, us=us, sm_clock=clock, samples=20,
                             warnings=[]))
     return out
+
+
+class Predecessors(unittest.TestCase):
+    def test_what_runs_right_before_an_operation_in_each_order_once(self):
+        self.assertEqual(norm_position.predecessors("norm", ORDERS), NORM_AFTER)
+        self.assertEqual(norm_position.predecessors("softmax", ORDERS),
+                         ["softmax", "gemm", "attention"])
+        # First in order 3: no predecessor there.
+        self.assertEqual(norm_position.predecessors("conv", ORDERS),
+                         ["conv", "attention", "reduction"])
 
 
 class Summarize(unittest.TestCase):
@@ -49,7 +65,7 @@ class Summarize(unittest.TestCase):
         rows = rows_of(100, 62.0, 1980, {"gemm2": -0.5}) + rows_of(200, 64.0, 1830, {"gemm2": -0.5})
         status, text = self.summarize(rows)
         self.assertEqual(status, 0)
-        self.assertIn("2 processes", text)
+        self.assertIn("norm: 2 processes", text)
         lines = {line.split("|")[1].strip(): line for line in text.splitlines()
                  if line.startswith("| ") and not line.startswith("| after")}
         self.assertEqual(set(lines), {"first", "norm", "reduction", "triton", "gemm2"})
@@ -58,6 +74,17 @@ class Summarize(unittest.TestCase):
         # Over both processes the median mixes their levels: 62.00..62.02 and 64.00..64.02 -> 63.01.
         self.assertIn("| 63.010 |", lines["norm"])
         self.assertIn("100: first 62.00@1980, norm 62.01@1980", text)
+
+    def test_each_operation_has_its_own_table(self):
+        rows = rows_of(100, 62.0, 1980, {"gemm2": -0.5})
+        rows += [dict(r, op="softmax", after={"norm": "softmax"}.get(r["after"], r["after"]),
+                      us=r["us"] + 200) for r in rows_of(100, 62.0, 1980, {"triton": 1.0})]
+        _, text = self.summarize(rows)
+        self.assertIn("norm: 1 processes", text)
+        self.assertIn("softmax: 1 processes", text)
+        self.assertIn("| softmax | 262.010 |", text)
+        softmax = text[text.index("softmax: 1"):]
+        self.assertIn("| triton | 263.010 | 1980 | +1.000 |", softmax)
 
     def test_a_process_without_its_own_after_norm_is_left_out_of_the_differences(self):
         rows = rows_of(100, 62.0, 1980, {"triton": 0.3})
