@@ -1,8 +1,8 @@
 # SPDX-License-Identifier: Apache-2.0
-"""Does an operation of the order benchmark read differently after what ran before it, at one clock?
+"""Does an operation of the order benchmark read otherwise after what ran before it, at one clock?
 
-    python bench/python/norm_position.py [--op NAME] [--out FILE] [--rounds N]
-    python bench/python/norm_position.py --summarize FILE
+    python bench/python/order_position.py [--op NAME] [--out FILE] [--rounds N]
+    python bench/python/order_position.py --summarize FILE
 
 The order benchmark's norm (layer_norm over 8192x4096 fp16) read 0.6 to 0.9 us under its
 alone figure in every order on an H100 (docs/benchmarks.md, 2026-12-06), while the reader
@@ -101,9 +101,9 @@ def main() -> int:
 
     def measure(after: str, round_: int) -> None:
         m = kerntime.measure(ops[args.op], name=args.op)
-        row = dict(op=args.op, after=after, round=round_, pid=os.getpid(), us=round(m.median_ns / 1e3, 3),
-                   sm_clock=round(m.median_sm_clock_mhz or 0), samples=len(m.headline_ns),
-                   warnings=list(m.warnings))
+        row = dict(op=args.op, after=after, round=round_, pid=os.getpid(),
+                   us=round(m.median_ns / 1e3, 3), sm_clock=round(m.median_sm_clock_mhz or 0),
+                   samples=len(m.headline_ns), warnings=list(m.warnings))
         print(json.dumps(row), flush=True)
         if out:
             out.write(json.dumps(row) + "\n")

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: Apache-2.0
-# bench/python/norm_position.py --summarize without a GPU: each predecessor's median over every
+# bench/python/order_position.py --summarize without a GPU: each predecessor's median over every
 # process, and the median over processes of each one's difference from its own after-norm figure,
 # so that a process's clock level does not pass for what ran before.
 import contextlib
@@ -14,9 +14,9 @@ import unittest
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(HERE)))
 spec = importlib.util.spec_from_file_location(
-    "norm_position", os.path.join(ROOT, "bench", "python", "norm_position.py"))
-norm_position = importlib.util.module_from_spec(spec)
-spec.loader.exec_module(norm_position)
+    "order_position", os.path.join(ROOT, "bench", "python", "order_position.py"))
+order_position = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(order_position)
 order_spec = importlib.util.spec_from_file_location(
     "order", os.path.join(ROOT, "bench", "python", "order.py"))
 order = importlib.util.module_from_spec(order_spec)
@@ -39,11 +39,11 @@ def rows_of(pid, level, clock, shift):
 
 class Predecessors(unittest.TestCase):
     def test_what_runs_right_before_an_operation_in_each_order_once(self):
-        self.assertEqual(norm_position.predecessors("norm", ORDERS), NORM_AFTER)
-        self.assertEqual(norm_position.predecessors("softmax", ORDERS),
+        self.assertEqual(order_position.predecessors("norm", ORDERS), NORM_AFTER)
+        self.assertEqual(order_position.predecessors("softmax", ORDERS),
                          ["softmax", "gemm", "attention"])
         # First in order 3: no predecessor there.
-        self.assertEqual(norm_position.predecessors("conv", ORDERS),
+        self.assertEqual(order_position.predecessors("conv", ORDERS),
                          ["conv", "attention", "reduction"])
 
 
@@ -57,7 +57,7 @@ class Summarize(unittest.TestCase):
                     f.write(json.dumps(row) + "\n")
             text = io.StringIO()
             with contextlib.redirect_stdout(text):
-                status = norm_position.summarize(path)
+                status = order_position.summarize(path)
             return status, text.getvalue()
 
     def test_a_predecessor_shows_apart_from_the_process_level(self):
