@@ -66,7 +66,7 @@ def summarize_op(op: str, rows: list) -> None:
                              statistics.median(r["us"] for r in phases[op]))
         print(f"| {after} | {statistics.median(r['us'] for r in mine):.3f} | "
               f"{statistics.median(r['sm_clock'] for r in mine):.0f} | "
-              f"{statistics.median(diffs):+.3f} |")
+              f"{format(statistics.median(diffs), '+.3f') if diffs else '-'} |")
     print("\nper process: after -> median us @ median MHz")
     for pid, phases in by_pid.items():
         print(f"  {pid}: " + ", ".join(

@@ -75,6 +75,13 @@ class Summarize(unittest.TestCase):
         self.assertIn("| 63.010 |", lines["norm"])
         self.assertIn("100: first 62.00@1980, norm 62.01@1980", text)
 
+    def test_no_process_with_its_own_figure_gives_no_difference(self):
+        rows = [r for r in rows_of(100, 62.0, 1980, {}) if r["after"] != "norm"]
+        status, text = self.summarize(rows)
+        self.assertEqual(status, 0)
+        triton = next(line for line in text.splitlines() if line.startswith("| triton"))
+        self.assertEqual(triton, "| triton | 62.010 | 1980 | - |")
+
     def test_each_operation_has_its_own_table(self):
         rows = rows_of(100, 62.0, 1980, {"gemm2": -0.5})
         rows += [dict(r, op="softmax", after={"norm": "softmax"}.get(r["after"], r["after"]),
