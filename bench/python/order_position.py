@@ -27,6 +27,7 @@ import sys
 from collections import defaultdict
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import order  # noqa: E402  (its operations and orders; torch is imported only to measure)
 
 
 def predecessors(op: str, orders) -> list:
@@ -78,7 +79,7 @@ def summarize_op(op: str, rows: list) -> None:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--op", default="norm")
+    parser.add_argument("--op", default="norm", choices=order.OPS + ["gemm2"])
     parser.add_argument("--out", default=None)
     parser.add_argument("--rounds", type=int, default=6)
     parser.add_argument("--summarize", default=None)
@@ -88,7 +89,6 @@ def main() -> int:
 
     import torch
     import kerntime
-    import order
 
     order._row_sums = order._define_triton()
     names = order.ORDERS["order1"] + ["gemm2"]
@@ -96,7 +96,7 @@ def main() -> int:
     for name in names:
         ops[name]()
     torch.cuda.synchronize()
-    out = open(args.out, "a") if args.out else None
+    out = open(args.out, "a") if args.out else None  # closed at exit; flushed per row
     before_op = predecessors(args.op, [order.ORDERS[k] for k in ("order1", "order2", "order3")])
 
     def measure(after: str, round_: int) -> None:
