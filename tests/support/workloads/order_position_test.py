@@ -17,11 +17,7 @@ spec = importlib.util.spec_from_file_location(
     "order_position", os.path.join(ROOT, "bench", "python", "order_position.py"))
 order_position = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(order_position)
-order_spec = importlib.util.spec_from_file_location(
-    "order", os.path.join(ROOT, "bench", "python", "order.py"))
-order = importlib.util.module_from_spec(order_spec)
-order_spec.loader.exec_module(order)
-ORDERS = [order.ORDERS[k] for k in ("order1", "order2", "order3")]
+ORDERS = [order_position.order.ORDERS[k] for k in ("order1", "order2", "order3")]
 NORM_AFTER = ["norm", "reduction", "triton", "gemm2"]
 
 
